@@ -1,0 +1,1 @@
+"""Subcommands of the `companion` command line, one module each."""

@@ -1,0 +1,470 @@
+"""Classic Scrabble as a fold over an ordered log of events.
+
+The referee at a real table does not see racks or the bag, so it tracks them by count: every player
+draws a full rack at the start, refills after a play while the bag lasts, and the bag is the tile
+set's total less what is on racks and on the board. Racks are checked letter by letter only when a
+play says which rack it came from.
+
+Events (all pydantic, tagged by `type`): `start`, `play`, `pass`, `exchange`, `challenge`,
+`end_game`, plus the shared `undo`. Rule presets (`assets/rules/scrabble_presets.json`) decide the
+challenge mode, the end-of-game adjustment, how many scoreless turns end the game and the clock.
+
+Variants: the 9-tile game (racks of 9, the bingo bonus for 7, 8 or 9 tiles) and Finish Line (the
+first player to reach the target wins at once; no rack adjustment).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from companion.events import Event, Undo
+from companion.rules.board import ASSETS, Board, Layout, PlacedTile, Position, load_layout
+from companion.rules.errors import IllegalAction, RulesDataError
+from companion.rules.notation import format_play, parse_play
+from companion.rules.placement import validate_placement
+from companion.rules.scoring import ScoredPlay, score_play
+from companion.rules.tiles import BLANK, TileSet, load_tileset
+
+VARIANT = "classic"
+ChallengeMode = Literal["double", "single", "penalty", "void"]
+
+
+class Preset(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    label: str
+    min_players: int = Field(ge=1)
+    max_players: int = Field(le=4)
+    challenge_mode: ChallengeMode
+    challenge_points: int = Field(ge=0)
+    exchange_min_bag: int = Field(ge=0)
+    end_adjustment: Literal["box", "tournament"]
+    scoreless_turns_per_player: int = Field(ge=1)
+    clock_minutes: int | None = None
+    overtime_penalty_per_minute: int = 10
+    max_overtime_minutes: int | None = None
+
+
+@cache
+def _preset_file() -> dict[str, object]:
+    raw: dict[str, object] = json.loads((ASSETS / "rules" / "scrabble_presets.json").read_text(encoding="utf-8"))
+    return raw
+
+
+def presets() -> dict[str, Preset]:
+    raw = _preset_file()["presets"]
+    assert isinstance(raw, dict)
+    return {name: Preset.model_validate(p) for name, p in raw.items()}
+
+
+def finish_line_target(level: str, players: int) -> int:
+    """The target score of Finish Line Scrabble for a skill level and a number of players."""
+    table = _preset_file()["finish_line_targets"]
+    assert isinstance(table, dict)
+    try:
+        return int(table[level][str(players)])
+    except KeyError:
+        raise RulesDataError(f"no Finish Line target for level '{level}' with {players} players") from None
+
+
+class Settings(BaseModel):
+    """Everything chosen before the first tile: who plays, which rules, which tiles and board."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    players: list[str] = Field(min_length=1, max_length=4)
+    preset: str = "box"
+    variant: Literal["standard", "nine_tile", "finish_line"] = "standard"
+    finish_target: int | None = Field(default=None, ge=1)
+    tileset: str = "en"
+    layout: str = "standard"
+    lexicon: str = "ENABLE"
+    # Overrides of single preset fields; None keeps the preset's value.
+    challenge_mode: ChallengeMode | None = None
+    challenge_points: int | None = Field(default=None, ge=0)
+    clock_minutes: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _check(self) -> Settings:
+        names = [p.strip() for p in self.players]
+        if any(not n for n in names):
+            raise ValueError("every player needs a name")
+        if len(set(n.lower() for n in names)) != len(names):
+            raise ValueError("two players have the same name")
+        if self.variant == "finish_line" and self.finish_target is None:
+            raise ValueError("Finish Line needs a target score")
+        return self
+
+
+class Start(Event):
+    type: Literal["start"] = "start"
+    settings: Settings
+
+
+class Play(Event):
+    """Tiles placed: `position` as `8D`/`D8`, `word` in GCG form (`.` = tile already on the board)."""
+
+    type: Literal["play"] = "play"
+    player: str
+    position: str
+    word: str
+    rack: str | None = Field(default=None, description="the rack before the play, when known")
+
+
+class Pass(Event):
+    type: Literal["pass"] = "pass"
+    player: str
+
+
+class Exchange(Event):
+    type: Literal["exchange"] = "exchange"
+    player: str
+    count: int = Field(ge=1)
+    tiles: str | None = None
+
+
+class Challenge(Event):
+    """A ruling on the latest play: `acceptable` is the word judge's verdict on the whole play."""
+
+    type: Literal["challenge"] = "challenge"
+    challenger: str
+    acceptable: bool
+    lexicon: str = ""
+    words: list[str] = Field(default_factory=list)
+
+
+class EndGame(Event):
+    """Closes the game: tiles left on each rack, and each player's clock (seconds used) when timed."""
+
+    type: Literal["end_game"] = "end_game"
+    racks: dict[str, str] = Field(default_factory=dict)
+    time_used: dict[str, int] = Field(default_factory=dict)
+    agreed: bool = Field(default=False, description="the table ended the game early by agreement")
+
+
+ClassicEvent = Annotated[Start | Play | Pass | Exchange | Challenge | EndGame | Undo, Field(discriminator="type")]
+EVENT_ADAPTER: TypeAdapter[ClassicEvent] = TypeAdapter(ClassicEvent)
+
+
+@dataclass
+class Turn:
+    """One line of the scoresheet."""
+
+    player: str
+    kind: str  # play, pass, exchange, lost (challenged off), penalty bonus, adjustments
+    score: int
+    total: int
+    notation: str = ""
+    words: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _LastPlay:
+    player: str
+    tiles: list[PlacedTile]
+    score: int
+    turn_index: int
+    drawn: int
+    rack_before: int
+    was_scoreless_run: int
+    went_out: bool
+    challenged: bool = False
+
+
+@dataclass
+class ClassicState:
+    """The folded state of a classic game."""
+
+    settings: Settings | None = None
+    rules: Preset | None = None
+    tileset: TileSet | None = None
+    layout: Layout | None = None
+    board: Board = field(default_factory=Board)
+    scores: dict[str, int] = field(default_factory=dict)
+    rack_counts: dict[str, int] = field(default_factory=dict)
+    bag_count: int | None = None
+    turns: list[Turn] = field(default_factory=list)
+    to_move: int = 0
+    skip_next: set[str] = field(default_factory=set)
+    scoreless_run: int = 0
+    last_play: _LastPlay | None = None
+    finished: bool = False
+    went_out: str | None = None
+    target_reached: str | None = None
+    scores_before_adjustment: dict[str, int] = field(default_factory=dict)
+    adjustments: dict[str, int] = field(default_factory=dict)
+
+    # ----- derived -----
+    @property
+    def players(self) -> list[str]:
+        return list(self.settings.players) if self.settings else []
+
+    @property
+    def current_player(self) -> str | None:
+        if self.settings is None or self.finished or self.end_reason is not None:
+            return None
+        return self.players[self.to_move]
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game is over (waiting for `end_game` to settle racks and clocks), or None."""
+        if self.settings is None:
+            return None
+        if self.target_reached:
+            return "target_reached"
+        if self.went_out:
+            return "played_out"
+        assert self.rules is not None
+        if self.scoreless_run >= self.rules.scoreless_turns_per_player * len(self.players):
+            return "scoreless_turns"
+        return None
+
+    def unseen_tiles(self) -> Counter[str] | None:
+        """Tiles not on the board (in the bag or on racks), when the tile set gives counts."""
+        if self.tileset is None or self.tileset.counts is None:
+            return None
+        unseen = self.tileset.bag()
+        for placed in self.board.tiles():
+            key = BLANK if placed.tile.blank else placed.tile.letter
+            unseen[key] -= 1
+        return +unseen
+
+    def winner(self) -> list[str]:
+        """Highest score; a tie is broken by the score before end-of-game adjustments."""
+        if not self.scores:
+            return []
+        best = max(self.scores.values())
+        tied = [p for p, s in self.scores.items() if s == best]
+        if len(tied) > 1 and self.scores_before_adjustment:
+            before = max(self.scores_before_adjustment[p] for p in tied)
+            tied = [p for p in tied if self.scores_before_adjustment[p] == before]
+        return tied
+
+    # ----- folding -----
+    def apply(self, event: Event) -> None:
+        if isinstance(event, Start):
+            self._start(event)
+            return
+        if self.settings is None:
+            raise IllegalAction("the game has not started: the first event must be 'start'")
+        if self.finished:
+            raise IllegalAction("the game is over")
+        if isinstance(event, Play):
+            self._play(event)
+        elif isinstance(event, Pass):
+            self._expect_turn(event.player)
+            self._scoreless(event.player, "pass", "-")
+        elif isinstance(event, Exchange):
+            self._exchange(event)
+        elif isinstance(event, Challenge):
+            self._challenge(event)
+        elif isinstance(event, EndGame):
+            self._end(event)
+        else:
+            raise IllegalAction(f"a classic game has no '{event.type}' event")
+
+    def _start(self, event: Start) -> None:
+        if self.settings is not None:
+            raise IllegalAction("the game has already started")
+        s = event.settings
+        table = presets()
+        if s.preset not in table:
+            raise IllegalAction(f"no rule preset '{s.preset}': choose one of {', '.join(table)}")
+        rules = table[s.preset]
+        overrides = {k: v for k, v in (("challenge_mode", s.challenge_mode),
+                                       ("challenge_points", s.challenge_points),
+                                       ("clock_minutes", s.clock_minutes)) if v is not None}
+        rules = rules.model_copy(update=overrides)
+        if not rules.min_players <= len(s.players) <= rules.max_players:
+            raise IllegalAction(f"{rules.label} are for {rules.min_players}-{rules.max_players} players")
+        tileset = load_tileset(s.tileset)
+        if s.variant == "nine_tile":
+            tileset = tileset.with_rack_size(9, {7, 8, 9})
+        self.settings, self.rules, self.tileset = s, rules, tileset
+        self.layout = load_layout(s.layout)
+        self.board = Board(self.layout.size)
+        self.scores = {p: 0 for p in s.players}
+        total = tileset.total_tiles
+        if total is None:
+            self.rack_counts = {p: tileset.rack_size for p in s.players}
+            self.bag_count = None
+        else:
+            self.bag_count = total
+            for p in s.players:
+                drawn = min(tileset.rack_size, self.bag_count)
+                self.rack_counts[p] = drawn
+                self.bag_count -= drawn
+
+    def _expect_turn(self, player: str) -> None:
+        if player not in self.scores:
+            raise IllegalAction(f"{player} is not playing in this game")
+        reason = self.end_reason
+        if reason is not None:
+            raise IllegalAction("the game is over: record the racks left to finish it")
+        if player != self.current_player:
+            raise IllegalAction(f"it is {self.current_player}'s turn, not {player}'s")
+
+    def _advance(self) -> None:
+        n = len(self.players)
+        for _ in range(n):
+            self.to_move = (self.to_move + 1) % n
+            player = self.players[self.to_move]
+            if player in self.skip_next:
+                self.skip_next.discard(player)
+                self.turns.append(Turn(player, "lost turn", 0, self.scores[player], "(lost turn)"))
+                continue
+            return
+
+    def _scoreless(self, player: str, kind: str, notation: str) -> None:
+        self.turns.append(Turn(player, kind, 0, self.scores[player], notation))
+        self.scoreless_run += 1
+        self.last_play = None
+        self._advance()
+
+    def _exchange(self, event: Exchange) -> None:
+        self._expect_turn(event.player)
+        assert self.rules is not None
+        if self.bag_count is not None and self.bag_count < self.rules.exchange_min_bag:
+            raise IllegalAction(
+                f"an exchange needs at least {self.rules.exchange_min_bag} tiles in the bag; {self.bag_count} are left"
+            )
+        if event.count > self.rack_counts[event.player]:
+            raise IllegalAction(f"{event.player} has only {self.rack_counts[event.player]} tiles to exchange")
+        if event.tiles is not None and len(event.tiles) != event.count:
+            raise IllegalAction(f"the exchanged tiles {event.tiles} are not {event.count} tiles")
+        self._scoreless(event.player, "exchange", f"-{event.tiles or event.count}")
+
+    def _play(self, event: Play) -> None:
+        self._expect_turn(event.player)
+        assert self.layout is not None and self.tileset is not None
+        tiles = parse_play(event.position, event.word, self.board)
+        validate_placement(self.board, tiles, self.layout, self.tileset, rack=event.rack)
+        player = event.player
+        if len(tiles) > self.rack_counts[player]:
+            raise IllegalAction(f"{player} has only {self.rack_counts[player]} tiles, not {len(tiles)}")
+        scored: ScoredPlay = score_play(self.board, tiles, self.layout, self.tileset)
+        position: Position = scored.words[0].position if scored.words else Position(tiles[0].square, scored.direction)
+        notation = format_play(position, tiles, self.board)
+        self.board.push(tiles)
+        rack_before = self.rack_counts[player]
+        drawn = len(tiles) if self.bag_count is None else min(len(tiles), self.bag_count)
+        if self.bag_count is not None:
+            self.bag_count -= drawn
+        self.rack_counts[player] = rack_before - len(tiles) + drawn
+        self.scores[player] += scored.total
+        went_out = self.bag_count == 0 and self.rack_counts[player] == 0
+        self.last_play = _LastPlay(player, tiles, scored.total, len(self.turns), drawn, rack_before,
+                                   self.scoreless_run, went_out)
+        self.turns.append(Turn(player, "play", scored.total, self.scores[player], notation,
+                               [w.text for w in scored.words]))
+        self.scoreless_run = 0 if scored.total > 0 else self.scoreless_run + 1
+        if went_out:
+            self.went_out = player
+        settings = self.settings
+        assert settings is not None
+        if settings.finish_target is not None and settings.variant == "finish_line" \
+                and self.scores[player] >= settings.finish_target:
+            self.target_reached = player
+        self._advance()
+
+    def _challenge(self, event: Challenge) -> None:
+        last = self.last_play
+        if last is None or last.challenged:
+            raise IllegalAction("there is no play to challenge: a challenge must come before the next turn")
+        if event.challenger not in self.scores:
+            raise IllegalAction(f"{event.challenger} is not playing in this game")
+        if event.challenger == last.player:
+            raise IllegalAction(f"{last.player} cannot challenge their own play")
+        assert self.rules is not None
+        mode = self.rules.challenge_mode
+        last.challenged = True
+        if event.acceptable:
+            if mode == "double":
+                self.skip_next.add(event.challenger)
+                # The challenger's lost turn may be the very next one: skip it now.
+                if self.current_player == event.challenger:
+                    self.skip_next.discard(event.challenger)
+                    self.turns.append(Turn(event.challenger, "lost turn", 0, self.scores[event.challenger],
+                                           "(lost turn)"))
+                    self._advance()
+            elif mode == "penalty":
+                words = max(1, len(event.words))
+                bonus = self.rules.challenge_points * words
+                self.scores[last.player] += bonus
+                self.turns.append(Turn(last.player, "challenge bonus", bonus, self.scores[last.player],
+                                       "(challenge)"))
+            return
+        # Unacceptable: the tiles go back to the rack, the play scores nothing.
+        self.board.pop(last.tiles)
+        self.scores[last.player] -= last.score
+        if self.bag_count is not None:
+            self.bag_count += last.drawn
+        self.rack_counts[last.player] = last.rack_before
+        turn = self.turns[last.turn_index]
+        self.turns[last.turn_index] = Turn(turn.player, "phony withdrawn", 0, self.scores[last.player],
+                                           turn.notation + " (withdrawn)", turn.words)
+        for later in self.turns[last.turn_index + 1:]:
+            if later.player == last.player:
+                later.total -= last.score
+        self.scoreless_run = last.was_scoreless_run + 1
+        if self.went_out == last.player:
+            self.went_out = None
+        if self.target_reached == last.player:
+            self.target_reached = None
+        if mode == "void":
+            # The play never counted: the same player tries again.
+            self.to_move = self.players.index(last.player)
+            self.scoreless_run = last.was_scoreless_run
+            self.turns.pop(last.turn_index)
+
+    def _end(self, event: EndGame) -> None:
+        reason = self.end_reason
+        if reason is None and not event.agreed:
+            raise IllegalAction("the game is not over: the bag is not empty and nobody has gone out")
+        assert self.tileset is not None and self.rules is not None
+        for name in [*event.racks, *event.time_used]:
+            if name not in self.scores:
+                raise IllegalAction(f"{name} is not playing in this game")
+        rack_values = {}
+        for p in self.players:
+            letters = event.racks.get(p, "").upper().replace(" ", "")
+            if any(ch != BLANK and not self.tileset.has_letter(ch) for ch in letters):
+                raise IllegalAction(f"{p}'s rack '{letters}' has tiles the {self.tileset.name} set does not have")
+            if p == self.went_out and letters:
+                raise IllegalAction(f"{p} went out and has no tiles left")
+            rack_values[p] = self.tileset.rack_value(letters)
+        self.scores_before_adjustment = dict(self.scores)
+        adjustments = {p: 0 for p in self.players}
+        if reason == "played_out" and self.went_out:
+            others = sum(v for p, v in rack_values.items() if p != self.went_out)
+            if self.rules.end_adjustment == "tournament":
+                adjustments[self.went_out] += 2 * others
+            else:
+                adjustments[self.went_out] += others
+                for p in self.players:
+                    if p != self.went_out:
+                        adjustments[p] -= rack_values[p]
+        elif reason != "target_reached":
+            for p in self.players:
+                adjustments[p] -= rack_values[p]
+        if self.rules.clock_minutes is not None:
+            allowed = self.rules.clock_minutes * 60
+            for p, used in event.time_used.items():
+                over = max(0, used - allowed)
+                adjustments[p] -= self.rules.overtime_penalty_per_minute * math.ceil(over / 60)
+        for p, delta in adjustments.items():
+            if delta:
+                self.scores[p] += delta
+                self.turns.append(Turn(p, "end of game", delta, self.scores[p], f"({event.racks.get(p, '')})"))
+        self.adjustments = adjustments
+        self.finished = True
+        self.last_play = None
+
+
+def new_state() -> ClassicState:
+    return ClassicState()
