@@ -1,15 +1,58 @@
-"""Flet web app entry point (placeholder page until the full UI lands)."""
+"""Flet web app entry point: a small main, the UI lives in `components/`, state in `models.py`."""
 
 from __future__ import annotations
 
+import os
+
 import flet as ft
+
+from companion.ui import theme
+from companion.ui.components.app import App
+from companion.ui.hub import HUB
+
+
+def _harden_updates() -> None:
+    """A failing re-render must not stop the tab: Flet's update scheduler dies on the first exception
+    (flet 1.0.5, session.__updates_scheduler), after which the tab silently stops changing."""
+    import logging
+
+    from flet.components.component import Component
+
+    if getattr(Component.update, "_hardened", False):
+        return
+    original = Component.update
+
+    def update(self: Component) -> None:
+        try:
+            original(self)
+        except Exception:
+            logging.getLogger("companion.ui").exception("re-render of %s failed", self)
+
+    update._hardened = True  # type: ignore[attr-defined]
+    Component.update = update  # type: ignore[method-assign]
+
+
+_harden_updates()
 
 
 def main(page: ft.Page) -> None:
     page.title = "Table referee"
-    page.add(ft.Text("Table referee", size=28, weight=ft.FontWeight.BOLD), ft.Text("Ready."))
+    page.theme_mode = ft.ThemeMode.LIGHT
+    page.theme = theme.theme()
+    page.padding = 0
+    page.on_disconnect = lambda e: HUB.unsubscribe(page.session.id)
+    page.render(App)
+
+
+def _logging() -> None:
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None) -> None:
+    _logging()
+    HUB.configure(data_dir)
     print(f"Table referee: open http://{host}:{port} in a browser", flush=True)
+    os.environ.setdefault("FLET_WEB_NO_CDN", "true")
     ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)

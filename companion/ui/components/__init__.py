@@ -1,0 +1,1 @@
+"""One component per file (the trolli pattern)."""

@@ -1,0 +1,92 @@
+"""The board: premium squares, tiles, the latest read (new tiles, low-confidence squares), tokens."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.ui import theme
+from companion.ui.models import AppState
+
+COLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LOW_CONFIDENCE = 0.6
+
+
+def _cell_size(page_width: float | None, size: int) -> int:
+    width = page_width or 360
+    return int(max(20, min(38, (min(width, 620) - 40) // size)))
+
+
+@ft.component
+def BoardGrid(app: AppState, interactive: bool = True):
+    game = app.game
+    if game is None:
+        return ft.Text("No game yet.")
+    layout = game.layout
+    board = game.board
+    size = board.size
+    cell = _cell_size(ft.context.page.width, size)
+    read = app.read_rows if app.role == "referee" else None
+    conf = app.read_conf if app.role == "referee" else None
+    check = app.read_check if read is not None else app.hand_check
+    new_squares = set(check.new_squares) if check is not None else set()
+    properties = game.property_squares() if hasattr(game, "property_squares") else {}
+    rows = []
+    for r in range(size):
+        cells = []
+        for c in range(size):
+            premium = layout.premiums[r][c].value
+            tile = board._cells[r][c]
+            letter = tile.letter if tile else ""
+            blank = bool(tile and tile.blank)
+            state = "empty"
+            if read is not None and tile is None and read[r][c] not in ".#":
+                ch = read[r][c]
+                letter = "" if ch == "?" else ch.upper()
+                blank = ch == "?" or ch.islower()
+                state = "new"
+            elif tile is None and (r, c) in new_squares and app.hand_check is not None and app.hand_check.ok:
+                state = "preview"
+            elif tile is not None:
+                state = "tile"
+            low = conf is not None and read is not None and conf[r][c] < LOW_CONFIDENCE and read[r][c] != "."
+            selected = app.selected == (r, c)
+            if state in ("new", "preview"):
+                bg = theme.TILE_NEW
+            elif state == "tile":
+                bg = theme.TILE_BG
+            else:
+                bg = theme.PREMIUM_BG[premium]
+            border_colour = theme.TILE_LOW if low else (theme.PROPERTY_RING if (r, c) in properties else None)
+            if selected:
+                border_colour = "#000000"
+            text = letter if letter else ("?" if blank else theme.PREMIUM_LABEL[premium])
+            centre = (r, c) == (layout.centre.row, layout.centre.col) and not (bool(letter) or blank)
+            is_letter = bool(letter) or blank
+            label = f"{COLS[c]}{r + 1} " + (
+                (f"{letter or 'blank'}{' blank' if blank and letter else ''}{' new' if state == 'new' else ''}"
+                 f"{' check' if low else ''}") if is_letter else "empty")
+            content = ft.Container(
+                width=cell,
+                height=cell,
+                bgcolor=bg,
+                alignment=ft.Alignment.CENTER,
+                border=ft.Border.all(2 if border_colour else 0.5, border_colour or theme.BOARD_LINE),
+                content=ft.Icon(ft.Icons.STAR, size=cell * 0.7, color="#FFFFFF") if centre else ft.Text(
+                    text,
+                    size=(cell * 0.55) if is_letter else cell * 0.3,
+                    weight=ft.FontWeight.BOLD if is_letter else ft.FontWeight.NORMAL,
+                    color=("#C62828" if blank else "#212121") if is_letter else "#FFFFFF",
+                    italic=blank,
+                ),
+                on_click=(lambda e, r=r, c=c: app.select(r, c)) if interactive else None,
+            )
+            cells.append(ft.Semantics(identifier=f"cell-{r}-{c}", label=label, button=interactive,
+                                      content=content))
+        label_cell = ft.Container(width=14, height=cell, alignment=ft.Alignment.CENTER_RIGHT,
+                                  content=ft.Text(str(r + 1), size=8))
+        rows.append(ft.Row([label_cell, *cells], spacing=0, tight=True))
+    header = ft.Row(
+        [ft.Container(width=14)] + [ft.Container(width=cell, content=ft.Text(COLS[c], size=9,
+                                                                              text_align=ft.TextAlign.CENTER))
+                                    for c in range(size)], spacing=0, tight=True)
+    return ft.Column([header, *rows], spacing=0, tight=True)

@@ -1,0 +1,33 @@
+"""Scores (or wealth) over the turns, one line per player (flet-charts)."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.ui import theme
+
+
+@ft.component
+def HistoryChart(history: list[dict[str, int]], colours: dict[str, str], title: str):
+    import flet_charts as fch
+
+    players = list(colours)
+    top = max([1] + [v for h in history for v in h.values()])
+    series = [
+        fch.LineChartData(
+            points=[fch.LineChartDataPoint(i, h.get(p, 0)) for i, h in enumerate(history)],
+            color=theme.token(colours[p]), stroke_width=3, curved=False,
+        )
+        for p in players
+    ]
+    chart = fch.LineChart(
+        data_series=series, min_x=0, max_x=max(1, len(history) - 1), min_y=0, max_y=int(top * 1.1) + 1,
+        height=220, expand=True, interactive=False,
+        left_axis=fch.ChartAxis(label_size=40), bottom_axis=fch.ChartAxis(label_size=24),
+        horizontal_grid_lines=fch.ChartGridLines(color="#DDDDDD", width=1),
+    )
+    legend = ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=theme.token(colours[p])), ft.Text(p)],
+                            tight=True) for p in players], wrap=True)
+    return ft.Semantics(identifier="chart", content=ft.Column(
+        [ft.Text(title, weight=ft.FontWeight.BOLD), ft.Container(content=chart, height=230, padding=8), legend],
+        tight=True))

@@ -1,0 +1,37 @@
+"""A follower's tab: board, scores and money live, read-only."""
+
+from __future__ import annotations
+
+import time
+
+import flet as ft
+
+from companion.ui.components.board import BoardGrid
+from companion.ui.components.players import PlayersStrip
+from companion.ui.models import AppState
+
+
+@ft.component
+def FollowScreen(app: AppState):
+    game = app.game
+    if game is None:
+        return ft.Column([ft.Text("Waiting for a game to start...", size=18)])
+    items: list[ft.Control] = [ft.Text("Watching (read-only)", size=14, italic=True), PlayersStrip(app)]
+    verdict = game.last_verdict
+    if verdict is not None and time.time() - game.last_verdict_at < 8:
+        items.append(ft.Container(
+            bgcolor="#2E7D32" if verdict.acceptable else "#C62828", padding=10, border_radius=8,
+            content=ft.Text(("ACCEPTABLE " if verdict.acceptable else "UNACCEPTABLE ") + " ".join(verdict.words),
+                            color="#FFFFFF", size=20, weight=ft.FontWeight.BOLD)))
+    current = game.current_player
+    if game.finished:
+        items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
+            "Game over. Winner: " + " and ".join(game.winner()), size=18, weight=ft.FontWeight.BOLD)))
+    elif current:
+        items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
+            f"{current} to play", size=18, weight=ft.FontWeight.BOLD)))
+    if game.kind == "monopoly" and hasattr(game, "follow_lines"):
+        for line in game.follow_lines():
+            items.append(ft.Text(line))
+    items.append(BoardGrid(app, interactive=False))
+    return ft.Column(items, spacing=10)

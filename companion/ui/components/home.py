@@ -1,0 +1,24 @@
+"""First screen: start a game, or follow the one already on the table."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.ui.models import AppState
+
+
+@ft.component
+def Home(app: AppState):
+    game = app.game
+    items: list[ft.Control] = [
+        ft.Text("Table referee", size=28, weight=ft.FontWeight.BOLD),
+        ft.Text("Keep the real game on the table. This screen scores, judges challenges and keeps the bank."),
+        ft.FilledButton("New game", on_click=lambda e: app.go("setup")),
+    ]
+    if game is not None:
+        items += [
+            ft.Text(f"A game is on: {', '.join(game.players)}.", size=16),
+            ft.OutlinedButton("Watch the game", on_click=lambda e: app.follow()),
+            ft.OutlinedButton("Referee this game", on_click=lambda e: app.take_over()),
+        ]
+    return ft.Column(items, spacing=12)

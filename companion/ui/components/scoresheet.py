@@ -1,0 +1,47 @@
+"""Classic scoresheet: turns, running totals, unseen tiles, bag, GCG export."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.ui.components.players import PlayersStrip
+from companion.ui.models import AppState
+
+
+@ft.component
+def Scoresheet(app: AppState):
+    game = app.game
+    if game is None or game.kind != "classic":
+        return ft.Text("The scoresheet is for classic Scrabble.")
+    st = game.engine.state
+    rows = [
+        ft.DataRow(cells=[ft.DataCell(ft.Text(str(i))), ft.DataCell(ft.Text(t.player)),
+                          ft.DataCell(ft.Text(t.notation if t.kind == "play" else f"{t.kind} {t.notation}".strip())),
+                          ft.DataCell(ft.Text(f"{t.score:+d}" if t.kind != "play" else str(t.score))),
+                          ft.DataCell(ft.Text(str(t.total)))])
+        for i, t in enumerate(st.turns, 1)
+    ]
+    table = ft.DataTable(
+        columns=[ft.DataColumn(ft.Text("#")), ft.DataColumn(ft.Text("Player")), ft.DataColumn(ft.Text("Play")),
+                 ft.DataColumn(ft.Text("Score")), ft.DataColumn(ft.Text("Total"))],
+        rows=rows, column_spacing=12, data_row_min_height=28, data_row_max_height=36, heading_row_height=32)
+    unseen = st.unseen_tiles()
+    unseen_text = " ".join(f"{k}{v if v > 1 else ''}" for k, v in sorted(unseen.items())) if unseen else "-"
+    exchanges = sum(1 for t in st.turns if t.kind == "exchange")
+    passes = sum(1 for t in st.turns if t.kind == "pass")
+    gcg_text = game.gcg() if app.show_gcg else ""
+    items: list[ft.Control] = [
+        ft.Text("Scoresheet", size=22, weight=ft.FontWeight.BOLD),
+        PlayersStrip(app),
+        ft.Text(f"Rules: {game.preset_label}. Bag: {st.bag_count} tiles. Exchanges: {exchanges}. Passes: {passes}."),
+        ft.Row([table], scroll=ft.ScrollMode.AUTO),
+        ft.Text(f"Unseen tiles ({sum(unseen.values()) if unseen else 0}):", weight=ft.FontWeight.BOLD),
+        ft.Semantics(identifier="unseen", content=ft.Text(unseen_text, selectable=True)),
+        ft.OutlinedButton("Export GCG", on_click=lambda e: app.toggle_gcg()),
+    ]
+    if gcg_text:
+        items.append(ft.Semantics(identifier="gcg", content=ft.Container(
+            bgcolor="#F5F5F5", padding=8, content=ft.Text(gcg_text, font_family="monospace", size=12,
+                                                          selectable=True))))
+        items.append(ft.Text(f"Saved as {app.gcg_path}" if app.gcg_path else "", size=12))
+    return ft.Column(items, spacing=10)

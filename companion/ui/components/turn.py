@@ -1,0 +1,119 @@
+"""The referee's turn screen: photo or hand entry, corrections, score, confirm; pass, exchange, challenge."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.ui.components.board import BoardGrid
+from companion.ui.components.camera import CameraPanel
+from companion.ui.components.choice import Choice
+from companion.ui.components.correction import Correction
+from companion.ui.components.monopoly_steps import MonopolySteps
+from companion.ui.components.players import PlayersStrip
+from companion.ui.models import AppState
+
+
+def _words(check) -> ft.Control:
+    parts = [f"{w} {s}" for w, s in check.words]
+    if check.bonus:
+        parts.append(f"{check.bonus_label} +{check.bonus}")
+    return ft.Semantics(identifier="play-score", content=ft.Text(
+        f"{', '.join(parts)} = {check.total} points", size=16, weight=ft.FontWeight.BOLD))
+
+
+@ft.component
+def TurnScreen(app: AppState):
+    game = app.game
+    _, redraw = ft.use_state(0)
+    picker = ft.use_memo(lambda: ft.FilePicker(), [])
+    if game is None:
+        return ft.Text("No game yet.")
+    f = app.form
+
+    async def upload(e):
+        files = await picker.pick_files(with_data=True, file_type=ft.FilePickerFileType.IMAGE,
+                                        dialog_title="Photo of the board")
+        if not files:
+            return
+        data = files[0].bytes
+        if not data:
+            app.fail("The photo arrived empty: try again.")
+            return
+        await app.read_photo(data)
+
+    items: list[ft.Control] = [PlayersStrip(app)]
+    current = game.current_player
+    if game.finished:
+        items.append(ft.FilledButton("See the final table", on_click=lambda e: app.go("end")))
+    elif current is None:
+        items.append(ft.Text("The game is over: enter the tiles left on each rack.", weight=ft.FontWeight.BOLD))
+        items.append(ft.FilledButton("Finish the game", on_click=lambda e: app.go("end")))
+    else:
+        items.append(ft.Text(f"{current} to play", size=20, weight=ft.FontWeight.BOLD))
+    if game.clocks is not None and not game.finished:
+        label = "Start clocks" if game.clocks.paused() else "Pause clocks"
+        action = game.start_clock if game.clocks.paused() else game.pause_clock
+        items.append(ft.OutlinedButton(label, on_click=lambda e: (action(), app.refresh())))
+    if game.kind == "monopoly":
+        items.append(MonopolySteps(app))
+    items.append(BoardGrid(app))
+    if app.read_rows is not None:
+        if app.selected is not None:
+            items.append(Correction(app))
+        check = app.read_check
+        if check is not None and check.ok:
+            items.append(_words(check))
+        elif check is not None:
+            items.append(ft.Text(check.error, color="#B71C1C"))
+        for w in app.read_warnings[:3]:
+            items.append(ft.Text(f"Note: {w} (the board keeps its tile).", size=12, italic=True))
+        items.append(ft.Row([
+            ft.FilledButton("Confirm play", on_click=lambda e: app.confirm_read(),
+                            disabled=not (check is not None and check.ok)),
+            ft.OutlinedButton("Discard photo", on_click=lambda e: (app.clear_draft(), app.say(""))),
+        ], wrap=True))
+    elif current is not None and game.turn_stage() == "word":
+        items.append(ft.Row([
+            ft.FilledButton("Upload photo", icon=ft.Icons.UPLOAD_FILE, on_click=upload),
+            ft.OutlinedButton("Camera", icon=ft.Icons.PHOTO_CAMERA, on_click=lambda e: app.toggle_camera()),
+        ], wrap=True))
+        if app.camera_open:
+            items.append(CameraPanel(app))
+        items.append(ft.Text("Or enter the play by hand (lower-case letter = blank):", size=13))
+        items.append(ft.Row([
+            ft.TextField(label="Word", value=f.word, width=150, dense=True,
+                         on_change=lambda e: setattr(f, "word", e.control.value),
+                         on_submit=lambda e: app.check_hand()),
+            ft.TextField(label="Square", value=f.square, width=110, dense=True, hint_text="H8",
+                         on_change=lambda e: setattr(f, "square", e.control.value),
+                         on_submit=lambda e: app.check_hand()),
+        ], wrap=True))
+        items.append(Choice([("across", "Across"), ("down", "Down")], f.direction,
+                            lambda v: (setattr(f, "direction", v), redraw(lambda x: x + 1))))
+        if app.hand_check is not None and app.hand_check.ok:
+            items.append(_words(app.hand_check))
+        items.append(ft.Row([
+            ft.OutlinedButton("Check", on_click=lambda e: app.check_hand()),
+            ft.FilledButton("Confirm play", on_click=lambda e: app.confirm_hand()),
+        ], wrap=True))
+        other: list[ft.Control] = [ft.OutlinedButton("Pass", on_click=lambda e: app.pass_turn())]
+        if game.kind == "classic":
+            other += [
+                ft.TextField(label="Tiles", value=f.exchange_count, width=70, dense=True,
+                             on_change=lambda e: setattr(f, "exchange_count", e.control.value)),
+                ft.OutlinedButton("Exchange", on_click=lambda e: app.exchange()),
+            ]
+        items.append(ft.Row(other, wrap=True))
+    last = game.last_play_words()
+    if last is not None and not game.finished:
+        player, words = last
+        items.append(ft.Text(f"Challenge {player}'s {', '.join(words)}? Who challenges:", size=13))
+        items.append(ft.Row([ft.OutlinedButton(f"Challenge by {p}", on_click=lambda e, p=p: app.challenge(p))
+                             for p in game.players if p != player], wrap=True))
+    tail: list[ft.Control] = []
+    if game.can_undo():
+        tail.append(ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo()))
+    if not game.finished and current is not None:
+        tail.append(ft.TextButton("End game by agreement", on_click=lambda e: app.go("end")))
+    items.append(ft.Row(tail, wrap=True))
+    return ft.Column(items, spacing=10)

@@ -1,0 +1,39 @@
+"""Full-screen ruling on a challenge: one verdict for the whole play, the word list named."""
+
+from __future__ import annotations
+
+import asyncio
+
+import flet as ft
+
+from companion.ui.models import AppState
+
+
+@ft.component
+def VerdictScreen(app: AppState):
+    verdict = app.verdict
+
+    async def clear_later():
+        await asyncio.sleep(6)
+        if app.screen == "verdict":
+            app.close_verdict()
+
+    ft.on_mounted(lambda: ft.context.page.run_task(clear_later))
+    if verdict is None:
+        return ft.Container()
+    ok = verdict.acceptable
+    game = app.game
+    consequence = ""
+    if game is not None and game.notice:
+        consequence = game.notice
+    return ft.Semantics(identifier="verdict", content=ft.Container(
+        expand=True, bgcolor="#2E7D32" if ok else "#C62828", padding=24, border_radius=12,
+        on_click=lambda e: app.close_verdict(),
+        content=ft.Column([
+            ft.Text("ACCEPTABLE" if ok else "UNACCEPTABLE", size=44, weight=ft.FontWeight.BOLD, color="#FFFFFF"),
+            ft.Text(" ".join(verdict.words), size=28, color="#FFFFFF"),
+            ft.Text(f"Word list: {verdict.lexicon}", size=16, color="#FFFFFF"),
+            ft.Text(consequence, size=16, color="#FFFFFF"),
+            ft.Text("Tap to close (closes by itself in a few seconds).", size=12, color="#FFFFFF"),
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16),
+        alignment=ft.Alignment.CENTER, height=420))

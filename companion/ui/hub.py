@@ -1,0 +1,65 @@
+"""The process-wide hub: the game on the table and the browser tabs that watch it.
+
+Each browser tab is its own Flet session. The referee's tab changes the game through `TableGame`
+and calls `publish()`; every subscribed tab (referee and followers) then re-renders from the shared
+game. Subscribers are callables that schedule work on their own session (`page.run_task`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+from collections.abc import Callable
+
+from companion.ui.adapters import MemoryStore
+from companion.ui.table import TableGame
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscribers: dict[str, Callable[[], None]] = {}
+        self.game: TableGame | None = None
+        self.store = MemoryStore()
+
+    def configure(self, data_dir: str | None) -> None:
+        self.store = MemoryStore(data_dir)
+
+    def subscribe(self, key: str, callback: Callable[[], None]) -> None:
+        with self._lock:
+            self._subscribers[key] = callback
+
+    def unsubscribe(self, key: str) -> None:
+        with self._lock:
+            self._subscribers.pop(key, None)
+
+    def set_game(self, game: TableGame | None) -> None:
+        self.game = game
+        self.publish()
+
+    def publish(self, exclude: str | None = None) -> None:
+        game = self.game
+        if game is not None:
+            try:
+                self.store.save(game.id, game.engine.variant, game.engine.events_json())
+            except Exception:
+                pass
+        with self._lock:
+            callbacks = list(self._subscribers.items())
+        for key, cb in callbacks:
+            if key == exclude:
+                continue  # the tab that made the change re-renders by itself
+            try:
+                # page.run_task() sets the "current page" context variable as a side effect; run each
+                # callback in a copied context so the caller's page stays current (otherwise the
+                # caller's later re-renders are sent to another tab).
+                contextvars.copy_context().run(cb)
+            except Exception:  # a closed tab: forget it
+                self.unsubscribe(key)
+
+    @property
+    def watchers(self) -> int:
+        return len(self._subscribers)
+
+
+HUB = Hub()

@@ -1,0 +1,30 @@
+"""Colours and sizes shared by the components (no game rules)."""
+
+from __future__ import annotations
+
+import flet as ft
+
+TOKEN_HEX = {
+    "red": "#D32F2F", "blue": "#1976D2", "green": "#388E3C", "amber": "#FFA000",
+    "purple": "#7B1FA2", "teal": "#00897B", "grey": "#757575",
+}
+PREMIUM_BG = {"T": "#E53935", "D": "#F48FB1", "t": "#1E88E5", "d": "#90CAF9", ".": "#E8F0E0"}
+PREMIUM_LABEL = {"T": "TW", "D": "DW", "t": "TL", "d": "DL", ".": ""}
+TILE_BG = "#F6E3B4"
+TILE_NEW = "#FFD54F"
+TILE_LOW = "#FF7043"
+BOARD_LINE = "#5D7B5D"
+PROPERTY_RING = "#6D4C41"
+PRIMARY = "#1B5E20"
+
+
+def token(colour: str) -> str:
+    return TOKEN_HEX.get(colour, TOKEN_HEX["grey"])
+
+
+def money(amount: int) -> str:
+    return f"M{amount:,}"
+
+
+def theme() -> ft.Theme:
+    return ft.Theme(color_scheme_seed=PRIMARY)

@@ -1,0 +1,1 @@
+"""Helpers for driving the referee app in headless Chromium (pytest + Playwright)."""

@@ -1,0 +1,149 @@
+"""Start the app as a real subprocess and drive it through Chromium's accessibility tree.
+
+Flutter draws on a canvas; one click on `flt-semantics-placeholder` switches on the semantics tree,
+after which buttons, text fields and texts are DOM nodes Playwright can find by role and name.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+BASE_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
+             "--disable-component-update", "--no-first-run"]
+PHONE = {"width": 390, "height": 1100}
+LAPTOP = {"width": 1100, "height": 900}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def app_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`python -m companion app --port P --data DIR` as a subprocess; yields the URL once it answers."""
+    port = free_port()
+    log = open(data_dir / "server.log", "w")
+    full_env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1", **(env or {})}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data_dir)],
+                            cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=full_env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError("the app exited: " + (data_dir / "server.log").read_text()[-2000:])
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("the app did not start listening within 30 s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def launch(playwright: Any, extra_args: list[str] | None = None) -> Any:
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=BASE_ARGS + (extra_args or []))
+
+
+def block_outside(context: Any) -> None:
+    def route(r: Any) -> None:
+        url = r.request.url
+        if re.match(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/", url) or url.startswith(("data:", "blob:")):
+            r.continue_()
+        else:
+            r.abort()
+
+    context.route("**/*", route)
+
+
+class Tab:
+    """One browser tab on the app, with helpers that wait for the semantics tree."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.url = url
+
+    def open(self, timeout: float = 30_000) -> float:
+        t0 = time.perf_counter()
+        self.page.goto(self.url)
+        placeholder = self.page.locator("flt-semantics-placeholder")
+        placeholder.wait_for(state="attached", timeout=timeout)
+        placeholder.dispatch_event("click")
+        return time.perf_counter() - t0
+
+    def button(self, name: str, exact: bool = True) -> Any:
+        return self.page.get_by_role("button", name=name, exact=exact)
+
+    def click(self, name: str, exact: bool = True, timeout: float = 10_000) -> None:
+        btn = self.button(name, exact).first
+        btn.wait_for(timeout=timeout)
+        self.page.wait_for_timeout(120)  # let the semantics tree settle after a re-render
+        btn.click()
+
+    def click_until(self, name: str, expect: Any, tries: int = 3) -> None:
+        """Click, and click again if the expected text does not appear (a tap can be swallowed
+        while Flutter moves focus away from a text field that was just removed)."""
+        for i in range(tries):
+            self.click(name)
+            try:
+                self.page.get_by_text(expect).first.wait_for(timeout=3000)
+                return
+            except Exception:
+                if i == tries - 1:
+                    raise
+
+    def fill(self, label: str, value: str) -> None:
+        box = self.page.get_by_role("textbox", name=label).first
+        box.wait_for(timeout=10_000)
+        self.page.wait_for_timeout(150)
+        box.click()
+        box.fill(value)
+
+    def text(self, text: str | re.Pattern[str], timeout: float = 10_000) -> Any:
+        loc = self.page.get_by_text(text).first
+        loc.wait_for(timeout=timeout)
+        return loc
+
+    def ident(self, identifier: str) -> Any:
+        return self.page.locator(f'[flt-semantics-identifier="{identifier}"]')
+
+    def wait_ident(self, identifier: str, timeout: float = 10_000) -> Any:
+        loc = self.ident(identifier).first
+        loc.wait_for(timeout=timeout)
+        return loc
+
+    def shot(self, name: str) -> Path:
+        self.page.wait_for_timeout(700)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=False)
+        return path
+
+
+def failure_shot(tab: Tab, name: str) -> None:
+    try:
+        tab.page.screenshot(path=f"/tmp/fail-{name}.png", full_page=False)
+    except Exception:
+        pass
