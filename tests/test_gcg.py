@@ -215,3 +215,28 @@ def test_cli_summary_and_exit_status(tmp_path: Path) -> None:
     assert done.returncode == 2 and "does not exist" in done.stderr
     done = _cli("--tiles", "klingon", str(bad))
     assert done.returncode == 2 and "klingon" in done.stderr
+
+
+def test_recorded_games_load_into_the_referee_and_export_back_exactly() -> None:
+    """GCG -> the referee's event log -> the classic fold -> GCG again, replayed: the same game.
+
+    This runs the classic game fold (turns, double and 5-point challenges, going out, leftovers,
+    overtime) against real games, not only the scorer."""
+    from companion.events import GameLog
+    from companion.gcg import classic_events_from_record, record_from_classic
+    from companion.rules.classic import new_state
+
+    rng = random.Random(11)
+    traditional = sorted(shared_path("gcg", "quackle_selfplay", "traditional").glob("*.gcg"))
+    paths = [*_human_records(), *rng.sample(traditional, 40)]
+    for path in paths:
+        record = read_gcg(path)
+        if len({p.nick for p in record.players}) < len(record.players) or len(record.players) != 2:
+            continue
+        log = GameLog(new_state, classic_events_from_record(record))
+        final = {ev.nick: ev.total for ev in record.events}
+        assert log.state.scores == final, path
+        exported = parse_gcg(write_gcg(record_from_classic(log.events)))
+        report = replay(exported, EN, LAYOUT)
+        assert report.error is None and not report.mismatches, (path, report.findings)
+        assert {ev.nick: ev.total for ev in exported.events} == final, path
