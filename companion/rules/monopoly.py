@@ -1,0 +1,932 @@
+"""Monopoly Scrabble (Winning Moves 2023) as a fold over an ordered log of events: rules and bank.
+
+The rules are the project's rules text (`rules-text/000_b2c36b3fcfcd0666.txt`); what the box decides
+(track, rents, card values, property squares, amounts) comes from a board profile
+(`companion.rules.monopoly_profile`, default `assets/profiles/monopoly_scrabble.json`).
+
+Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`):
+
+- `start`       players in turn order, banker, profile (name/path or inline), optional Bank rack letters.
+- `jail_fee`    a jailed player pays the jail fee to Free Parking at the start of their turn.
+- `replace_blank` before playing, swap a played blank for the same letter from the rack or bought
+                from the Bank rack; the fee goes to Free Parking, the blank to the player's rack.
+- `play`        a word (`position`, `word` in GCG form, `bought` = letters bought from the Bank rack).
+                It is scored (first word doubled, no 50-point bonus), property squares it covers take
+                their cards, a 7-tile bingo earns a card (or cash), the token moves by the score,
+                collecting GO money on each pass, and the landing space acts.
+- `bingo_choice` the Property Card a bingo takes.
+- `card`        the effect of the Chance / Community Chest card the table drew (`collect`, `pay_bank`,
+                `pay_pot`, `pay_each`, `collect_each`, `move_to`, `move_by`, `go_to_jail`,
+                `take_property`, `none`).
+- `sell`        a player short of cash sells a Property Card to the Bank at half its value.
+- `pass`        the player cannot (or will not) play a word.
+- `challenge`   a ruling on the latest play, before the next player acts: `acceptable` is the word
+                judge's verdict (or the state's optional `judge` callable decides). Unacceptable: the
+                whole play is withdrawn and the turn is lost; acceptable: the challenger loses their
+                next turn.
+- `end_game`    once the bag is empty (or a player went out, or by agreement): unplayed tiles are paid
+                for and the game is settled.
+- `undo`        (shared) cancels the latest event.
+
+State (`MonopolyState`): `cash` per account (`bank`, `pot` = Free Parking, each player), `ledger` (every
+money transaction, payer -> payee), `owners` (group -> player or None for the Bank), `positions`,
+`in_jail`, `rack_counts`, `bag_count`, `bank_rack_count`, `board`, `turns` (the turn record),
+`eliminated`, `pending` (what the current turn waits for, first item first: `jail_fee`,
+`bingo_choice`, `card`, `debt`, `end_game`), `current_player`, `allowed_events()`, `wealth()`,
+`winner()`. Every refused event raises `IllegalAction` / `IllegalPlacement` with the reason and, as
+`GameLog.push` applies events to a copy, changes nothing.
+
+Money is conserved: it only moves through `_transfer`, so the sum over all accounts is always the
+Bank's float. Players and the pot never go below zero; the Bank may (it never runs out).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from companion.events import Event, Undo
+from companion.rules.board import Board, Layout, Position, Tile, parse_square
+from companion.rules.errors import IllegalAction, RulesDataError
+from companion.rules.monopoly_profile import RESERVED_ACCOUNTS, Profile, load_profile, validate_profile
+from companion.rules.notation import format_play, parse_play
+from companion.rules.placement import rack_letters_used, validate_placement
+from companion.rules.scoring import score_play
+from companion.rules.tiles import BLANK, TileSet, load_tileset
+
+VARIANT = "monopoly"
+BANK = "bank"
+POT = "pot"
+
+Judge = Callable[[list[str]], bool]
+
+
+# ---------------------------------------------------------------- events
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    players: list[str] = Field(min_length=1, description="in turn order; the first plays first")
+    banker: str | None = None
+    profile: str = "monopoly_scrabble"
+    profile_data: dict[str, Any] | None = Field(default=None, description="an inline profile, overrides `profile`")
+    bank_rack: str | None = Field(default=None, description="the seven Bank rack letters, when the table records them")
+
+    @model_validator(mode="after")
+    def _check(self) -> Settings:
+        names = [p.strip() for p in self.players]
+        if any(not n for n in names):
+            raise ValueError("every player needs a name")
+        if len({n.lower() for n in names}) != len(names):
+            raise ValueError("two players have the same name")
+        if any(n.lower() in RESERVED_ACCOUNTS for n in names):
+            raise ValueError("'bank' and 'pot' are account names and cannot be player names")
+        return self
+
+
+class Start(Event):
+    type: Literal["start"] = "start"
+    settings: Settings
+
+
+class JailFee(Event):
+    type: Literal["jail_fee"] = "jail_fee"
+    player: str
+
+
+class ReplaceBlank(Event):
+    """Swap the blank on `square` for the same letter from the player's rack or the Bank rack."""
+
+    type: Literal["replace_blank"] = "replace_blank"
+    player: str
+    square: str
+    source: Literal["rack", "bank"] = "rack"
+
+
+class Play(Event):
+    """A word: `position` as `8D`/`D8`, `word` in GCG form (`.` = tile on the board, lower case = blank)."""
+
+    type: Literal["play"] = "play"
+    player: str
+    position: str
+    word: str
+    bought: str = Field(default="", description="letters bought from the Bank rack for this word ('?' = a blank)")
+    rack: str | None = Field(default=None, description="the player's own rack before the play, when known")
+    bank_drawn: str | None = Field(default=None, description="letters the Banker drew to refill the Bank rack")
+
+
+class BingoChoice(Event):
+    type: Literal["bingo_choice"] = "bingo_choice"
+    player: str
+    group: str
+
+
+CardEffectKind = Literal["collect", "pay_bank", "pay_pot", "pay_each", "collect_each", "move_to", "move_by",
+                         "go_to_jail", "take_property", "none"]
+
+
+class Card(Event):
+    """The effect of the Chance / Community Chest card just drawn, picked by the table."""
+
+    type: Literal["card"] = "card"
+    player: str
+    deck: Literal["chance", "community_chest"] | None = None
+    effect: CardEffectKind
+    amount: int | None = Field(default=None, ge=0)
+    space: int | None = Field(default=None, ge=0)
+    steps: int | None = None
+    group: str | None = None
+    collect_go: bool = True
+    text: str = Field(default="", description="the card's wording, for the record")
+
+    @model_validator(mode="after")
+    def _check(self) -> Card:
+        need = {"collect": "amount", "pay_bank": "amount", "pay_pot": "amount", "pay_each": "amount",
+                "collect_each": "amount", "move_to": "space", "move_by": "steps", "take_property": "group"}
+        name = need.get(self.effect)
+        if name is not None and getattr(self, name) is None:
+            raise ValueError(f"a '{self.effect}' card needs '{name}'")
+        return self
+
+
+class Sell(Event):
+    type: Literal["sell"] = "sell"
+    player: str
+    group: str
+
+
+class Pass(Event):
+    type: Literal["pass"] = "pass"
+    player: str
+
+
+class Challenge(Event):
+    """A ruling on the latest play; `acceptable` None asks the state's `judge`."""
+
+    type: Literal["challenge"] = "challenge"
+    challenger: str
+    acceptable: bool | None = None
+    lexicon: str = ""
+    words: list[str] = Field(default_factory=list)
+
+
+class EndGame(Event):
+    """Settles the game; `tiles_left` (optional) is checked against the tracked rack counts."""
+
+    type: Literal["end_game"] = "end_game"
+    reason: Literal["played_out", "no_plays", "agreed"] = "no_plays"
+    tiles_left: dict[str, int] | None = None
+
+
+MonopolyEvent = Annotated[
+    Start | JailFee | ReplaceBlank | Play | BingoChoice | Card | Sell | Pass | Challenge | EndGame | Undo,
+    Field(discriminator="type"),
+]
+_EVENT_UNION: Any = MonopolyEvent  # mypy reads an 11-member union as a type[] call; the adapter is still typed
+EVENT_ADAPTER: TypeAdapter[MonopolyEvent] = TypeAdapter(_EVENT_UNION)
+
+
+# ---------------------------------------------------------------- state records
+
+
+@dataclass(frozen=True)
+class Transaction:
+    """One movement of money between accounts (`bank`, `pot`, or a player)."""
+
+    seq: int
+    payer: str
+    payee: str
+    amount: int
+    reason: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class CardTransfer:
+    """A Property Card changing hands (`bank` = held by the Bank)."""
+
+    group: str
+    giver: str
+    taker: str
+    reason: str
+    turn: int
+
+
+@dataclass
+class Step:
+    """Something the turn waits for (or will do next). The first pending step is what the table does now.
+
+    kinds: `jail_fee`, `bingo_choice` (options = cards it may take), `card` (deck), `debt` (player owes
+    `amount` to `creditor` and must sell cards), `move` (queued token move of `amount` spaces, done
+    as soon as nothing is before it), `end_game`.
+    """
+
+    kind: str
+    player: str
+    amount: int = 0
+    creditor: str | None = None
+    deck: str | None = None
+    options: tuple[str, ...] = ()
+    reason: str = ""
+    collect_go: bool = True
+
+    def describe(self) -> str:
+        if self.kind == "jail_fee":
+            return f"{self.player} pays M{self.amount} to leave Jail"
+        if self.kind == "bingo_choice":
+            return f"{self.player} chooses a Property Card for the bingo: {', '.join(self.options)}"
+        if self.kind == "card":
+            deck = "Chance" if self.deck == "chance" else "Community Chest"
+            return f"{self.player} draws a {deck} card; record its effect"
+        if self.kind == "debt":
+            return f"{self.player} owes M{self.amount} to {self.creditor} ({self.reason}) and must sell Property Cards"
+        if self.kind == "move":
+            return f"{self.player} moves {self.amount} spaces"
+        if self.kind == "end_game":
+            return "the game is over: record the tiles left on each rack"
+        return self.kind
+
+
+@dataclass
+class TurnRecord:
+    player: str
+    kind: str  # play, pass, withdrawn, lost turn, jail, end
+    score: int = 0
+    notation: str = ""
+    words: list[str] = field(default_factory=list)
+    moved_from: int | None = None
+    moved_to: int | None = None
+    note: str = ""
+
+
+# Fields restored when a challenged play is withdrawn (everything the play could change).
+_SNAPSHOT_FIELDS = ("board", "cash", "ledger", "owners", "card_transfers", "positions", "in_jail", "rack_counts",
+                    "bag_count", "bank_rack_count", "bank_rack", "eliminated", "queue", "acted", "bank_taken",
+                    "went_out", "to_move", "skip_next", "passes")
+# Fields shared between copies: immutable rules data and the judge.
+_SHARED_FIELDS = ("settings", "profile", "layout", "tileset", "judge")
+
+
+@dataclass
+class _LastPlay:
+    player: str
+    words: list[str]
+    snapshot: dict[str, Any]
+    turn_index: int
+    challenged: bool = False
+
+
+@dataclass
+class MonopolyState:
+    """The folded state of a Monopoly Scrabble game (see the module docstring)."""
+
+    judge: Judge | None = None
+    settings: Settings | None = None
+    profile: Profile | None = None
+    layout: Layout | None = None
+    tileset: TileSet | None = None
+    board: Board = field(default_factory=Board)
+    cash: dict[str, int] = field(default_factory=dict)
+    ledger: list[Transaction] = field(default_factory=list)
+    owners: dict[str, str | None] = field(default_factory=dict)
+    card_transfers: list[CardTransfer] = field(default_factory=list)
+    positions: dict[str, int] = field(default_factory=dict)
+    in_jail: set[str] = field(default_factory=set)
+    rack_counts: dict[str, int] = field(default_factory=dict)
+    bag_count: int = 0
+    bank_rack_count: int = 0
+    bank_rack: str | None = None
+    eliminated: list[str] = field(default_factory=list)
+    queue: list[Step] = field(default_factory=list)
+    turns: list[TurnRecord] = field(default_factory=list)
+    to_move: int = 0
+    acted: bool = False
+    bank_taken: int = 0
+    skip_next: set[str] = field(default_factory=set)
+    passes: int = 0
+    last_play: _LastPlay | None = None
+    went_out: str | None = None
+    ending: bool = False
+    finished: bool = False
+    end_reason: str | None = None
+    _insert_at: int = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MonopolyState:
+        # The rules data is immutable: share it; copy only what events change.
+        other = MonopolyState.__new__(MonopolyState)
+        for name, value in self.__dict__.items():
+            setattr(other, name, value if name in _SHARED_FIELDS else copy.deepcopy(value, memo))
+        return other
+
+    # ----- derived views -----
+    @property
+    def players(self) -> list[str]:
+        return list(self.settings.players) if self.settings else []
+
+    @property
+    def active_players(self) -> list[str]:
+        return [p for p in self.players if p not in self.eliminated]
+
+    @property
+    def current_player(self) -> str | None:
+        if self.settings is None or self.finished or self.ending or (self.went_out is not None and not self.queue):
+            return None
+        return self.players[self.to_move]
+
+    @property
+    def pending(self) -> list[Step]:
+        """What the game waits for, first item first (empty: the current player plays or passes)."""
+        steps = list(self.queue)
+        if not steps and self.went_out is not None and not self.ending and not self.finished:
+            steps.append(Step("end_game", self.went_out))
+        return steps
+
+    def next_step(self) -> str:
+        """One sentence for the table: what happens next."""
+        if self.settings is None:
+            return "start the game"
+        if self.finished:
+            return "the game is over: " + ", ".join(self.winner()) + " won"
+        steps = self.pending
+        if steps:
+            return steps[0].describe()
+        return f"{self.current_player} plays a word or passes"
+
+    def allowed_events(self) -> list[str]:
+        """Event types the engine would consider now (each is still validated in full)."""
+        if self.settings is None:
+            return ["start"]
+        if self.finished:
+            return []
+        out: list[str] = []
+        steps = self.pending
+        if steps:
+            out.append({"jail_fee": "jail_fee", "bingo_choice": "bingo_choice", "card": "card", "debt": "sell",
+                        "end_game": "end_game", "move": "card"}[steps[0].kind])
+        else:
+            out += ["play", "pass"]
+            if not self.acted:
+                out.append("replace_blank")
+            if not self.acted:
+                out.append("end_game")
+        if self.last_play is not None and not self.last_play.challenged:
+            out.append("challenge")
+        return out
+
+    def property_value(self, player: str) -> int:
+        assert self.profile is not None
+        return sum(self.profile.card_value(g) for g, o in self.owners.items() if o == player)
+
+    def wealth(self) -> dict[str, int]:
+        """Cash plus the printed values of the Property Cards held, per player still in the game."""
+        return {p: self.cash[p] + self.property_value(p) for p in self.active_players}
+
+    def winner(self) -> list[str]:
+        w = self.wealth()
+        if not w:
+            return []
+        best = max(w.values())
+        return [p for p, v in w.items() if v == best]
+
+    def cards_of(self, player: str) -> list[str]:
+        return [g for g, o in self.owners.items() if o == player]
+
+    def space_name(self, index: int) -> str:
+        assert self.profile is not None
+        return self.profile.track.spaces[index].name
+
+    @property
+    def total_money(self) -> int:
+        return sum(self.cash.values())
+
+    # ----- money -----
+    def _transfer(self, payer: str, payee: str, amount: int, reason: str) -> None:
+        if amount < 0:
+            raise IllegalAction(f"an amount of money cannot be negative (M{amount})")
+        if amount == 0:
+            return
+        if payer != BANK and self.cash[payer] < amount:
+            # Internal guard: callers check first; a transfer never makes a player or the pot negative.
+            raise IllegalAction(f"{payer} has M{self.cash[payer]}, not M{amount}")
+        self.cash[payer] -= amount
+        self.cash[payee] += amount
+        self.ledger.append(Transaction(len(self.ledger) + 1, payer, payee, amount, reason, len(self.turns)))
+
+    def _charge(self, payer: str, payee: str, amount: int, reason: str) -> None:
+        """A payment that must be made: short of cash, the payer owes a debt (sell cards) or is eliminated."""
+        if payer == BANK or self.cash[payer] >= amount:
+            self._transfer(payer, payee, amount, reason)
+            return
+        if self.cards_of(payer):
+            self.queue.insert(self._insert_at, Step("debt", payer, amount, payee, reason=reason))
+            self._insert_at += 1
+            return
+        self._transfer(payer, payee, self.cash[payer], reason + " (all the cash left)")
+        self._eliminate(payer)
+
+    def _eliminate(self, player: str) -> None:
+        self.eliminated.append(player)
+        self.in_jail.discard(player)
+        self.skip_next.discard(player)
+        self.queue = [s for s in self.queue if s.player != player]
+        self._insert_at = min(self._insert_at, len(self.queue))
+        self.turns.append(TurnRecord(player, "eliminated", note="could not pay a debt"))
+        if len(self.active_players) < 2:
+            self.queue = []
+            self.finished = True
+            self.end_reason = "last_player_standing"
+
+    def _take_card(self, group: str, taker: str | None, reason: str) -> None:
+        """Move a Property Card to `taker` (None = back to the Bank)."""
+        giver = self.owners[group]
+        if giver == taker:
+            return
+        self.owners[group] = taker
+        self.card_transfers.append(CardTransfer(group, giver or BANK, taker or BANK, reason, len(self.turns)))
+
+    # ----- folding -----
+    def apply(self, event: Event) -> None:
+        if isinstance(event, Start):
+            self._start(event)
+            return
+        if self.settings is None:
+            raise IllegalAction("the game has not started: the first event must be 'start'")
+        if self.finished:
+            raise IllegalAction("the game is over")
+        self._insert_at = 0
+        if isinstance(event, Challenge):
+            self._challenge(event)
+        elif isinstance(event, Sell):
+            self._sell(event)
+        elif isinstance(event, JailFee):
+            self._jail_fee(event)
+        elif isinstance(event, BingoChoice):
+            self._bingo_choice(event)
+        elif isinstance(event, Card):
+            self._card(event)
+        elif isinstance(event, ReplaceBlank):
+            self._replace_blank(event)
+        elif isinstance(event, Play):
+            self._play(event)
+        elif isinstance(event, Pass):
+            self._pass(event)
+        elif isinstance(event, EndGame):
+            self._end_game(event)
+        else:
+            raise IllegalAction(f"a Monopoly Scrabble game has no '{event.type}' event")
+        self._run()
+
+    def _start(self, event: Start) -> None:
+        if self.settings is not None:
+            raise IllegalAction("the game has already started")
+        s = event.settings
+        try:
+            profile = validate_profile(s.profile_data) if s.profile_data is not None else load_profile(s.profile)
+            layout = profile.load_layout()
+            tileset = load_tileset(profile.tileset.value)
+        except RulesDataError as exc:
+            raise IllegalAction(str(exc)) from None
+        if not profile.min_players <= len(s.players) <= profile.max_players:
+            raise IllegalAction(f"Monopoly Scrabble is for {profile.min_players}-{profile.max_players} players, "
+                                f"not {len(s.players)}")
+        if tileset.total_tiles is None:
+            raise IllegalAction(f"the {tileset.name} tile set does not give tile counts; the bag cannot be tracked")
+        # No 50-point bonus in this game: a bingo earns a Property Card instead.
+        self.tileset = TileSet(tileset.name, tileset.values, tileset.counts, tileset.rack_size, 0, tileset.label,
+                               tileset.bingo_sizes)
+        self.settings, self.profile, self.layout = s, profile, layout
+        self.board = Board(layout.size)
+        amounts = profile.amounts
+        self.cash = {BANK: amounts.bank_float.value, POT: 0, **{p: 0 for p in s.players}}
+        self._transfer(BANK, POT, amounts.free_parking_seed.value, "Free Parking seed")
+        for p in s.players:
+            self._transfer(BANK, p, amounts.starting_cash.value, "starting cash")
+        self.owners = {g: None for g in profile.group_ids}
+        self.positions = {p: 0 for p in s.players}
+        rack = tileset.rack_size
+        self.bag_count = tileset.total_tiles
+        if self.bag_count < rack * (len(s.players) + 1):
+            raise IllegalAction("the tile set has too few tiles for every rack")
+        self.rack_counts = {p: rack for p in s.players}
+        self.bank_rack_count = rack
+        self.bag_count -= rack * (len(s.players) + 1)
+        if s.bank_rack is not None:
+            letters = s.bank_rack.upper()
+            if len(letters) != rack or any(ch != BLANK and not tileset.has_letter(ch) for ch in letters):
+                raise IllegalAction(f"the Bank rack '{s.bank_rack}' must be {rack} tiles of the {tileset.name} set")
+            self.bank_rack = letters
+        self.to_move = 0
+
+    # ----- turn flow -----
+    def _expect_turn(self, player: str, action: str) -> None:
+        if player not in self.players:
+            raise IllegalAction(f"{player} is not playing in this game")
+        if player in self.eliminated:
+            raise IllegalAction(f"{player} has been eliminated")
+        if self.ending or self.went_out is not None:
+            raise IllegalAction("the game is over: record the tiles left to settle it")
+        if self.queue:
+            raise IllegalAction(f"first: {self.queue[0].describe()}")
+        if player != self.current_player:
+            raise IllegalAction(f"it is {self.current_player}'s turn, not {player}'s")
+        if self.acted:
+            raise IllegalAction(f"{player} has already played this turn")
+
+    def _expect_step(self, kind: str, player: str) -> Step:
+        if not self.queue or self.queue[0].kind != kind:
+            what = self.queue[0].describe() if self.queue else f"{self.current_player} plays or passes"
+            raise IllegalAction(f"the game is not waiting for a {kind.replace('_', ' ')} now: {what}")
+        step = self.queue[0]
+        if step.player != player:
+            raise IllegalAction(f"the {kind.replace('_', ' ')} is {step.player}'s, not {player}'s")
+        return step
+
+    def _close_challenge_window(self) -> None:
+        if self.last_play is not None and self.current_player != self.last_play.player:
+            self.last_play = None
+
+    def _run(self) -> None:
+        """Do every automatic step, then end the turn when nothing is left to do."""
+        while self.queue and self.queue[0].kind == "move" and not self.finished:
+            step = self.queue.pop(0)
+            self._insert_at = 0
+            self._move(step.player, step.amount, step.collect_go)
+        if self.finished or self.queue:
+            return
+        if self.ending:
+            self.finished = True
+            self.end_reason = self.end_reason or "settled"
+            return
+        current = self.players[self.to_move]
+        if self.went_out is not None:
+            return
+        if self.acted or current in self.eliminated:
+            self._advance()
+
+    def _advance(self) -> None:
+        self._refill_bank_rack()
+        n = len(self.players)
+        for _ in range(2 * n):
+            self.to_move = (self.to_move + 1) % n
+            player = self.players[self.to_move]
+            if player in self.eliminated:
+                continue
+            if player in self.skip_next:
+                self.skip_next.discard(player)
+                self.turns.append(TurnRecord(player, "lost turn", note="challenged a valid word"))
+                continue
+            break
+        self.acted = False
+        self.bank_taken = 0
+        player = self.players[self.to_move]
+        if player in self.in_jail:
+            assert self.profile is not None
+            self.queue.append(Step("jail_fee", player, self.profile.amounts.jail_fee.value, POT, reason="jail fee"))
+
+    def _refill_bank_rack(self) -> None:
+        """The Banker refills the Bank rack to seven before the player refills (done at the play)."""
+        assert self.tileset is not None
+        want = self.tileset.rack_size - self.bank_rack_count
+        drawn = min(max(0, want), self.bag_count)
+        self.bank_rack_count += drawn
+        self.bag_count -= drawn
+        if drawn and self.bank_rack is not None:
+            self.bank_rack = None  # letters drawn without being recorded: no longer known
+
+    # ----- events -----
+    def _jail_fee(self, event: JailFee) -> None:
+        step = self._expect_step("jail_fee", event.player)
+        self._close_challenge_window()
+        self.queue.pop(0)
+        self.in_jail.discard(event.player)
+        self.turns.append(TurnRecord(event.player, "jail", note=f"paid M{step.amount} to leave Jail"))
+        self._charge(event.player, POT, step.amount, "jail fee")
+
+    def _sell(self, event: Sell) -> None:
+        step = self._expect_step("debt", event.player)
+        assert self.profile is not None and step.creditor is not None
+        if event.group not in self.owners:
+            raise IllegalAction(f"there is no Property Card '{event.group}': the cards are "
+                                f"{', '.join(self.profile.group_ids)}")
+        if self.owners[event.group] != event.player:
+            raise IllegalAction(f"{event.player} does not own the {self.profile.group(event.group).name} card")
+        price = self.profile.card_value(event.group) * self.profile.amounts.sale_fraction_percent.value // 100
+        self._take_card(event.group, None, "sold to the Bank")
+        self._transfer(BANK, event.player, price, f"sale of the {self.profile.group(event.group).name} card")
+        if self.cash[event.player] >= step.amount:
+            self.queue.pop(0)
+            self._transfer(event.player, step.creditor, step.amount, step.reason)
+        elif not self.cards_of(event.player):
+            self.queue.pop(0)
+            self._transfer(event.player, step.creditor, self.cash[event.player], step.reason + " (all the cash left)")
+            self._eliminate(event.player)
+
+    def _replace_blank(self, event: ReplaceBlank) -> None:
+        self._expect_turn(event.player, "replace a blank")
+        assert self.profile is not None and self.tileset is not None
+        try:
+            square = parse_square(event.square, self.board.size)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        tile = self.board.get(square)
+        if tile is None or not tile.blank:
+            raise IllegalAction(f"there is no blank on {square}: only a played blank can be replaced")
+        fee = self.profile.amounts.blank_replacement_fee.value
+        price = self.profile.amounts.bank_tile_price.value if event.source == "bank" else 0
+        if self.cash[event.player] < fee + price:
+            raise IllegalAction(f"{event.player} has M{self.cash[event.player]}; replacing the blank costs M{fee + price}")
+        if event.source == "bank":
+            if self.bank_rack_count < 1:
+                raise IllegalAction("the Bank rack is empty")
+            if self.bank_rack is not None:
+                if tile.letter not in self.bank_rack:
+                    raise IllegalAction(f"the Bank rack {self.bank_rack} has no {tile.letter}")
+                self.bank_rack = self.bank_rack.replace(tile.letter, "", 1)
+            self.bank_rack_count -= 1
+            self.bank_taken += 1
+            self.rack_counts[event.player] += 1  # the blank comes to the rack
+            self._transfer(event.player, POT, price, f"bought {tile.letter} from the Bank")
+        self._close_challenge_window()
+        self.board.remove(square)
+        self.board.place(square, Tile(tile.letter, blank=False))
+        self._transfer(event.player, POT, fee, f"replaced the blank on {square} with {tile.letter}")
+        self.turns.append(TurnRecord(event.player, "replace blank", note=f"{square} {tile.letter}"))
+
+    def _play(self, event: Play) -> None:
+        self._expect_turn(event.player, "play")
+        assert self.profile is not None and self.layout is not None and self.tileset is not None
+        player = event.player
+        amounts = self.profile.amounts
+        tiles = parse_play(event.position, event.word, self.board)
+        validate_placement(self.board, tiles, self.layout, self.tileset)
+        bought = Counter(event.bought.upper().replace(" ", ""))
+        used = rack_letters_used(tiles)
+        if bought - used:
+            extra = "".join(sorted((bought - used).elements()))
+            raise IllegalAction(f"bought tiles {extra} are not in the word: bought tiles must be played this turn")
+        n_bought = sum(bought.values())
+        if n_bought > self.bank_rack_count:
+            raise IllegalAction(f"the Bank rack has only {self.bank_rack_count} tiles, not {n_bought}")
+        if self.bank_rack is not None and bought - Counter(self.bank_rack):
+            raise IllegalAction(f"the Bank rack {self.bank_rack} does not hold {event.bought.upper()}")
+        own = len(tiles) - n_bought
+        if own < 1:
+            raise IllegalAction("a word must use at least one of the player's own tiles")
+        if own > self.rack_counts[player]:
+            raise IllegalAction(f"{player} has only {self.rack_counts[player]} tiles, not {own}")
+        if event.rack is not None:
+            missing = (used - bought) - Counter(event.rack.upper())
+            if missing:
+                raise IllegalAction(f"the rack {event.rack.upper()} does not hold {''.join(sorted(missing.elements()))}")
+        price = n_bought * amounts.bank_tile_price.value
+        if self.cash[player] < price:
+            raise IllegalAction(f"{player} has M{self.cash[player]}; {n_bought} Bank tiles cost M{price}")
+        if event.bank_drawn is not None and any(ch != BLANK and not self.tileset.has_letter(ch)
+                                                for ch in event.bank_drawn.upper()):
+            raise IllegalAction(f"'{event.bank_drawn}' are not tiles of the {self.tileset.name} set")
+
+        # Snapshot for a challenge (taken before anything of the play happens).
+        snapshot = {name: copy.deepcopy(getattr(self, name)) for name in _SNAPSHOT_FIELDS}
+        self._close_challenge_window()
+        first_word = self.board.is_empty()
+        scored = score_play(self.board, tiles, self.layout, self.tileset)
+        score = scored.total
+        if first_word and self.layout.premium(self.layout.centre).word_multiplier == 1:
+            # On a board whose star is a plain square the rule doubles the word; a double-word star
+            # already is that double (GAME scores 7 x 2 = 14 in the rules text).
+            score *= self.profile.first_word_multiplier.value
+        position = scored.words[0].position if scored.words else Position(tiles[0].square, scored.direction)
+        notation = format_play(position, tiles, self.board)
+        if price:
+            self._transfer(player, POT, price, f"bought {''.join(sorted(bought.elements()))} from the Bank")
+        if self.bank_rack is not None:
+            for ch in bought.elements():
+                self.bank_rack = self.bank_rack.replace(ch, "", 1)
+        self.bank_rack_count -= n_bought
+        self.bank_taken += n_bought
+        self.board.push(tiles)
+        rack_before = self.rack_counts[player]
+        # Bank rack first, then the player's own rack (rules text, "Buying Letter Tile From the Bank").
+        want = self.tileset.rack_size - self.bank_rack_count
+        bank_drawn = min(want, self.bag_count)
+        if event.bank_drawn is not None:
+            if len(event.bank_drawn) != bank_drawn:
+                raise IllegalAction(f"the Banker draws {bank_drawn} tiles for the Bank rack, not {len(event.bank_drawn)}")
+            if self.bank_rack is not None:
+                self.bank_rack += event.bank_drawn.upper()
+        elif bank_drawn:
+            self.bank_rack = None
+        self.bank_rack_count += bank_drawn
+        self.bag_count -= bank_drawn
+        drawn = min(max(0, self.tileset.rack_size - (rack_before - own)), self.bag_count)
+        self.bag_count -= drawn
+        self.rack_counts[player] = rack_before - own + drawn
+        self.acted = True
+        self.passes = 0
+        record = TurnRecord(player, "play", score, notation, [w.text for w in scored.words],
+                            self.positions[player])
+        self.turns.append(record)
+        self.last_play = _LastPlay(player, record.words, snapshot, len(self.turns) - 1)
+
+        # Property squares: the first tile placed on a square takes its card (FAQ reading).
+        squares = self.profile.property_squares()
+        for placed in tiles:
+            group = squares.get(placed.square)
+            if group is not None:
+                self._take_card(group, player, f"covered {placed.square}")
+        if own == self.tileset.rack_size and rack_before == self.tileset.rack_size:
+            free = tuple(g for g in self.profile.group_ids if self.owners[g] is None)
+            if free:
+                self.queue.append(Step("bingo_choice", player, options=free, reason="bingo"))
+            else:
+                self._transfer(BANK, player, amounts.bingo_cash.value, "bingo with no Property Card left")
+        if self.bag_count == 0 and self.rack_counts[player] == 0:
+            self.went_out = player
+        self.queue.append(Step("move", player, score))
+
+    def _move(self, player: str, steps: int, collect_go: bool = True) -> None:
+        assert self.profile is not None
+        n = len(self.profile.track.spaces)
+        start = self.positions[player]
+        if steps == 0:
+            return
+        end = (start + steps) % n
+        if steps > 0 and collect_go:
+            laps = (start + steps) // n
+            for _ in range(laps):
+                self._transfer(BANK, player, self.profile.amounts.go_salary.value, "passed GO")
+        self.positions[player] = end
+        for record in reversed(self.turns):
+            if record.player == player and record.kind == "play":
+                record.moved_to = end
+                break
+        self._land(player, end)
+
+    def _send_to_jail(self, player: str) -> None:
+        assert self.profile is not None
+        jail = self.profile.space_index("jail")
+        if jail is None:
+            raise IllegalAction("the board profile has no Jail space")
+        self.positions[player] = jail
+        self.in_jail.add(player)
+
+    def _land(self, player: str, index: int) -> None:
+        assert self.profile is not None
+        space = self.profile.track.spaces[index]
+        if space.type == "property":
+            assert space.group is not None
+            owner = self.owners[space.group]
+            if owner is not None and owner != player and owner not in self.eliminated:
+                self._charge(player, owner, self.profile.space_rent(index), f"rent for {space.name}")
+        elif space.type in ("chance", "community_chest"):
+            self.queue.insert(self._insert_at, Step("card", player, deck=space.type))
+            self._insert_at += 1
+        elif space.type == "free_parking":
+            self._transfer(POT, player, self.cash[POT], "Free Parking")
+            seed = self.profile.amounts.free_parking_seed.value
+            if self.cash[POT] < seed:
+                self._transfer(BANK, POT, seed - self.cash[POT], "Free Parking reseeded")
+        elif space.type == "go_to_jail":
+            self._send_to_jail(player)
+
+    def _bingo_choice(self, event: BingoChoice) -> None:
+        step = self._expect_step("bingo_choice", event.player)
+        assert self.profile is not None
+        if event.group not in step.options:
+            raise IllegalAction(f"a bingo may take {', '.join(step.options)}, not {event.group}")
+        if self.owners.get(event.group) is not None and self.owners[event.group] != event.player:
+            raise IllegalAction(f"the {event.group} card belongs to {self.owners[event.group]}")
+        self.queue.pop(0)
+        self._take_card(event.group, event.player, "bingo")
+
+    def _card(self, event: Card) -> None:
+        step = self._expect_step("card", event.player)
+        assert self.profile is not None
+        if event.deck is not None and event.deck != step.deck:
+            raise IllegalAction(f"{event.player} landed on {step.deck}, not {event.deck}")
+        n = len(self.profile.track.spaces)
+        if event.space is not None and event.space >= n:
+            raise IllegalAction(f"track space {event.space} is out of range: the track has spaces 0-{n - 1}")
+        if event.group is not None and event.group not in self.owners:
+            raise IllegalAction(f"there is no Property Card '{event.group}': the cards are "
+                                f"{', '.join(self.profile.group_ids)}")
+        self.queue.pop(0)
+        player = event.player
+        amount = event.amount or 0
+        others = [p for p in self.active_players if p != player]
+        label = "Chance" if step.deck == "chance" else "Community Chest"
+        why = f"{label}: {event.text}" if event.text else label
+        if event.effect == "collect":
+            self._transfer(BANK, player, amount, why)
+        elif event.effect == "pay_bank":
+            self._charge(player, BANK, amount, why)
+        elif event.effect == "pay_pot":
+            self._charge(player, POT, amount, why)
+        elif event.effect == "pay_each":
+            for other in others:
+                self._charge(player, other, amount, why)
+        elif event.effect == "collect_each":
+            for other in others:
+                self._charge(other, player, amount, why)
+        elif event.effect == "move_to":
+            assert event.space is not None
+            steps = (event.space - self.positions[player]) % n
+            self.queue.insert(self._insert_at, Step("move", player, steps, collect_go=event.collect_go))
+            self._insert_at += 1
+        elif event.effect == "move_by":
+            assert event.steps is not None
+            if event.steps >= 0:
+                self.queue.insert(self._insert_at, Step("move", player, event.steps, collect_go=event.collect_go))
+                self._insert_at += 1
+            else:
+                # Backwards: never passes GO; the space reached acts as a landing.
+                self.positions[player] = (self.positions[player] + event.steps) % n
+                self._land(player, self.positions[player])
+        elif event.effect == "go_to_jail":
+            self._send_to_jail(player)
+        elif event.effect == "take_property":
+            assert event.group is not None
+            self._take_card(event.group, player, why)
+        self.turns.append(TurnRecord(player, "card", note=f"{label}: {event.effect} {event.text}".strip()))
+
+    def _pass(self, event: Pass) -> None:
+        self._expect_turn(event.player, "pass")
+        self._close_challenge_window()
+        self.acted = True
+        self.passes += 1
+        self.turns.append(TurnRecord(event.player, "pass"))
+
+    def _challenge(self, event: Challenge) -> None:
+        last = self.last_play
+        if last is None or last.challenged:
+            raise IllegalAction("there is no play to challenge: a challenge must come before the next player acts")
+        if event.challenger not in self.players or event.challenger in self.eliminated:
+            raise IllegalAction(f"{event.challenger} is not playing in this game")
+        if event.challenger == last.player:
+            raise IllegalAction(f"{last.player} cannot challenge their own play")
+        acceptable = event.acceptable
+        if acceptable is None:
+            if self.judge is None:
+                raise IllegalAction("the challenge needs the word judge's verdict ('acceptable': true or false)")
+            acceptable = self.judge(event.words or last.words)
+        last.challenged = True
+        if acceptable:
+            self.skip_next.add(event.challenger)
+            self.turns.append(TurnRecord(event.challenger, "challenge lost", note=", ".join(last.words)))
+            # The challenger may be the very next player, already to move: their turn is lost now.
+            if self.current_player == event.challenger and not self.acted and last.player != event.challenger:
+                self.skip_next.discard(event.challenger)
+                self.queue = [s for s in self.queue if not (s.kind == "jail_fee" and s.player == event.challenger)]
+                self.turns.append(TurnRecord(event.challenger, "lost turn", note="challenged a valid word"))
+                self.acted = True
+            return
+        # Unacceptable: every effect of the play is withdrawn and the player's turn is lost.
+        for name, value in last.snapshot.items():
+            setattr(self, name, value)
+        del self.turns[last.turn_index + 1:]
+        record = self.turns[last.turn_index]
+        record.kind = "withdrawn"
+        record.note = f"challenged by {event.challenger}: not a valid word"
+        record.moved_to = record.moved_from
+        self.acted = True
+        self.queue = []
+        self.last_play = None
+
+    def _end_game(self, event: EndGame) -> None:
+        assert self.profile is not None
+        if self.ending:
+            raise IllegalAction("the game is already being settled")
+        if self.went_out is not None:
+            if self.queue:
+                raise IllegalAction(f"first: {self.queue[0].describe()}")
+        else:
+            self._expect_turn(self.current_player or "", "end the game")
+            if event.reason == "played_out":
+                raise IllegalAction("nobody has played out: the bag is not empty or every rack still holds tiles")
+            if event.reason == "no_plays" and self.bag_count > 0:
+                raise IllegalAction(f"the bag still holds {self.bag_count} tiles: the game ends only once it is empty")
+        left = dict(self.rack_counts)
+        for name, count in (event.tiles_left or {}).items():
+            if name not in self.players:
+                raise IllegalAction(f"{name} is not playing in this game")
+            if count != left[name]:
+                raise IllegalAction(f"{name} should have {left[name]} tiles left, not {count}: check the rack")
+        self._close_challenge_window()
+        self.last_play = None
+        self.ending = True
+        self.end_reason = "played_out" if self.went_out else event.reason
+        fee = self.profile.amounts.unplayed_tile_fee.value
+        payee = self.went_out or BANK
+        for p in self.active_players:
+            if p != self.went_out and left[p]:
+                self._charge(p, payee, left[p] * fee, f"{left[p]} unplayed tiles")
+        self.turns.append(TurnRecord(payee, "end", note=f"game ends: {self.end_reason}"))
+
+
+def new_state(judge: Judge | None = None) -> MonopolyState:
+    return MonopolyState(judge=judge)

@@ -1,0 +1,327 @@
+"""The Monopoly Scrabble board profile: what the box on the table decides, as validated data.
+
+A profile (`assets/profiles/*.json`, schema = the pydantic model `Profile` below) holds:
+
+- `amounts`: every sum of money the rules name (starting cash, Free Parking seed, GO salary, jail fee,
+  bank tile price, blank replacement fee, bingo cash, unplayed tile fee, sale fraction, the Bank's
+  float);
+- `groups`: the ten Property Cards (group id, name, printed card value, printed rent) and the squares
+  of the 15x15 grid that capture each card;
+- `track`: the spaces around the board in order from GO (type, name, group for property spaces,
+  printed rent when the space prints its own);
+- `layout`: the premium layout of the grid (a name in `assets/layouts/` or a path) and the first-word
+  multiplier.
+
+The rules text gives the amounts and the Orange rent; it does not give the track, the other rents,
+the card values or where the property squares are. Every value carries a `confidence`
+(`rules_text`, `confirmed`, `inferred`, `placeholder`, `table`): placeholders let a game run out of
+the box and are meant to be edited to match the real board (`table` marks a value the table entered).
+
+The editor API (`load_profile`, `validate_profile`, `set_track_space`, `set_card`,
+`toggle_property_square`, `save_profile`) never mutates: each edit returns a new validated profile
+or raises `RulesDataError` with one sentence saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from companion.rules.board import ASSETS, Layout, Square, load_layout, parse_square
+from companion.rules.errors import RulesDataError
+
+Confidence = Literal["rules_text", "confirmed", "inferred", "placeholder", "table"]
+SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "plain"]
+RESERVED_ACCOUNTS = ("bank", "pot")
+
+T = TypeVar("T")
+
+
+class Sourced(BaseModel, Generic[T]):
+    """A value and where it comes from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    value: T
+    confidence: Confidence
+    note: str = ""
+
+
+class Amounts(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    starting_cash: Sourced[int]
+    starting_bills: Sourced[dict[str, int]]
+    free_parking_seed: Sourced[int]
+    go_salary: Sourced[int]
+    jail_fee: Sourced[int]
+    bank_tile_price: Sourced[int]
+    blank_replacement_fee: Sourced[int]
+    bingo_cash: Sourced[int]
+    unplayed_tile_fee: Sourced[int]
+    sale_fraction_percent: Sourced[int]
+    bank_float: Sourced[int]
+
+    @model_validator(mode="after")
+    def _check(self) -> Amounts:
+        for name in type(self).model_fields:
+            field = getattr(self, name)
+            if isinstance(field.value, int) and field.value < 0:
+                raise ValueError(f"amount {name} is negative ({field.value})")
+        bills = self.starting_bills.value
+        total = sum(int(denomination) * count for denomination, count in bills.items())
+        if total != self.starting_cash.value:
+            raise ValueError(f"the starting bills add up to M{total}, not the starting cash M{self.starting_cash.value}")
+        if not 0 < self.sale_fraction_percent.value <= 100:
+            raise ValueError("the sale fraction must be a percentage between 1 and 100")
+        return self
+
+
+class Group(BaseModel):
+    """One Property Card: its colour group, printed value and rent, and the grid squares that capture it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str
+    card_value: Sourced[int | None]
+    rent: Sourced[int | None]
+    squares: Sourced[list[str]]
+
+
+class Space(BaseModel):
+    """One space of the track; `rent` only when the space prints its own (else the card's rent)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: SpaceType
+    name: str
+    group: str | None = None
+    rent: int | None = Field(default=None, ge=0)
+    confidence: Confidence = "placeholder"
+
+
+class Track(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    confidence: Confidence
+    note: str = ""
+    spaces: list[Space]
+
+
+class Profile(BaseModel):
+    """Schema of `assets/profiles/*.json`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    label: str = ""
+    about: str = ""
+    tileset: Sourced[str]
+    layout: Sourced[str]
+    first_word_multiplier: Sourced[int]
+    min_players: int = Field(default=2, ge=1)
+    max_players: int = Field(default=4, ge=1)
+    amounts: Amounts
+    groups: list[Group]
+    track: Track
+
+    @model_validator(mode="after")
+    def _check(self) -> Profile:
+        ids = [g.id for g in self.groups]
+        if not ids:
+            raise ValueError("the profile has no Property Cards")
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"Property Card group {dup[0]} is listed twice")
+        owner: dict[str, str] = {}
+        for g in self.groups:
+            if g.card_value.value is None or g.card_value.value <= 0:
+                raise ValueError(f"the {g.name} Property Card has no printed value: enter it from the card")
+            if g.rent.value is None or g.rent.value <= 0:
+                raise ValueError(f"the {g.name} Property Card has no rent: enter it from the card")
+            for text in g.squares.value:
+                try:
+                    sq = parse_square(text, 15)
+                except ValueError as exc:
+                    raise ValueError(f"{g.name} property square: {exc}") from None
+                if sq.name in owner:
+                    raise ValueError(f"square {sq.name} is a property square of both {owner[sq.name]} and {g.name}")
+                owner[sq.name] = g.name
+        spaces = self.track.spaces
+        if len(spaces) < 2:
+            raise ValueError("the track needs at least two spaces")
+        if spaces[0].type != "go":
+            raise ValueError("the first track space (index 0) must be GO")
+        for kind in ("go", "jail", "free_parking", "go_to_jail"):
+            count = sum(1 for s in spaces if s.type == kind)
+            if count > 1:
+                raise ValueError(f"the track has {count} spaces of type {kind}; it can have only one")
+        if any(s.type == "go_to_jail" for s in spaces) and not any(s.type == "jail" for s in spaces):
+            raise ValueError("the track has a Go to Jail space but no Jail space")
+        known = set(ids)
+        for i, s in enumerate(spaces):
+            if s.type == "property":
+                if s.group is None or s.group not in known:
+                    raise ValueError(f"track space {i} ({s.name}) is a property of unknown group {s.group!r}")
+            elif s.group is not None or s.rent is not None:
+                raise ValueError(f"track space {i} ({s.name}) is not a property space and cannot have a group or rent")
+        if self.first_word_multiplier.value < 1:
+            raise ValueError("the first-word multiplier must be at least 1")
+        if self.min_players > self.max_players:
+            raise ValueError("min_players is larger than max_players")
+        return self
+
+    # ----- derived views used by the engine -----
+    def group(self, group_id: str) -> Group:
+        for g in self.groups:
+            if g.id == group_id:
+                return g
+        raise RulesDataError(f"there is no Property Card '{group_id}': the cards are {', '.join(self.group_ids)}")
+
+    @property
+    def group_ids(self) -> list[str]:
+        return [g.id for g in self.groups]
+
+    def card_value(self, group_id: str) -> int:
+        value = self.group(group_id).card_value.value
+        assert value is not None  # checked by the validator
+        return value
+
+    def space_rent(self, index: int) -> int:
+        space = self.track.spaces[index]
+        if space.rent is not None:
+            return space.rent
+        assert space.group is not None
+        rent = self.group(space.group).rent.value
+        assert rent is not None
+        return rent
+
+    def property_squares(self) -> dict[Square, str]:
+        """Grid square -> group id."""
+        return {parse_square(t, 15): g.id for g in self.groups for t in g.squares.value}
+
+    def space_index(self, kind: SpaceType) -> int | None:
+        for i, s in enumerate(self.track.spaces):
+            if s.type == kind:
+                return i
+        return None
+
+    def load_layout(self) -> Layout:
+        layout = load_layout(self.layout.value)
+        if layout.size != 15:
+            raise RulesDataError(f"layout {self.layout.value} is {layout.size}x{layout.size}; the profile needs 15x15")
+        return layout
+
+    def placeholders(self) -> list[str]:
+        """Every value still marked placeholder, for the app to ask the table to check."""
+        out = [f"{n}" for n in ("tileset", "layout", "first_word_multiplier")
+               if getattr(self, n).confidence == "placeholder"]
+        out += [f"amounts.{n}" for n in Amounts.model_fields if getattr(self.amounts, n).confidence == "placeholder"]
+        for g in self.groups:
+            out += [f"groups.{g.id}.{n}" for n in ("card_value", "rent", "squares")
+                    if getattr(g, n).confidence == "placeholder"]
+        out += [f"track.{i}" for i, s in enumerate(self.track.spaces) if s.confidence == "placeholder"]
+        return out
+
+
+def _first_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    msg = str(first["msg"]).removeprefix("Value error, ")
+    return f"{msg} (at {where})" if where else msg
+
+
+def validate_profile(data: object) -> Profile:
+    """A profile from parsed JSON, or `RulesDataError` saying what is wrong."""
+    try:
+        profile = Profile.model_validate(data)
+        profile.load_layout()
+        return profile
+    except ValidationError as exc:
+        raise RulesDataError(f"the board profile is inconsistent: {_first_error(exc)}") from None
+
+
+def profile_path(name_or_path: str | Path) -> Path:
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = ASSETS / "profiles" / f"{name_or_path}.json"
+    return path
+
+
+def load_profile(name_or_path: str | Path = "monopoly_scrabble") -> Profile:
+    """A profile by name from `assets/profiles/`, or from a JSON file path."""
+    path = profile_path(name_or_path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesDataError(f"no board profile at {path}: give a profile name or a JSON file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RulesDataError(f"board profile {path} is not valid JSON: {exc}") from None
+    return validate_profile(raw)
+
+
+def save_profile(profile: Profile, path: str | Path) -> Path:
+    """Write the profile as JSON (validated again first, so a saved profile always loads)."""
+    validate_profile(profile.model_dump(mode="json"))
+    target = Path(path)
+    target.write_text(json.dumps(profile.model_dump(mode="json"), indent=1) + "\n", encoding="utf-8")
+    return target
+
+
+def _revalidate(profile: Profile, changes: dict[str, object]) -> Profile:
+    data = profile.model_dump(mode="json")
+    data.update(changes)
+    return validate_profile(data)
+
+
+def set_track_space(profile: Profile, index: int, space: Space | None) -> Profile:
+    """Replace track space `index`; `index == len(track)` appends; `space=None` removes it."""
+    spaces = list(profile.track.spaces)
+    if not 0 <= index <= len(spaces) or (index == len(spaces) and space is None):
+        raise RulesDataError(f"track space {index} is out of range: the track has spaces 0-{len(spaces) - 1}")
+    if space is None:
+        spaces.pop(index)
+    elif index == len(spaces):
+        spaces.append(space)
+    else:
+        spaces[index] = space
+    track = profile.track.model_dump(mode="json")
+    track["spaces"] = [s.model_dump(mode="json") for s in spaces]
+    return _revalidate(profile, {"track": track})
+
+
+def set_card(profile: Profile, group_id: str, *, card_value: int | None = None, rent: int | None = None,
+             name: str | None = None) -> Profile:
+    """Set a Property Card's printed value, rent or name, as read from the card (confidence `table`)."""
+    profile.group(group_id)  # raises for an unknown group
+    groups = []
+    for g in profile.groups:
+        d = g.model_dump(mode="json")
+        if g.id == group_id:
+            if card_value is not None:
+                d["card_value"] = {"value": card_value, "confidence": "table"}
+            if rent is not None:
+                d["rent"] = {"value": rent, "confidence": "table"}
+            if name is not None:
+                d["name"] = name
+        groups.append(d)
+    return _revalidate(profile, {"groups": groups})
+
+
+def toggle_property_square(profile: Profile, square: str, group_id: str) -> Profile:
+    """Make `square` a property square of `group_id`, or plain again when it already is one."""
+    profile.group(group_id)
+    try:
+        name = parse_square(square, 15).name
+    except ValueError as exc:
+        raise RulesDataError(str(exc)) from None
+    groups = []
+    for g in profile.groups:
+        d = g.model_dump(mode="json")
+        squares = [parse_square(t, 15).name for t in g.squares.value]
+        if g.id == group_id:
+            squares = [s for s in squares if s != name] if name in squares else [*squares, name]
+            d["squares"] = {"value": squares, "confidence": "table"}
+        elif name in squares:
+            squares.remove(name)  # a square captures one card only: moving it takes it off the other group
+            d["squares"] = {"value": squares, "confidence": "table"}
+        groups.append(d)
+    return _revalidate(profile, {"groups": groups})
