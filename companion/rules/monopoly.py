@@ -51,7 +51,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from companion.events import Event, Undo
-from companion.rules.board import Board, Layout, Position, Tile, parse_square
+from companion.rules.board import Board, Layout, Position, Square, Tile, parse_square
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.monopoly_profile import RESERVED_ACCOUNTS, Profile, load_profile, validate_profile
 from companion.rules.notation import format_play, parse_play
@@ -217,7 +217,7 @@ class CardTransfer:
     turn: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Step:
     """Something the turn waits for (or will do next). The first pending step is what the table does now.
 
@@ -269,7 +269,16 @@ _SNAPSHOT_FIELDS = ("board", "cash", "ledger", "owners", "card_transfers", "posi
                     "bag_count", "bank_rack_count", "bank_rack", "eliminated", "queue", "acted", "bank_taken",
                     "went_out", "to_move", "skip_next", "passes")
 # Fields shared between copies: immutable rules data and the judge.
-_SHARED_FIELDS = ("settings", "profile", "layout", "tileset", "judge")
+_SHARED_FIELDS = ("settings", "profile", "layout", "tileset", "judge", "square_groups")
+
+
+def _fresh(value: Any) -> Any:
+    """A copy deep enough for the state's fields: boards and containers of immutable values."""
+    if isinstance(value, Board):
+        return value.copy()
+    if isinstance(value, (list, dict, set)):
+        return copy.copy(value)
+    return value
 
 
 @dataclass
@@ -290,6 +299,7 @@ class MonopolyState:
     profile: Profile | None = None
     layout: Layout | None = None
     tileset: TileSet | None = None
+    square_groups: dict[Square, str] = field(default_factory=dict)
     board: Board = field(default_factory=Board)
     cash: dict[str, int] = field(default_factory=dict)
     ledger: list[Transaction] = field(default_factory=list)
@@ -317,10 +327,18 @@ class MonopolyState:
     _insert_at: int = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MonopolyState:
-        # The rules data is immutable: share it; copy only what events change.
+        # GameLog copies the state on every event: share the immutable rules data and the frozen
+        # records (transactions, steps), copy only the containers events change.
         other = MonopolyState.__new__(MonopolyState)
         for name, value in self.__dict__.items():
-            setattr(other, name, value if name in _SHARED_FIELDS else copy.deepcopy(value, memo))
+            if name in _SHARED_FIELDS:
+                setattr(other, name, value)
+            elif name == "turns":
+                setattr(other, name, [copy.copy(t) for t in value])
+            elif name == "last_play":
+                setattr(other, name, copy.copy(value))  # its snapshot is never mutated: shared
+            else:
+                setattr(other, name, _fresh(value))
         return other
 
     # ----- derived views -----
@@ -500,6 +518,7 @@ class MonopolyState:
         self.tileset = TileSet(tileset.name, tileset.values, tileset.counts, tileset.rack_size, 0, tileset.label,
                                tileset.bingo_sizes)
         self.settings, self.profile, self.layout = s, profile, layout
+        self.square_groups = profile.property_squares()
         self.board = Board(layout.size)
         amounts = profile.amounts
         self.cash = {BANK: amounts.bank_float.value, POT: 0, **{p: 0 for p in s.players}}
@@ -691,7 +710,7 @@ class MonopolyState:
             raise IllegalAction(f"'{event.bank_drawn}' are not tiles of the {self.tileset.name} set")
 
         # Snapshot for a challenge (taken before anything of the play happens).
-        snapshot = {name: copy.deepcopy(getattr(self, name)) for name in _SNAPSHOT_FIELDS}
+        snapshot = {name: _fresh(getattr(self, name)) for name in _SNAPSHOT_FIELDS}
         self._close_challenge_window()
         first_word = self.board.is_empty()
         scored = score_play(self.board, tiles, self.layout, self.tileset)
@@ -734,9 +753,8 @@ class MonopolyState:
         self.last_play = _LastPlay(player, record.words, snapshot, len(self.turns) - 1)
 
         # Property squares: the first tile placed on a square takes its card (FAQ reading).
-        squares = self.profile.property_squares()
         for placed in tiles:
-            group = squares.get(placed.square)
+            group = self.square_groups.get(placed.square)
             if group is not None:
                 self._take_card(group, player, f"covered {placed.square}")
         if own == self.tileset.rack_size and rack_before == self.tileset.rack_size:
@@ -887,7 +905,7 @@ class MonopolyState:
             return
         # Unacceptable: every effect of the play is withdrawn and the player's turn is lost.
         for name, value in last.snapshot.items():
-            setattr(self, name, value)
+            setattr(self, name, _fresh(value))
         del self.turns[last.turn_index + 1:]
         record = self.turns[last.turn_index]
         record.kind = "withdrawn"
