@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_monopoly import small_track
 
 from companion.events import Event, GameLog
 from companion.rules.board import Direction, Square
@@ -29,7 +30,6 @@ from companion.rules.monopoly import (
     Start,
     new_state,
 )
-from test_monopoly import small_track
 
 LETTERS = "EEEEAAIIOONRTLSUDGBCMPFHVWYKJXQZ"
 

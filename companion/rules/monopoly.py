@@ -373,6 +373,8 @@ class MonopolyState:
         steps = self.pending
         if steps:
             return steps[0].describe()
+        if self.bag_count == 0 and self.passes >= len(self.active_players):
+            return "nobody can play: end the game (unplayed tiles are paid for)"
         return f"{self.current_player} plays a word or passes"
 
     def allowed_events(self) -> list[str]:
@@ -417,6 +419,40 @@ class MonopolyState:
     def space_name(self, index: int) -> str:
         assert self.profile is not None
         return self.profile.track.spaces[index].name
+
+    def summary(self) -> dict[str, Any]:
+        """The state as plain data (what `companion replay --json` prints and a UI can show)."""
+        assert self.profile is not None
+        return {
+            "variant": VARIANT,
+            "finished": self.finished,
+            "end_reason": self.end_reason,
+            "next": self.next_step(),
+            "players": [
+                {
+                    "name": p,
+                    "cash": self.cash[p],
+                    "cards": self.cards_of(p),
+                    "card_value": self.property_value(p),
+                    "wealth": self.cash[p] + self.property_value(p),
+                    "position": self.positions[p],
+                    "space": self.space_name(self.positions[p]),
+                    "in_jail": p in self.in_jail,
+                    "eliminated": p in self.eliminated,
+                    "tiles_on_rack": self.rack_counts[p],
+                }
+                for p in self.players
+            ],
+            "pot": self.cash[POT],
+            "bank": self.cash[BANK],
+            "owners": {g: o or BANK for g, o in self.owners.items()},
+            "eliminated": list(self.eliminated),
+            "winner": self.winner() if self.finished else None,
+            "bag": self.bag_count,
+            "bank_rack": self.bank_rack_count,
+            "turns": len(self.turns),
+            "transactions": len(self.ledger),
+        }
 
     @property
     def total_money(self) -> int:
