@@ -6,6 +6,8 @@ the profile editor API), no mocks.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -347,3 +349,56 @@ def test_placement_errors_come_from_the_rules_core() -> None:
     log = game(None, None, Play(player="Car", position="8H", word="GAME"))
     with pytest.raises(IllegalPlacement, match="touch"):
         log.push(Play(player="Dog", position="2B", word="NO"))
+
+
+# ----- the end -----
+
+def tiny_tiles(tmp_path: Path) -> dict[str, Any]:
+    """The 10-space track with a 24-tile set: after 2 racks and the Bank rack, 3 tiles are in the bag."""
+    tiles = {"name": "tiny", "tiles": {"A": {"value": 1, "count": 8}, "E": {"value": 1, "count": 8},
+                                       "S": {"value": 1, "count": 4}, "T": {"value": 1, "count": 4}}}
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(tiles), encoding="utf-8")
+    return small_track(tileset={"value": str(path), "confidence": "table"})
+
+
+def test_playing_out_collects_100_per_tile_from_the_others(tmp_path: Path) -> None:
+    log = game(tiny_tiles(tmp_path), ["Car", "Dog"],
+               Play(player="Car", position="8G", word="SEAT"))  # 4 x 1 x 2 = 8: Go to Jail; draws the last 3
+    assert log.state.bag_count == 0 and log.state.rack_counts["Car"] == 6
+    with pytest.raises(IllegalAction, match="not over|nobody has played out"):
+        log.push(EndGame(reason="played_out"))
+    log.push(Play(player="Dog", position="I7", word="E.S"))  # 5: Free Parking, +M500
+    log.push(JailFee(player="Car"))
+    s = log.push(Play(player="Car", position="J5", word="TEA.SET"))  # Car's last 6 tiles
+    assert s.went_out == "Car" and [p.kind for p in s.pending] == ["end_game"]
+    with pytest.raises(IllegalAction, match="should have 5 tiles"):
+        log.push(EndGame(reason="played_out", tiles_left={"Dog": 2}))
+    s = log.push(EndGame(reason="played_out", tiles_left={"Dog": 5}))
+    # Car: 1000 - 100 jail fee + 2000 (passed GO: 4 + 15 = 19 on 10 spaces) + 5 x 100 from Dog = 3400
+    # Dog: 1000 + 500 Free Parking - 500 for 5 tiles = 1000
+    assert s.finished and s.end_reason == "played_out"
+    assert s.cash["Car"] == 3400 and s.cash["Dog"] == 1000 and s.winner() == ["Car"]
+    conserved(s)
+    with pytest.raises(IllegalAction, match="game is over"):
+        log.push(Pass(player="Dog"))
+
+
+def test_nobody_can_play_everyone_pays_the_bank(tmp_path: Path) -> None:
+    log = game(tiny_tiles(tmp_path), ["Car", "Dog"],
+               Play(player="Car", position="8G", word="SEAT"),
+               Play(player="Dog", position="I7", word="E.S"),
+               JailFee(player="Car"), Pass(player="Car"), Pass(player="Dog"))
+    s = log.state
+    assert "nobody can play" in s.next_step()
+    bank = s.cash[BANK]
+    s = log.push(EndGame(reason="no_plays"))
+    # Car holds 6 tiles (M600), Dog 5 (M500), both to the Bank.
+    assert s.cash["Car"] == 1000 - 100 - 600 and s.cash["Dog"] == 1500 - 500
+    assert s.cash[BANK] == bank + 1100 and s.finished and s.winner() == ["Dog"]
+
+
+def test_end_by_agreement_before_the_bag_is_empty() -> None:
+    log = game(None, None, Play(player="Car", position="8H", word="GAME"))
+    s = log.push(EndGame(reason="agreed"))
+    assert s.finished and s.cash == {**s.cash, "Car": 300, "Dog": 300, "Hat": 300}
