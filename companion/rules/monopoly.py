@@ -875,6 +875,8 @@ class MonopolyState:
         others = [p for p in self.active_players if p != player]
         label = "Chance" if step.deck == "chance" else "Community Chest"
         why = f"{label}: {event.text}" if event.text else label
+        # Recorded first, so what the card causes (an elimination, say) follows it in the turn record.
+        self.turns.append(TurnRecord(player, "card", note=f"{label}: {event.effect} {event.text}".strip()))
         if event.effect == "collect":
             self._transfer(BANK, player, amount, why)
         elif event.effect == "pay_bank":
@@ -906,7 +908,6 @@ class MonopolyState:
         elif event.effect == "take_property":
             assert event.group is not None
             self._take_card(event.group, player, why)
-        self.turns.append(TurnRecord(player, "card", note=f"{label}: {event.effect} {event.text}".strip()))
 
     def _pass(self, event: Pass) -> None:
         self._expect_turn(event.player, "pass")
