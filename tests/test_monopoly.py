@@ -402,3 +402,20 @@ def test_end_by_agreement_before_the_bag_is_empty() -> None:
     log = game(None, None, Play(player="Car", position="8H", word="GAME"))
     s = log.push(EndGame(reason="agreed"))
     assert s.finished and s.cash == {**s.cash, "Car": 300, "Dog": 300, "Hat": 300}
+
+
+def test_the_turn_says_what_it_waits_for() -> None:
+    log = game(small_track(), None)
+    s = log.state
+    assert s.next_step() == "Car plays a word or passes"
+    assert s.allowed_events() == ["play", "pass", "replace_blank", "end_game"]
+    s = log.push(Play(player="Car", position="8H", word="GAME"))
+    assert s.allowed_events() == ["play", "pass", "replace_blank", "end_game", "challenge"]
+    log.push(Play(player="Dog", position="H8", word=".OD", bought="D"))
+    s = log.push(Play(player="Hat", position="K8", word=".T"))
+    assert s.next_step() == "Hat draws a Chance card; record its effect"
+    assert s.allowed_events() == ["card", "challenge"]
+    s = log.push(Card(player="Hat", effect="go_to_jail"))
+    log.push(Pass(player="Car"))
+    s = log.push(Pass(player="Dog"))
+    assert s.next_step() == "Hat pays M100 to leave Jail" and s.allowed_events()[0] == "jail_fee"

@@ -78,3 +78,13 @@ def test_refused_event_names_the_event(tmp_path: Path, capsys: pytest.CaptureFix
     raw["events"][2]["player"] = "Car"  # Car plays twice
     assert main(["replay", write(tmp_path, json.dumps(raw))]) == 2
     assert "event 3 (play) is refused by the rules: it is Dog's turn, not Car's" in capsys.readouterr().err
+
+
+def test_replay_the_shipped_full_game(capsys: pytest.CaptureFixture[str]) -> None:
+    example = Path(__file__).resolve().parents[1] / "assets" / "examples" / "monopoly_full_game.json"
+    assert main(["replay", str(example), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["finished"] and data["winner"] == ["Ann"] and data["eliminated"] == ["Cat"]
+    assert {p["name"]: p["wealth"] for p in data["players"]} == {"Ann": 17100, "Ben": 13600, "Cat": 0}
+    assert main(["replay", str(example)]) == 0
+    assert "Winner: Ann" in capsys.readouterr().out
