@@ -309,7 +309,7 @@ def test_replace_a_blank_from_the_rack_and_from_the_bank() -> None:
 @pytest.mark.parametrize("event, message", [
     (Play(player="Dog", position="8H", word="GAME"), "Car's turn"),
     (Play(player="Car", position="8A", word="GAME"), "centre square"),
-    (Play(player="Car", position="8H", word="GAME", bought="GAME"), "own tiles"),
+    (Play(player="Car", position="8H", word="GAME", bought="GAMES"), "not in the word"),
     (Play(player="Car", position="8H", word="GAME", bought="Z"), "not in the word"),
     (Play(player="Car", position="8H", word="GAME", rack="GAXY"), "does not hold EM"),
     (Sell(player="Car", group="orange"), "not waiting"),
@@ -419,3 +419,18 @@ def test_the_turn_says_what_it_waits_for() -> None:
     log.push(Pass(player="Car"))
     s = log.push(Pass(player="Dog"))
     assert s.next_step() == "Hat pays M100 to leave Jail" and s.allowed_events()[0] == "jail_fee"
+
+
+def test_a_word_of_bought_tiles_only_is_legal() -> None:
+    # "You must use one or more of your letters. This can include tiles you purchase from the Bank."
+    log: GameLog[MonopolyState] = GameLog(new_state)
+    log.push(Start(settings=Settings(players=PLAYERS, bank_rack="GAMEXYZ")))
+    s = log.push(Play(player="Car", position="8H", word="GAME", bought="GAME", bank_drawn="ABCD"))
+    assert s.cash["Car"] == 1000 - 400 and s.cash[POT] == 500 + 400
+    # The Banker refilled the Bank rack with the recorded letters; Car's own rack was not touched.
+    assert s.rack_counts["Car"] == 7 and s.bank_rack == "XYZABCD"
+    with pytest.raises(IllegalAction, match="Bank rack XYZABCD does not hold O"):
+        log.push(Play(player="Dog", position="H8", word=".O", bought="O"))
+    with pytest.raises(IllegalAction, match="draws 4 tiles for the Bank rack, not 2"):
+        log.undo()
+        log.push(Play(player="Car", position="8H", word="GAME", bought="GAME", bank_drawn="AB"))

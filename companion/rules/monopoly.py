@@ -730,8 +730,8 @@ class MonopolyState:
         if self.bank_rack is not None and bought - Counter(self.bank_rack):
             raise IllegalAction(f"the Bank rack {self.bank_rack} does not hold {event.bought.upper()}")
         own = len(tiles) - n_bought
-        if own < 1:
-            raise IllegalAction("a word must use at least one of the player's own tiles")
+        # "You must use one or more of your letters. This can include tiles you purchase from the
+        # Bank": a word of bought tiles only is legal; placing no tile at all is refused by the placement.
         if own > self.rack_counts[player]:
             raise IllegalAction(f"{player} has only {self.rack_counts[player]} tiles, not {own}")
         if event.rack is not None:
@@ -744,6 +744,10 @@ class MonopolyState:
         if event.bank_drawn is not None and any(ch != BLANK and not self.tileset.has_letter(ch)
                                                 for ch in event.bank_drawn.upper()):
             raise IllegalAction(f"'{event.bank_drawn}' are not tiles of the {self.tileset.name} set")
+        # The Bank rack refills first (rules text, "Buying Letter Tile From the Bank"), then the player's.
+        bank_drawn = min(self.tileset.rack_size - (self.bank_rack_count - n_bought), self.bag_count)
+        if event.bank_drawn is not None and len(event.bank_drawn) != bank_drawn:
+            raise IllegalAction(f"the Banker draws {bank_drawn} tiles for the Bank rack, not {len(event.bank_drawn)}")
 
         # Snapshot for a challenge (taken before anything of the play happens).
         snapshot = {name: _fresh(getattr(self, name)) for name in _SNAPSHOT_FIELDS}
@@ -766,16 +770,11 @@ class MonopolyState:
         self.bank_taken += n_bought
         self.board.push(tiles)
         rack_before = self.rack_counts[player]
-        # Bank rack first, then the player's own rack (rules text, "Buying Letter Tile From the Bank").
-        want = self.tileset.rack_size - self.bank_rack_count
-        bank_drawn = min(want, self.bag_count)
         if event.bank_drawn is not None:
-            if len(event.bank_drawn) != bank_drawn:
-                raise IllegalAction(f"the Banker draws {bank_drawn} tiles for the Bank rack, not {len(event.bank_drawn)}")
             if self.bank_rack is not None:
                 self.bank_rack += event.bank_drawn.upper()
         elif bank_drawn:
-            self.bank_rack = None
+            self.bank_rack = None  # drawn but not recorded: the letters are no longer known
         self.bank_rack_count += bank_drawn
         self.bag_count -= bank_drawn
         drawn = min(max(0, self.tileset.rack_size - (rack_before - own)), self.bag_count)
