@@ -30,6 +30,7 @@ from companion.rules.monopoly import (
     Sell,
     Settings,
     Start,
+    new_game,
     new_state,
 )
 from companion.rules.monopoly_profile import Profile, load_profile, toggle_property_square
@@ -434,3 +435,14 @@ def test_a_word_of_bought_tiles_only_is_legal() -> None:
     with pytest.raises(IllegalAction, match="draws 4 tiles for the Bank rack, not 2"):
         log.undo()
         log.push(Play(player="Car", position="8H", word="GAME", bought="GAME", bank_drawn="AB"))
+
+
+def test_new_game_embeds_the_profile_in_the_log() -> None:
+    profile = toggle_property_square(load_profile(), "H8", "orange")
+    log = new_game(PLAYERS, banker="Dog", profile=profile)
+    start = log.events[0]
+    assert isinstance(start, Start) and start.settings.profile_data == profile.model_dump(mode="json")
+    s = log.push(Play(player="Car", position="8H", word="GAME"))
+    assert s.owners["orange"] == "Car"  # the edited profile is the one in force
+    with pytest.raises(IllegalAction, match="no board profile"):
+        new_game(PLAYERS, profile="no_such_profile")

@@ -16,6 +16,7 @@ from companion.rules.monopoly_profile import (
     Space,
     load_profile,
     save_profile,
+    set_amount,
     set_card,
     set_track_space,
     toggle_property_square,
@@ -97,3 +98,16 @@ def test_editor_api_round_trips(tmp_path: Path) -> None:
     assert load_profile(path) == p8
     with pytest.raises(RulesDataError, match="no board profile"):
         load_profile(tmp_path / "missing.json")
+
+
+def test_set_amount_for_house_rules() -> None:
+    p = set_amount(load_profile(), "go_salary", 1000)
+    assert p.amounts.go_salary.value == 1000 and p.amounts.go_salary.confidence == "table"
+    p = set_amount(p, "starting_cash", 1500)
+    assert p.amounts.starting_bills.value == {"500": 3, "100": 0}
+    with pytest.raises(RulesDataError, match="no amount 'salary'"):
+        set_amount(p, "salary", 1)
+    with pytest.raises(RulesDataError, match="negative"):
+        set_amount(p, "jail_fee", -5)
+    with pytest.raises(RulesDataError, match="cannot be paid"):
+        set_amount(p, "starting_cash", 1050)

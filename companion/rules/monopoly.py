@@ -33,7 +33,7 @@ money transaction, payer -> payee), `owners` (group -> player or None for the Ba
 `in_jail`, `rack_counts`, `bag_count`, `bank_rack_count`, `board`, `turns` (the turn record),
 `eliminated`, `pending` (what the current turn waits for, first item first: `jail_fee`,
 `bingo_choice`, `card`, `debt`, `end_game`), `current_player`, `allowed_events()`, `wealth()`,
-`winner()`. Every refused event raises `IllegalAction` / `IllegalPlacement` with the reason and, as
+`winner()`, `summary()`. `new_game(players, banker, profile)` returns a started `GameLog`. Every refused event raises `IllegalAction` / `IllegalPlacement` with the reason and, as
 `GameLog.push` applies events to a copy, changes nothing.
 
 Money is conserved: it only moves through `_transfer`, so the sum over all accounts is always the
@@ -50,7 +50,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from companion.events import Event, Undo
+from companion.events import Event, GameLog, Undo
 from companion.rules.board import Board, Layout, Position, Square, Tile, parse_square
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.monopoly_profile import RESERVED_ACCOUNTS, Profile, load_profile, validate_profile
@@ -984,3 +984,17 @@ class MonopolyState:
 
 def new_state(judge: Judge | None = None) -> MonopolyState:
     return MonopolyState(judge=judge)
+
+
+def new_game(players: list[str], banker: str | None = None, profile: Profile | str = "monopoly_scrabble",
+             judge: Judge | None = None, bank_rack: str | None = None) -> GameLog[MonopolyState]:
+    """A started game: the profile is embedded in the `start` event, so the log replays the same game
+    even after the profile file is edited."""
+    try:
+        chosen = profile if isinstance(profile, Profile) else load_profile(profile)
+    except RulesDataError as exc:
+        raise IllegalAction(str(exc)) from None
+    log: GameLog[MonopolyState] = GameLog(lambda: new_state(judge))
+    log.push(Start(settings=Settings(players=players, banker=banker, profile=chosen.name,
+                                     profile_data=chosen.model_dump(mode="json"), bank_rack=bank_rack)))
+    return log

@@ -17,7 +17,7 @@ the card values or where the property squares are. Every value carries a `confid
 (`rules_text`, `confirmed`, `inferred`, `placeholder`, `table`): placeholders let a game run out of
 the box and are meant to be edited to match the real board (`table` marks a value the table entered).
 
-The editor API (`load_profile`, `validate_profile`, `set_track_space`, `set_card`,
+The editor API (`load_profile`, `validate_profile`, `set_track_space`, `set_card`, `set_amount`,
 `toggle_property_square`, `save_profile`) never mutates: each edit returns a new validated profile
 or raises `RulesDataError` with one sentence saying what is wrong.
 """
@@ -304,6 +304,22 @@ def set_card(profile: Profile, group_id: str, *, card_value: int | None = None, 
                 d["name"] = name
         groups.append(d)
     return _revalidate(profile, {"groups": groups})
+
+
+def set_amount(profile: Profile, name: str, value: int) -> Profile:
+    """Change one amount (a house rule or a value read from the box), marked `table`."""
+    if name not in Amounts.model_fields or name == "starting_bills":
+        names = ", ".join(n for n in Amounts.model_fields if n != "starting_bills")
+        raise RulesDataError(f"there is no amount '{name}': the amounts are {names}")
+    amounts = profile.amounts.model_dump(mode="json")
+    amounts[name] = {"value": value, "confidence": "table"}
+    if name == "starting_cash":
+        # Keep the bills consistent: the difference in M100 bills (the rules give M500 + 5 x M100).
+        bills = {"500": value // 500, "100": (value % 500) // 100}
+        if bills["500"] * 500 + bills["100"] * 100 != value:
+            raise RulesDataError(f"the starting cash M{value} cannot be paid in M500 and M100 bills")
+        amounts["starting_bills"] = {"value": bills, "confidence": "table"}
+    return _revalidate(profile, {"amounts": amounts})
 
 
 def toggle_property_square(profile: Profile, square: str, group_id: str) -> Profile:
