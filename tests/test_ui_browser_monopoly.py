@@ -18,8 +18,6 @@ PHOTO = CAVA / "1_01.jpg"
 
 
 @pytest.mark.skipif(not PHOTO.exists(), reason="shared board photos (../shared/data/boards) are not here")
-@pytest.mark.xfail(reason="UI draft: the turn flow after the board read stalls before 'Next player'; being finished "
-                   "in issue 6", strict=False)
 def test_monopoly_game(tmp_path, playwright_instance):  # noqa: F811
     env = reader_env(CAVA / "1_01.json", misread="7,8=V")
     with app_server(tmp_path, env) as url:
