@@ -446,3 +446,14 @@ def test_new_game_embeds_the_profile_in_the_log() -> None:
     assert s.owners["orange"] == "Car"  # the edited profile is the one in force
     with pytest.raises(IllegalAction, match="no board profile"):
         new_game(PLAYERS, profile="no_such_profile")
+
+
+def test_a_tax_space_when_the_printed_track_has_one() -> None:
+    data = small_track()
+    data["track"]["spaces"][9] = data["track"]["spaces"][4]  # Jail moves to 9
+    data["track"]["spaces"][4] = {"type": "tax", "name": "Luxury Tax", "amount": 300, "pay_to": "pot"}
+    s = game(data, None, Play(player="Car", position="8H", word="GAME")).state  # 14 -> space 4
+    assert s.cash["Car"] == 1000 + 2000 - 300 and s.cash[POT] == 800
+    data["track"]["spaces"][4] = {"type": "tax", "name": "Luxury Tax"}
+    with pytest.raises(IllegalAction, match="tax space without an amount"):
+        game(data, None)

@@ -58,6 +58,7 @@ def test_schema_file_matches_the_model() -> None:
     (lambda d: d["track"]["spaces"].insert(0, {"type": "chance", "name": "Chance"}), "must be GO"),
     (lambda d: d["track"]["spaces"].append({"type": "property", "name": "X", "group": "purple"}), "unknown group"),
     (lambda d: d["track"]["spaces"].append({"type": "jail", "name": "Jail 2"}), "only one"),
+    (lambda d: d["track"]["spaces"].append({"type": "chance", "name": "C", "amount": 5}), "not a tax space"),
     (lambda d: d["amounts"]["starting_bills"].update(value={"500": 3}), "starting bills add up to M1500"),
     (lambda d: d.update(layout={"value": "nope", "confidence": "table"}), "no premium layout"),
 ])

@@ -846,6 +846,9 @@ class MonopolyState:
                 self._transfer(BANK, POT, seed - self.cash[POT], "Free Parking reseeded")
         elif space.type == "go_to_jail":
             self._send_to_jail(player)
+        elif space.type == "tax":
+            assert space.amount is not None
+            self._charge(player, BANK if space.pay_to == "bank" else POT, space.amount, space.name)
 
     def _bingo_choice(self, event: BingoChoice) -> None:
         step = self._expect_step("bingo_choice", event.player)

@@ -34,7 +34,8 @@ from companion.rules.board import ASSETS, Layout, Square, load_layout, parse_squ
 from companion.rules.errors import RulesDataError
 
 Confidence = Literal["rules_text", "confirmed", "inferred", "placeholder", "table"]
-SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "plain"]
+SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "tax",
+                    "plain"]
 RESERVED_ACCOUNTS = ("bank", "pot")
 
 T = TypeVar("T")
@@ -90,13 +91,19 @@ class Group(BaseModel):
 
 
 class Space(BaseModel):
-    """One space of the track; `rent` only when the space prints its own (else the card's rent)."""
+    """One space of the track; `rent` only when the space prints its own (else the card's rent).
+
+    `tax` spaces are not in the rules text; they exist in case the printed track has them: landing
+    pays `amount` to `pay_to` (the Bank or the Free Parking pot).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     type: SpaceType
     name: str
     group: str | None = None
     rent: int | None = Field(default=None, ge=0)
+    amount: int | None = Field(default=None, ge=0)
+    pay_to: Literal["bank", "pot"] = "bank"
     confidence: Confidence = "placeholder"
 
 
@@ -163,6 +170,10 @@ class Profile(BaseModel):
                     raise ValueError(f"track space {i} ({s.name}) is a property of unknown group {s.group!r}")
             elif s.group is not None or s.rent is not None:
                 raise ValueError(f"track space {i} ({s.name}) is not a property space and cannot have a group or rent")
+            if s.type == "tax" and s.amount is None:
+                raise ValueError(f"track space {i} ({s.name}) is a tax space without an amount")
+            if s.type != "tax" and s.amount is not None:
+                raise ValueError(f"track space {i} ({s.name}) is not a tax space and cannot have an amount")
         if self.first_word_multiplier.value < 1:
             raise ValueError("the first-word multiplier must be at least 1")
         if self.min_players > self.max_players:
