@@ -1,0 +1,312 @@
+"""The board reader's pipeline: photo -> grid of letters with confidences -> the move just played.
+
+`read_board(image, corners=None, previous=None, tiles="en")` is what the app and `companion read` call.
+It decodes the photo, finds the grid (the four corners given, or `vision.locate` when present),
+straightens it, decides occupancy per square, reads the letter on each tile (numpy recogniser first,
+Tesseract as a second opinion on unsure tiles when installed), and with a previous board reports the
+new tiles, the words they form and their score under the chosen tile set, by the rules core.
+A known tile that now reads differently is reported in `changed`, never silently replaced.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, Field
+
+from companion.rules.board import Board, PlacedTile, Square, Tile, load_layout
+from companion.rules.errors import IllegalPlacement, RulesDataError
+from companion.rules.placement import validate_placement
+from companion.rules.scoring import score_play
+from companion.rules.tiles import TileSet, load_tileset
+from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, warp_board
+from vision.errors import NoBoardFound, NotAnImage
+from vision.occupancy import OccupancyModel, measure
+from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
+
+# Above this many pixels along the board's side the photo is shrunk before warping: the straightened
+# board is only 15 * CELL pixels, and shrinking first both saves time and avoids aliasing.
+_MAX_BOARD_PX = 2 * 16 * CELL
+SECOND_OPINION_BELOW = 0.6  # primary confidence under which Tesseract is asked, when available
+
+
+class NewTile(BaseModel):
+    square: str
+    letter: str
+    confidence: float
+
+
+class ChangedTile(BaseModel):
+    square: str
+    was: str
+    now: str
+
+
+class WordScore(BaseModel):
+    word: str
+    position: str
+    score: int
+
+
+class BoardReading(BaseModel):
+    """Everything one photo told the reader; `grid` uses `.` empty, `A`-`Z` tiles, `?` blank tiles."""
+
+    grid: list[str]
+    confidence: list[list[float]]
+    corners: list[list[float]]
+    located: str  # "given" or the locator's method
+    doubtful: bool = False
+    recogniser: list[list[str]] = Field(default_factory=list)  # who decided each tile ("" when empty)
+    occupancy: list[list[float]] = Field(default_factory=list)  # P(tile) per square
+    new_tiles: list[NewTile] | None = None
+    words: list[WordScore] | None = None
+    score: int | None = None
+    changed: list[ChangedTile] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """The CLI's JSON: grid, confidence, corners and, with a previous board, the move."""
+        out: dict[str, Any] = {
+            "grid": self.grid,
+            "confidence": [[round(c, 3) for c in row] for row in self.confidence],
+            "corners": [[round(v, 1) for v in pt] for pt in self.corners],
+            "located": self.located,
+            "doubtful": self.doubtful,
+        }
+        if self.new_tiles is not None:
+            out["new_tiles"] = [{"square": t.square, "letter": t.letter} for t in self.new_tiles]
+            out["words"] = [w.word for w in self.words or []]
+            out["word_scores"] = [w.model_dump() for w in self.words or []]
+            out["score"] = self.score
+            out["changed"] = [c.model_dump() for c in self.changed]
+        out["warnings"] = self.warnings
+        return out
+
+
+def decode_image(image: bytes | bytearray | str | Path | U8) -> U8:
+    """A BGR image from bytes, a file path or an array; `NotAnImage` with a clear reason otherwise."""
+    if isinstance(image, np.ndarray):
+        if image.ndim == 2:
+            return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        if image.ndim == 3 and image.shape[2] in (3, 4):
+            return image[:, :, :3] if image.shape[2] == 3 else cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        raise NotAnImage(f"an array of shape {image.shape} is not an image: give an H x W x 3 BGR array")
+    if isinstance(image, (str, Path)):
+        path = Path(image)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise NotAnImage(f"cannot open {path}: {exc.strerror or exc}") from None
+        where = str(path)
+    else:
+        data = bytes(image)
+        where = "the data"
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if decoded is None:
+        raise NotAnImage(f"{where} is not an image this reader can decode: give a JPEG or PNG photo of the board")
+    return decoded
+
+
+def _parse_corners(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    arr = np.asarray(corners, dtype=np.float32).reshape(-1)
+    if arr.size != 8 or not np.all(np.isfinite(arr)):
+        raise ValueError("corners must be four x,y points: top-left, top-right, bottom-right, bottom-left")
+    return arr.reshape(4, 2)
+
+
+def _locate(image: U8) -> tuple[npt.NDArray[np.float32], str, bool]:
+    try:
+        from vision import locate  # the grid finder (part 1), when it is installed
+    except ImportError:
+        raise NoBoardFound(
+            "automatic board finding is not available here: give the four grid corners (--corners)"
+        ) from None
+    found = locate.locate_grid(image)
+    return np.asarray(found.corners, np.float32), str(found.method), bool(found.doubtful)
+
+
+@functools.lru_cache(maxsize=1)
+def _occupancy_model() -> OccupancyModel:
+    return OccupancyModel.load()
+
+
+@functools.lru_cache(maxsize=8)
+def _recogniser(alphabet: str) -> MlpRecogniser:
+    return MlpRecogniser.load(alphabet)
+
+
+def _tileset(tiles: str | Path | TileSet) -> TileSet:
+    return tiles if isinstance(tiles, TileSet) else load_tileset(tiles)
+
+
+def previous_grid(previous: BoardReading | Board | Sequence[str]) -> list[str]:
+    """A previous board as 15 strings, from a reading, a Board or rows; `ValueError` if malformed."""
+    if isinstance(previous, BoardReading):
+        return list(previous.grid)
+    if isinstance(previous, Board):
+        return previous.rows()
+    rows = [str(r) for r in previous]
+    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        raise ValueError(f"a previous board must be {SIZE} rows of {SIZE} characters")
+    Board.from_rows(rows)  # raises ValueError naming the bad square
+    return rows
+
+
+def read_board(
+    image: bytes | bytearray | str | Path | U8,
+    corners: npt.ArrayLike | None = None,
+    previous: BoardReading | Board | Sequence[str] | None = None,
+    tiles: str | Path | TileSet = "en",
+    second_opinion: bool = True,
+) -> BoardReading:
+    """Read one photo of a board; with `previous`, also the move played since.
+
+    Raises `NotAnImage`, `NoBoardFound` (give corners), `ValueError` for malformed corners or previous
+    board, and `RulesDataError` for an unknown tile set.
+    """
+    tileset = _tileset(tiles)
+    img = decode_image(image)
+    warnings: list[str] = []
+    if corners is not None:
+        pts = _parse_corners(corners)
+        located, doubtful = "given", False
+    else:
+        pts, located, doubtful = _locate(img)
+        if doubtful:
+            warnings.append("the board's corners were found with low confidence: check the overlay or give them")
+
+    # Shrink very large photos first (a 12 MP photo's board is far bigger than the straightened image).
+    side = float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[1]),
+                     np.linalg.norm(pts[3] - pts[2]), np.linalg.norm(pts[0] - pts[3])))
+    work, work_pts = img, pts
+    if side > _MAX_BOARD_PX:
+        f = _MAX_BOARD_PX / side
+        work = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        work_pts = pts * f
+    warped = warp_board(work, work_pts, CELL, MARGIN)
+    look = measure(warped, CELL)
+    occ = _occupancy_model().probabilities(look)
+    gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
+
+    tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
+    crops = [TileCrop(cell_window(gray, r, c, 1.5, CELL, MARGIN), look.glyphs[r][c]) for r, c in tile_squares]
+    primary = _recogniser(tileset.alphabet)
+    probs = primary.probabilities(crops)
+    letters = [primary.net.classes[int(k)] for k in probs.argmax(axis=1)]
+    confs = [float(probs[i].max()) for i in range(len(crops))]
+    who = ["mlp" if c.glyph is not None else "blank" for c in crops]
+
+    unsure = [i for i, c in enumerate(confs) if c < SECOND_OPINION_BELOW and crops[i].glyph is not None]
+    if unsure and second_opinion and TesseractRecogniser.available():
+        tess = TesseractRecogniser(tileset.alphabet)
+        for i, (t_letter, t_conf) in zip(unsure, tess.classify([crops[i] for i in unsure]), strict=True):
+            if t_letter == BLANK or t_letter not in primary.net.classes:
+                continue
+            p_t = float(probs[i, primary.net.classes.index(t_letter)])
+            # Tesseract decides only between letters the primary itself found plausible.
+            if t_letter != letters[i] and p_t >= 0.1:
+                letters[i], confs[i], who[i] = t_letter, max(p_t, min(t_conf, confs[i])), "tesseract"
+            elif t_letter == letters[i]:
+                who[i] = "mlp+tesseract"
+                confs[i] = max(confs[i], 0.5 * (confs[i] + t_conf))
+
+    grid = [["."] * SIZE for _ in range(SIZE)]
+    conf = [[float(1.0 - occ[r, c]) for c in range(SIZE)] for r in range(SIZE)]
+    rec = [[""] * SIZE for _ in range(SIZE)]
+    for (r, c), letter, cf, w in zip(tile_squares, letters, confs, who, strict=True):
+        grid[r][c] = letter
+        conf[r][c] = float(occ[r, c]) * cf
+        rec[r][c] = w
+
+    out_corners = pts.tolist()
+    reading = BoardReading(
+        grid=["".join(row) for row in grid], confidence=conf, corners=out_corners, located=located,
+        doubtful=doubtful, recogniser=rec, occupancy=occ.round(4).tolist(), warnings=warnings,
+    )
+    if previous is not None:
+        detect_move(reading, previous_grid(previous), tileset)
+    return reading
+
+
+def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> None:
+    """Fill `new_tiles`, `words`, `score` and `changed` of a reading from the board before the turn."""
+    now = reading.grid
+    new: list[PlacedTile] = []
+    new_out: list[NewTile] = []
+    changed: list[ChangedTile] = []
+    merged = [list(row) for row in before]
+    for r in range(SIZE):
+        for c in range(SIZE):
+            b, n = before[r][c], now[r][c]
+            name = Square(r, c).name
+            if b == "." and n != ".":
+                tile = Tile(n, blank=True) if n == BLANK else Tile(n)
+                new.append(PlacedTile(Square(r, c), tile))
+                new_out.append(NewTile(square=name, letter=n, confidence=round(reading.confidence[r][c], 4)))
+                merged[r][c] = n
+            elif b != "." and n == ".":
+                changed.append(ChangedTile(square=name, was=b, now="."))
+            elif b != "." and b.upper() != n and not (b.islower() and n == BLANK) and b != BLANK:
+                changed.append(ChangedTile(square=name, was=b, now=n))
+    reading.new_tiles = new_out
+    reading.changed = changed
+    if changed:
+        reading.warnings.append(
+            "known tiles read differently now and were kept as they were: "
+            + ", ".join(f"{c.square} {c.was}->{c.now}" for c in changed)
+        )
+    if not new:
+        reading.words, reading.score = [], 0
+        reading.warnings.append("no new tiles were found since the previous board")
+        return
+    board = Board.from_rows(before)
+    layout = load_layout("standard")
+    if not any(p.tile.blank for p in new):
+        try:
+            validate_placement(board, new, layout, tileset)
+        except IllegalPlacement as exc:
+            reading.warnings.append(f"the new tiles do not form a legal play ({exc}): check the reading")
+    try:
+        play = score_play(board, new, layout, tileset)
+    except RulesDataError as exc:
+        reading.warnings.append(f"cannot score the play: {exc}")
+        reading.words, reading.score = [], None
+        return
+    reading.words = [WordScore(word=w.text, position=w.position.notation, score=w.score) for w in play.words]
+    reading.score = play.total
+    if any(p.tile.blank for p in new):
+        reading.warnings.append("a blank tile was played: say which letter it stands for (it scores 0)")
+
+
+def load_previous(path: Path, tiles: str | Path | TileSet = "en",
+                  corners: npt.ArrayLike | None = None) -> list[str]:
+    """A previous board from a file: a grid (15 lines, or JSON with a `grid`) or a photo to read."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot open the previous board {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None:
+        stripped = text.strip()
+        if stripped.startswith(("{", "[")):
+            try:
+                obj = json.loads(stripped)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"the previous board {path} is not valid JSON: {exc}") from None
+            rows = obj.get("grid") if isinstance(obj, dict) else obj
+            if not isinstance(rows, list):
+                raise ValueError(f"the previous board {path} has no 'grid' list of 15 rows")
+            return previous_grid([str(r) for r in rows])
+        lines = [ln.strip() for ln in stripped.splitlines() if ln.strip()]
+        return previous_grid(lines)
+    return read_board(data, corners=corners, tiles=tiles).grid

@@ -1,0 +1,125 @@
+"""Letter recognisers behind one interface, and the policy that combines them.
+
+`LetterRecogniser.classify(crops)` returns one `(letter, confidence)` per tile crop, `?` meaning a blank
+tile. Two implementations:
+- `MlpRecogniser` (primary, numpy only, runs on phones): a small network over glyph-shape features,
+  trained by `vision/train.py` on rendered fonts and labelled photos (weights in `assets/vision/`).
+- `TesseractRecogniser` (second opinion where a Tesseract binary exists): single-character OCR of
+  the same glyph, asked only about tiles the primary is unsure of, because each call costs ~0.3 s.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from vision.cells import U8, Glyph, glyph_features
+from vision.mlp import Mlp
+
+LETTERS_ASSET = Path(__file__).resolve().parents[1] / "assets" / "vision" / "letters.npz"
+BLANK = "?"
+
+
+@dataclass(frozen=True)
+class TileCrop:
+    """What a recogniser may look at for one tile: the 1.5-square grey window and the glyph found in it."""
+
+    window: U8
+    glyph: Glyph | None
+
+
+class LetterRecogniser(Protocol):
+    name: str
+
+    def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
+        """One (letter, confidence 0..1) per crop; `?` for a blank tile."""
+        ...
+
+
+class MlpRecogniser:
+    """Primary recogniser: glyph features -> small MLP -> letter, limited to the tile set's letters."""
+
+    name = "mlp"
+
+    def __init__(self, net: Mlp, allowed: Iterable[str] | None = None) -> None:
+        self.net = net
+        allowed_set = set(allowed) if allowed is not None else set(net.classes)
+        allowed_set.add(BLANK)
+        self.mask = np.array([c in allowed_set for c in net.classes], bool)
+
+    @classmethod
+    def load(cls, allowed: Iterable[str] | None = None, path: Path = LETTERS_ASSET) -> MlpRecogniser:
+        return cls(Mlp.load(path), allowed)
+
+    def probabilities(self, crops: Sequence[TileCrop]) -> np.ndarray:
+        """(n, classes) probabilities; crops without a glyph get all mass on the blank."""
+        out = np.zeros((len(crops), len(self.net.classes)), np.float32)
+        with_glyph = [i for i, c in enumerate(crops) if c.glyph is not None]
+        if with_glyph:
+            imgs = np.array([crops[i].glyph.image for i in with_glyph], np.float32)  # type: ignore[union-attr]
+            p = self.net.predict_proba(glyph_features(imgs))
+            p = p * self.mask
+            p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+            out[with_glyph] = p
+        blank = self.net.classes.index(BLANK)
+        for i, c in enumerate(crops):
+            if c.glyph is None:
+                out[i, blank] = 1.0
+        return out
+
+    def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
+        p = self.probabilities(crops)
+        return [(self.net.classes[int(k)], float(p[i, k])) for i, k in enumerate(p.argmax(axis=1))]
+
+
+class TesseractRecogniser:
+    """Second opinion: Tesseract's single-character mode on the isolated glyph, letters only."""
+
+    name = "tesseract"
+
+    def __init__(self, allowed: Iterable[str] | None = None) -> None:
+        letters = sorted(set(allowed or "ABCDEFGHIJKLMNOPQRSTUVWXYZ") - {BLANK})
+        self.config = f"--psm 10 --oem 1 -c tessedit_char_whitelist={''.join(letters)}"
+
+    @staticmethod
+    def available() -> bool:
+        if shutil.which("tesseract") is None:
+            return False
+        try:
+            import pytesseract  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def _image(self, crop: TileCrop) -> U8:
+        if crop.glyph is None:
+            return np.full((64, 64), 255, np.uint8)
+        g = cv2.resize(crop.glyph.image, (64, 64), interpolation=cv2.INTER_LINEAR)
+        img = (255 - np.clip(g * 255, 0, 255)).astype(np.uint8)
+        return cv2.copyMakeBorder(img, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
+
+    def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
+        import pytesseract
+
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # 2-core machines: one thread per call is faster
+        out: list[tuple[str, float]] = []
+        for crop in crops:
+            if crop.glyph is None:
+                out.append((BLANK, 0.5))
+                continue
+            data = pytesseract.image_to_data(self._image(crop), config=self.config,
+                                             output_type=pytesseract.Output.DICT)
+            best = ("", -1.0)
+            for text, conf in zip(data["text"], data["conf"], strict=True):
+                text = str(text).strip().upper()
+                if len(text) == 1 and text.isalpha() and float(conf) > best[1]:
+                    best = (text, float(conf))
+            out.append((best[0] or BLANK, max(best[1], 0.0) / 100.0))
+        return out
