@@ -216,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
             test = [p for p in parts if fold_of(p.photo) == fold]
             occ = train_occupancy(train)
             let = train_letters(train, synth)
+            # Kept outside the repository so the benchmark can read each photo with a model that never saw it.
+            occ.save(args.cache / "folds" / f"{fold}_occupancy.npz")
+            let.save(args.cache / "folds" / f"{fold}_letters.npz")
             for s, v in evaluate(test, occ, let).items():
                 t = totals.setdefault(s, [0, 0, 0, 0])
                 for i in range(4):
