@@ -32,6 +32,7 @@ noticeable, and we take the stronger guarantee.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -45,7 +46,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, ParamSpec, Self, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -199,7 +200,7 @@ def probe(path: Path) -> int | None:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             objects = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise StoreOpenError(_damaged(name, exc)) from None
         if app_id != APPLICATION_ID:
             if app_id == 0 and objects == 0 and version == 0:
@@ -213,7 +214,7 @@ def probe(path: Path) -> int | None:
                 f"{SCHEMA_VERSION}): update the app to open it, the file was left as it is")
         try:
             problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise StoreOpenError(_damaged(name, exc)) from None
         if problems != ["ok"]:
             raise StoreOpenError(_damaged(name, problems[0]))
@@ -236,7 +237,7 @@ def _check_tables(conn: sqlite3.Connection, name: str) -> None:
     try:
         games = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
         events = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise StoreOpenError(_damaged(name, exc)) from None
     if not {"id", "variant", "settings", "pin_hash", "status"} <= games or not {"game_id", "seq", "event"} <= events:
         raise StoreOpenError(_damaged(name, "its game tables are missing or incomplete"))
@@ -260,6 +261,32 @@ def backup_file(path: Path, suffix: str) -> Path:
 
 
 # ---------------------------------------------------------------- the store
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _guarded(method: Callable[P, R]) -> Callable[P, R]:
+    """SQLite errors met while using the file become one sentence (`StoreError`), never a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreError(f"the game file is busy ({exc}): try again in a moment") from None
+            if "decode" not in str(exc):
+                raise StoreError(f"the game file cannot be used ({exc}): check the disk and restore a backup "
+                                 "if it is damaged") from None
+            raise StoreError(f"the game file is damaged ({exc}): restore it from a backup or re-import "
+                             "an exported game") from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise StoreError(f"the game file is damaged ({exc}): restore it from a backup or re-import "
+                             "an exported game") from None
+
+    return wrapper
+
 
 
 class Store:
@@ -287,6 +314,9 @@ class Store:
                 self._create()
             elif version < SCHEMA_VERSION:
                 self._migrate(version)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            self._conn.close()
+            raise StoreOpenError(_damaged(f"'{self.path}'", exc)) from None
         except BaseException:
             self._conn.close()
             raise
@@ -355,6 +385,7 @@ class Store:
 
     # -- games
 
+    @_guarded
     def create_game(self, variant: str, settings: dict[str, Any] | BaseModel | None = None, *,
                     pin: str | None = None, game_id: str | None = None) -> str:
         """A new empty game; returns its id. `pin` is the banker PIN (stored only as a salted hash)."""
@@ -373,19 +404,27 @@ class Store:
                          (game_id, variant, _now_iso(), settings_json, pin_hash))
         return game_id
 
+    @_guarded
     def games(self) -> list[GameInfo]:
         rows = self._conn.execute(
             "SELECT g.id, g.variant, g.created, g.settings, g.pin_hash, g.status, "
             "(SELECT coalesce(max(seq), 0) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.created, g.id"
         ).fetchall()
-        return [GameInfo(r[0], r[1], r[2], json.loads(r[3]), r[5], r[4] is not None, r[6]) for r in rows]
+        try:
+            return [GameInfo(str(r[0]), str(r[1]), str(r[2]), dict(json.loads(r[3])), str(r[5]), r[4] is not None,
+                             int(r[6])) for r in rows]
+        except (ValueError, TypeError):
+            raise StoreError("the list of games is damaged in the file: restore it from a backup or re-import "
+                             "an exported game") from None
 
+    @_guarded
     def game(self, game_id: str) -> GameInfo:
         for info in self.games():
             if info.id == game_id:
                 return info
         raise StoreError(f"there is no game {game_id!r} in this file: check the game id")
 
+    @_guarded
     def set_status(self, game_id: str, status: str) -> None:
         if status not in STATUSES:
             raise StoreError(f"unknown game status {status!r}: use one of {', '.join(STATUSES)}")
@@ -395,11 +434,13 @@ class Store:
 
     # -- the log
 
+    @_guarded
     def last_seq(self, game_id: str) -> int:
         self._row(game_id)
         return int(self._conn.execute(
             "SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0])
 
+    @_guarded
     def append(self, game_id: str, events: Sequence[Event], expected_seq: int, *, device: str | None = None) -> int:
         """Write one confirmed turn (all its events or none); returns the new last seq.
 
@@ -434,12 +475,20 @@ class Store:
                 [(game_id, current + i, turn, text, at, dev) for i, (text, at, dev) in enumerate(rows, 1)])
         return current + len(rows)
 
+    @_guarded
     def events(self, game_id: str) -> list[Any]:
         """The game's events, in order, as the variant's event models."""
         adapter = _variant(self._row(game_id)[1]).adapter
-        return [adapter.validate_json(text) for (text,) in self._conn.execute(
-            "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+        out = []
+        for seq, text in self._conn.execute("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)):
+            try:
+                out.append(adapter.validate_json(text))
+            except (ValidationError, ValueError, TypeError):
+                raise StoreError(f"event {seq} of game {game_id!r} is damaged in the file: restore the file from a "
+                                 "backup or re-import an exported game") from None
+        return out
 
+    @_guarded
     def turns(self, game_id: str) -> list[list[int]]:
         """The seqs of each turn, in order (what was appended together)."""
         self._row(game_id)
@@ -449,17 +498,26 @@ class Store:
             out.setdefault(turn, []).append(seq)
         return list(out.values())
 
+    @_guarded
     def fold(self, game_id: str) -> Any:
         """The game's current state: its log folded through the rules."""
+        from companion.rules.errors import RulesError
+
         variant = _variant(self._row(game_id)[1])
-        return GameLog(variant.new_state, self.events(game_id)).state
+        try:
+            return GameLog(variant.new_state, self.events(game_id)).state
+        except (RulesError, ValueError) as exc:  # some rules checks raise a plain ValueError
+            raise StoreError(f"the stored game {game_id!r} is refused by the rules ({exc}): "
+                             "restore the file from a backup or re-import an exported game") from None
 
     # -- export / import
 
+    @_guarded
     def export_json(self, game_id: str) -> str:
         """The game's log in the documented format (`dump_events`)."""
         return dump_events(self.events(game_id), self._row(game_id)[1])
 
+    @_guarded
     def export_gcg(self, game_id: str) -> str:
         """A classic game as a GCG record."""
         from companion.gcg import record_from_classic, write_gcg
@@ -470,11 +528,13 @@ class Store:
             raise StoreError(f"only classic games export as GCG and this is a {variant} game: export it as JSON")
         return write_gcg(record_from_classic(self.events(game_id)))
 
+    @_guarded
     def import_json(self, text: str, *, pin: str | None = None, game_id: str | None = None) -> str:
         """A new game from an exported log; returns its id. The log is checked completely first."""
         variant, events = read_log(text)
         return self._import(variant, events, pin, game_id)
 
+    @_guarded
     def import_gcg(self, text: str, *, pin: str | None = None, game_id: str | None = None) -> str:
         """A new classic game from a GCG record; returns its id."""
         from companion.gcg import GcgError, classic_events_from_record, parse_gcg
@@ -494,7 +554,7 @@ class Store:
             raise StoreError("the game log has no events: there is nothing to import")
         try:
             GameLog(_variant(variant).new_state, events)
-        except RulesError as exc:
+        except (RulesError, ValueError) as exc:  # some rules checks (positions) raise a plain ValueError
             raise StoreError(f"the imported game is refused by the rules ({exc}): nothing was imported") from None
         settings = getattr(events[0], "settings", None)
         new_id = self.create_game(variant, settings if isinstance(settings, BaseModel) else None,
@@ -509,6 +569,7 @@ class Store:
 
     # -- the banker PIN
 
+    @_guarded
     def check_pin(self, game_id: str, pin: str) -> bool:
         """Whether `pin` is the game's banker PIN. After 5 wrong PINs in a row the game is locked for 30 s:
         `PinLockedError` says how long to wait. The failure count is stored, so it survives a restart."""
