@@ -454,32 +454,10 @@ class TableGame:
 
     # ----- exports
     def gcg(self) -> str:
-        st: ClassicState = self.engine.state
-        lines = ["#character-encoding UTF-8"]
-        nick = {p: p.replace(" ", "_") for p in self.players}
-        for i, p in enumerate(self.players, 1):
-            lines.append(f"#player{i} {nick[p]} {p}")
-        lines.append(f"#lexicon {self.lexicon}")
-        for turn in st.turns:
-            n = nick[turn.player]
-            if turn.kind == "play":
-                pos, word = turn.notation.split(" ", 1)
-                lines.append(f">{n}:  {pos} {word} +{turn.score} {turn.total}")
-            elif turn.kind == "phony withdrawn":
-                pos, rest = turn.notation.split(" ", 1)
-                word = rest.replace(" (withdrawn)", "")
-                lines.append(f">{n}:  {pos} {word} +0 {turn.total}")
-                lines.append(f">{n}:  -- -0 {turn.total}")
-            elif turn.kind == "pass" or turn.kind == "lost turn":
-                lines.append(f">{n}:  - +0 {turn.total}")
-            elif turn.kind == "exchange":
-                lines.append(f">{n}:  {turn.notation} +0 {turn.total}")
-            elif turn.kind == "challenge bonus":
-                lines.append(f">{n}:  (challenge) +{turn.score} {turn.total}")
-            elif turn.kind == "end of game":
-                sign = "+" if turn.score >= 0 else "-"
-                lines.append(f">{n}:  {turn.notation} {sign}{abs(turn.score)} {turn.total}")
-        return "\n".join(lines) + "\n"
+        """The GCG record of a classic game (the project's GCG writer; the UI adds nothing)."""
+        from companion.gcg import record_from_classic, write_gcg
+
+        return write_gcg(record_from_classic(self.engine.log.events))
 
 
 def _plain_validation(exc: Exception) -> str:

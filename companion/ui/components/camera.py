@@ -15,16 +15,21 @@ def CameraPanel(app: AppState):
         import flet_camera as fc
     except ImportError:  # pragma: no cover
         return ft.Text("No camera on this device: use Upload photo.")
-    camera = ft.use_memo(lambda: fc.Camera(width=320, height=240, preview_enabled=True), [])
+    # A fresh Camera each render: the reconciler hands the live control's identity to the new instance
+    # and stamps its parent. Reusing one instance across renders leaves it pointing at a discarded parent
+    # ("Control must be added to the page first" on take_picture). Handlers use the latest instance.
+    camera = fc.Camera(width=320, height=240, preview_enabled=True)
+    latest = ft.use_ref(camera)
+    latest.current = camera
 
     async def start():
         try:
-            cams = await camera.get_available_cameras()
+            cams = await latest.current.get_available_cameras()
             if not cams:
                 set_status("No camera found: use Upload photo.")
                 return
             back = [c for c in cams if "back" in str(getattr(c, "lens_direction", "")).lower()]
-            await camera.initialize(description=(back or cams)[0], resolution_preset=fc.ResolutionPreset.VERY_HIGH,
+            await latest.current.initialize(description=(back or cams)[0], resolution_preset=fc.ResolutionPreset.VERY_HIGH,
                                     enable_audio=False)
             app.camera_mirrored = not back
             set_ready(True)
@@ -36,7 +41,7 @@ def CameraPanel(app: AppState):
 
     async def shoot(e):
         try:
-            data = await camera.take_picture()
+            data = await latest.current.take_picture()
         except Exception as exc:
             app.fail(f"The photo could not be taken ({exc}).")
             return

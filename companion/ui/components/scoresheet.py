@@ -16,7 +16,7 @@ def Scoresheet(app: AppState):
     st = game.engine.state
     rows = [
         ft.DataRow(cells=[ft.DataCell(ft.Text(str(i))), ft.DataCell(ft.Text(t.player)),
-                          ft.DataCell(ft.Text(t.notation if t.kind == "play" else f"{t.kind} {t.notation}".strip())),
+                          ft.DataCell(ft.Text(_describe(t.kind, t.notation))),
                           ft.DataCell(ft.Text(f"{t.score:+d}" if t.kind != "play" else str(t.score))),
                           ft.DataCell(ft.Text(str(t.total)))])
         for i, t in enumerate(st.turns, 1)
@@ -36,12 +36,28 @@ def Scoresheet(app: AppState):
         ft.Text(f"Rules: {game.preset_label}. Bag: {st.bag_count} tiles. Exchanges: {exchanges}. Passes: {passes}."),
         ft.Row([table], scroll=ft.ScrollMode.AUTO),
         ft.Text(f"Unseen tiles ({sum(unseen.values()) if unseen else 0}):", weight=ft.FontWeight.BOLD),
-        ft.Semantics(identifier="unseen", content=ft.Text(unseen_text, selectable=True)),
+        ft.Semantics(identifier="unseen", content=ft.Text(unseen_text)),
         ft.OutlinedButton("Export GCG", on_click=lambda e: app.toggle_gcg()),
     ]
     if gcg_text:
+        # One Text per line, not selectable: Flutter web exposes selectable text as an empty textarea,
+        # which screen readers (and the browser tests) cannot read. The file itself is saved below.
+        lines = [ft.Text(line, font_family="monospace", size=12) for line in gcg_text.splitlines()]
         items.append(ft.Semantics(identifier="gcg", content=ft.Container(
-            bgcolor="#F5F5F5", padding=8, content=ft.Text(gcg_text, font_family="monospace", size=12,
-                                                          selectable=True))))
+            bgcolor="#F5F5F5", padding=8, content=ft.Column(lines, spacing=0, tight=True))))
         items.append(ft.Text(f"Saved as {app.gcg_path}" if app.gcg_path else "", size=12))
     return ft.Column(items, spacing=10)
+
+
+def _describe(kind: str, notation: str) -> str:
+    """A scoresheet line in words: plays keep their notation, other turns say what happened."""
+    if kind == "play":
+        return notation
+    if kind == "exchange":
+        n = notation.lstrip("-").strip()
+        return f"exchanged {n} tiles" if n.isdigit() else f"exchanged {n}".strip()
+    if kind == "pass":
+        return "passed"
+    if kind == "challenge bonus":
+        return "challenge bonus"
+    return f"{kind} {notation}".strip()
