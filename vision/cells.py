@@ -96,14 +96,15 @@ def find_glyph(window_gray: U8, cell_px: int = CELL) -> Glyph | None:
         x, y, w, h, area = stats[i]
         hh = h / cell_px
         ww = w / cell_px
-        if hh < 0.28 or hh > 0.95 or ww > 0.95 or area < 0.012 * cell_px * cell_px:
+        if hh < 0.28 or hh > 0.9 or ww > 0.95 or area < 0.012 * cell_px * cell_px:
             continue
         bx, by = x + w / 2.0, y + h / 2.0
         dist = np.hypot(bx - c, by - c) / cell_px
         if dist > 0.55:
             continue
-        # Prefer tall blobs near the centre: a letter is taller than the point number.
-        cost = dist - 0.6 * hh
+        # Prefer blobs near the centre and of a letter's height (about half a square): the point number
+        # is shorter, the dark gap between two touching tiles is taller and thinner.
+        cost = dist + 0.6 * abs(hh - 0.55) + (0.3 if h > 10 * w else 0.0)
         if cost < best_cost:
             best_cost, best = cost, i
     if best < 0:
