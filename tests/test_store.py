@@ -5,7 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +27,7 @@ from companion.store import (
     StoreError,
     StoreOpenError,
 )
-from tests.conftest import shared_path
+from tests.conftest import REPO, shared_path
 
 SETTINGS = Settings(players=["Ann", "Bob"])
 
@@ -115,6 +118,48 @@ def test_two_devices_acting_at_once_lose_and_double_nothing(tmp_path: Path) -> N
         assert s.fold(game).scores == {"Ann": 0, "Bob": 0}
 
 
+_DEVICE = """
+import sys, time
+from companion.events import Undo
+from companion.rules.classic import Play
+from companion.store import Store, StaleLogError
+path, game, name, turns, start = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+refused = 0
+with Store(path, timeout=30) as store:
+    time.sleep(max(0.0, start - time.time()))  # all devices start appending at the same moment
+    done = 0
+    while done < turns:
+        seen = store.last_seq(game)
+        try:
+            store.append(game, [Play(player="Ann", position="8G", word="CAT"), Undo()], seen, device=name)
+            done += 1
+        except StaleLogError:
+            refused += 1
+print(refused)
+"""
+
+
+def test_separate_processes_appending_at_once_lose_and_double_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store(path) as s:
+        game = s.create_game("classic", SETTINGS, game_id="g")
+        s.append(game, [Start(settings=SETTINGS)], 0)
+    turns, names, start = 60, ["p0", "p1", "p2"], time.time() + 2.5
+    procs = [subprocess.Popen([sys.executable, "-c", _DEVICE, str(path), game, name, str(turns), str(start)],
+                              cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for name in names]
+    outs = [p.communicate(timeout=60) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    refusals = sum(int(out) for out, _ in outs)
+    assert refusals > 0  # they did collide, and each collision was refused
+    print(f"\n{len(names)} processes x {turns} turns: {refusals} stale appends refused and retried")
+    with Store(path) as s:
+        assert s.last_seq(game) == 1 + 2 * turns * len(names)
+        assert all(len(t) == 2 for t in s.turns(game)[1:])
+        by_device = dict(sqlite3.connect(path).execute("SELECT device, count(*) FROM events GROUP BY device"))
+        assert by_device == {None: 1, **{n: 2 * turns for n in names}}
+        s.fold(game)
+
+
 # ---------------------------------------------------------------- opening files
 
 
@@ -152,6 +197,14 @@ def _newer(path: Path) -> None:
     conn.close()
 
 
+def _unversioned(path: Path) -> None:
+    Store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 0")
+    conn.commit()
+    conn.close()
+
+
 def _damaged(path: Path) -> None:
     with Store(path) as s:
         game = _game(s)
@@ -172,6 +225,7 @@ def _damaged(path: Path) -> None:
     (_foreign, "another program's database"),
     (_newer, "newer version of the app"),
     (_damaged, "is damaged"),
+    (_unversioned, "no file format version"),
     (lambda p: p.mkdir(), "is a folder"),
 ])
 def test_unusable_files_are_refused_in_one_sentence_and_left_untouched(tmp_path: Path, make, message) -> None:
@@ -314,3 +368,17 @@ def test_pin_rules_are_one_sentence(store: Store) -> None:
     with pytest.raises(StoreError, match="no banker PIN"):
         store.check_pin(game, "1234")
     assert store.games()[0].has_pin is False
+
+
+def test_a_backup_is_a_consistent_copy(tmp_path: Path) -> None:
+    from companion.store import backup_file
+
+    path = tmp_path / "games.db"
+    with Store(path) as s:
+        game = _game(s)
+        s.append(game, [Play(player="Ann", position="8G", word="CAT")], 1)
+        copy = backup_file(path, "v1")  # while the store is open, with turns still in the -wal file
+        assert copy.name == "games.db.v1.bak"
+        assert backup_file(path, "v1").name == "games.db.v1-2.bak"
+    with Store(copy) as b:
+        assert b.fold(game).scores == {"Ann": 10, "Bob": 0}
