@@ -1,0 +1,68 @@
+"""The grid locator on real board photos: corners within a quarter of a square of the labelled ones.
+
+Photos are read from the shared data folder (skipped when absent); a sample of each labelled set keeps
+the run short. The full sets are measured by `benchmarks/vision_locate.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.conftest import shared_path
+from vision.errors import NoBoardFound
+from vision.locate import SIZE, GridLocation, locate_grid, warp_grid
+
+SAMPLE = [
+    ("kristopalka_pl", "red_002.jpg"),
+    ("kristopalka_pl", "red_014.jpg"),
+    ("declanfinerty", "board_002.jpg"),
+]
+
+
+def _load(set_name: str, photo: str) -> tuple[np.ndarray, dict[str, object]]:
+    path = shared_path("boards", set_name, photo)
+    img = cv2.imread(str(path))
+    assert img is not None
+    meta = json.loads(Path(path).with_suffix(".json").read_text())
+    return img, meta
+
+
+def _error_in_squares(found: np.ndarray, label: np.ndarray) -> float:
+    side = np.mean([np.linalg.norm(label[i] - label[(i + 1) % 4]) for i in range(4)])
+    return float(np.linalg.norm(found - label, axis=1).max() / (side / SIZE))
+
+
+@pytest.mark.parametrize(("set_name", "photo"), SAMPLE)
+def test_corners_within_a_quarter_square(set_name: str, photo: str) -> None:
+    img, meta = _load(set_name, photo)
+    loc = locate_grid(img)
+    assert isinstance(loc, GridLocation)
+    assert loc.corners.dtype == np.float32 and loc.corners.shape == (4, 2)
+    assert not loc.doubtful
+    assert 0.0 <= loc.confidence <= 1.0
+    assert _error_in_squares(loc.corners, np.array(meta["corners"], float)) < 0.25
+
+
+def test_noise_is_not_a_board() -> None:
+    rng = np.random.default_rng(4)
+    noise = rng.integers(0, 256, (600, 800, 3), dtype=np.uint8)
+    gradient = np.dstack([np.tile(np.linspace(0, 255, 800, dtype=np.uint8), (600, 1))] * 3)
+    for img in (noise, gradient):
+        try:
+            loc = locate_grid(img)
+        except NoBoardFound as exc:
+            assert "corners" in str(exc)
+        else:
+            assert loc.doubtful
+
+
+def test_warp_grid_size_and_margin() -> None:
+    img, meta = _load("declanfinerty", "board_002.jpg")
+    corners = np.array(meta["corners"], np.float32)
+    assert warp_grid(img, corners, 20).shape == (300, 300, 3)
+    assert warp_grid(img, corners, 20, 0.5).shape == (320, 320, 3)
