@@ -129,12 +129,22 @@ def load_events(text: str, adapter: TypeAdapter[Any], variant: str | None = None
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LogFormatError(f"the game log is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise LogFormatError("the game log is nested too deeply to be a game log") from None
+    except ValueError:  # e.g. a number with thousands of digits
+        raise LogFormatError("the game log holds a value no game log has (a number far too long)") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("events"), list):
         raise LogFormatError('the game log must be an object with an "events" list')
     fmt = raw.get("format", LOG_FORMAT_VERSION)
-    if not isinstance(fmt, int) or fmt > LOG_FORMAT_VERSION:
+    # bool is an int in Python; `"format": true` is not a version.
+    if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
+        raise LogFormatError(f"the game log's format {fmt!r} is not a version number")
+    if fmt > LOG_FORMAT_VERSION:
         raise LogFormatError(f"the game log has format {fmt}, newer than this app reads ({LOG_FORMAT_VERSION})")
-    found = str(raw.get("variant", variant or ""))
+    found_raw = raw.get("variant", variant or "")
+    if not isinstance(found_raw, str):
+        raise LogFormatError('the game log\'s "variant" must be a name such as "classic" or "monopoly"')
+    found = found_raw
     if variant is not None and found and found != variant:
         raise LogFormatError(f"the game log is a {found} game, not {variant}")
     events = []
