@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                         continue
                     occ_n += 1
                     occ_ok += (truth == ".") == (got == ".")
+                    if (truth == ".") != (got == ".") and args.show_errors:
+                        print(f"  {photo.stem} {r},{c}: occupancy {truth} read {got}", file=sys.stderr)
                     if truth.isupper():
                         let_n += 1
                         let_ok += got == truth

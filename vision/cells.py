@@ -78,14 +78,31 @@ class Glyph:
     dx: float  # centre offset from the square's centre, in squares
     dy: float
     ink: float  # share of the square's area covered by the glyph
+    inverted: bool = False  # a light letter on a dark tile
 
 
-def find_glyph(window_gray: U8, cell_px: int = CELL) -> Glyph | None:
+def find_glyph(window_gray: U8, cell_px: int = CELL, light_letters: bool = False) -> Glyph | None:
     """The letter-sized dark blob nearest the centre of a 1.5-square window, normalised; None if absent.
 
     The tile's small point number is skipped because it is much shorter than a letter; neighbouring
-    tiles' letters lose to the one nearest the centre.
+    tiles' letters lose to the one nearest the centre. With `light_letters`, when no dark letter is
+    found a light one is looked for (some sets have dark tiles printed in white); the reader asks for
+    that only on squares already judged to hold a tile, since empty premium squares carry light print.
     """
+    found = _find_glyph(window_gray, cell_px, False)
+    if found is None and light_letters and _dark_centre(window_gray):
+        found = _find_glyph(255 - window_gray, cell_px, True)
+    return found
+
+
+def _dark_centre(window_gray: U8) -> bool:
+    """Whether the middle of the window is darker than its surroundings, as on a dark tile."""
+    h, w = window_gray.shape
+    centre = float(np.median(window_gray[h // 3:2 * h // 3, w // 3:2 * w // 3]))
+    return centre < 0.8 * float(np.percentile(window_gray, 90))
+
+
+def _find_glyph(window_gray: U8, cell_px: int, inverted: bool) -> Glyph | None:
     mask = dark_ink(window_gray, cell_px)
     n, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     side = window_gray.shape[0]
@@ -118,6 +135,7 @@ def find_glyph(window_gray: U8, cell_px: int = CELL) -> Glyph | None:
         dx=(x + w / 2.0 - c) / cell_px,
         dy=(y + h / 2.0 - c) / cell_px,
         ink=float(area) / (cell_px * cell_px),
+        inverted=inverted,
     )
 
 

@@ -26,7 +26,7 @@ from companion.rules.errors import IllegalPlacement, RulesDataError
 from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
 from companion.rules.tiles import TileSet, load_tileset
-from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, warp_board
+from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, warp_board
 from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel, measure
@@ -200,7 +200,11 @@ def read_board(
     gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
 
     tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
-    crops = [TileCrop(cell_window(gray, r, c, 1.5, CELL, MARGIN), look.glyphs[r][c]) for r, c in tile_squares]
+    crops = []
+    for r, c in tile_squares:
+        window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
+        glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True)
+        crops.append(TileCrop(window, glyph))
     primary = MlpRecogniser(letters_net, tileset.alphabet) if letters_net else _recogniser(tileset.alphabet)
     probs = primary.probabilities(crops)
     letters = [primary.net.classes[int(k)] for k in probs.argmax(axis=1)]
