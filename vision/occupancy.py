@@ -51,6 +51,7 @@ class SquareLook:
 
     glyphs: list[list[Glyph | None]]
     features: F32  # (225, n_features)
+    board_evidence: float = 0.0  # how much the premium squares differ in colour from plain ones (Lab units)
 
 
 def _lab_stats(window_bgr: U8, ink: U8) -> tuple[F32, float, float]:
@@ -127,7 +128,11 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
                 1.0 if centred[r, c] else 0.0,
                 scale / 50.0,
             ]
-    return SquareLook(glyphs, feats.reshape(SIZE * SIZE, -1))
+    # A real board shows its premium pattern: the median colours of premium kinds differ from the plain
+    # squares' (tiles cover some, never most). A picture with no board shows no such pattern.
+    plain = np.median(colour[kinds == 0], axis=0)
+    evidence = max(float(np.linalg.norm(np.median(colour[kinds == k], axis=0) - plain)) for k in range(1, 5))
+    return SquareLook(glyphs, feats.reshape(SIZE * SIZE, -1), evidence)
 
 
 class OccupancyModel:

@@ -35,7 +35,9 @@ from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
 # Above this many pixels along the board's side the photo is shrunk before warping: the straightened
 # board is only 15 * CELL pixels, and shrinking first both saves time and avoids aliasing.
 _MAX_BOARD_PX = 2 * 16 * CELL
-SECOND_OPINION_BELOW = 0.6  # primary confidence under which Tesseract is asked, when available
+SECOND_OPINION_BELOW = 0.6
+# Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
+NO_BOARD_BELOW = 20.0  # primary confidence under which Tesseract is asked, when available
 
 
 class NewTile(BaseModel):
@@ -196,6 +198,12 @@ def read_board(
         work_pts = pts * f
     warped = warp_board(work, work_pts, CELL, MARGIN)
     look = measure(warped, CELL)
+    if look.board_evidence < NO_BOARD_BELOW:
+        if corners is None:
+            raise NoBoardFound("no board was found in the photo (no premium squares where the grid should be): "
+                               "photograph the whole board from above, or give its four corners")
+        warnings.append("the squares inside the given corners do not show a board's premium pattern: "
+                        "check the corners")
     occ = (occupancy_model or _occupancy_model()).probabilities(look)
     gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
 
