@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.rules.board import (
     COLUMNS,
@@ -47,16 +47,19 @@ class RackError(ValueError):
     """A rack or board the generator cannot use; the message is one sentence for the user."""
 
 
-@dataclass(frozen=True, order=True)
-class Move:
-    """One placement: sorts by score (highest first), then row, column, across before down, word."""
+class Move(NamedTuple):
+    """One placement. Lists of moves come sorted by score (highest first), then row, column, across
+    before down, then word; the tuple's own order is by position, so sort lists with `Move.sort_key`."""
 
-    sort_key: tuple[int, int, int, int, str]
     row: int
     col: int
     down: bool
     word: str  # GCG: '.' for a tile already on the board, lower case for a blank
     score: int
+
+    @property
+    def sort_key(self) -> tuple[int, int, int, int, str]:
+        return (-self.score, self.row, self.col, int(self.down), self.word)
 
     @property
     def position(self) -> Position:
@@ -80,10 +83,6 @@ class Move:
         return out
 
 
-def make_move(row: int, col: int, down: bool, word: str, score: int) -> Move:
-    return Move((-score, row, col, int(down), word), row, col, down, word, score)
-
-
 @dataclass
 class Position_:
     """A board and rack encoded for the generator (shared by the Python and C paths)."""
@@ -100,7 +99,8 @@ class Position_:
     rack_size: int
     bingo_bonus: int
     bingo_sizes: frozenset[int]
-    alphabet: str
+    upper: str  # 64 characters: the letter of each code ('?' where none)
+    lower: str  # the same as written for a blank
 
 
 def encode_position(board: Board, rack: str, lexicon: Lexicon, layout: Layout, tileset: TileSet) -> Position_:
@@ -108,7 +108,6 @@ def encode_position(board: Board, rack: str, lexicon: Lexicon, layout: Layout, t
     if layout.size != size:
         raise RackError(f"the board is {size}x{size} but the {layout.name} layout is {layout.size}x{layout.size}")
     codes = lexicon.codes
-    ncodes = len(lexicon.alphabet) + 1
     values = [0] * 64
     for letter, code in codes.items():
         if tileset.has_letter(letter):
@@ -144,10 +143,12 @@ def encode_position(board: Board, rack: str, lexicon: Lexicon, layout: Layout, t
             p = layout.premiums[r][c]
             lm[r * size + c] = p.letter_multiplier
             wm[r * size + c] = p.word_multiplier
-    del ncodes
+    upper = "?" + lexicon.alphabet + "?" * (63 - len(lexicon.alphabet))
+    # a blank is written in lower case; a letter whose lower case is not one character stays as it is
+    lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in upper)
     return Position_(size, cells, lm, wm, values, counts, blanks, blank_codes,
                      layout.centre.row * size + layout.centre.col, tileset.rack_size,
-                     tileset.bingo_bonus, tileset.bingo_sizes, lexicon.alphabet)
+                     tileset.bingo_bonus, tileset.bingo_sizes, upper, lower)
 
 
 def _cross_checks(arcs: Any, root: int, cells: list[int], size: int, values: list[int],
@@ -263,7 +264,6 @@ class _Search:
         for code in pos.blank_codes:
             self.blank_ok[code] = True
         self.ntiles = sum(pos.rack) + pos.blanks
-        self.alphabet = "?" + pos.alphabet + "?" * (64 - len(pos.alphabet) - 1)
 
     def line(self, down: bool, line: int, line_cells: list[int], lm: list[int], wm: list[int],
              masks: list[int], sums: list[int], empty_board: bool) -> None:
@@ -274,7 +274,8 @@ class _Search:
         rack = self.rack
         blank_ok = self.blank_ok
         values = pos.values
-        alphabet = self.alphabet
+        upper = pos.upper
+        lower = pos.lower
         bingo = pos.bingo_bonus
         bingo_sizes = pos.bingo_sizes
         out = self.out
@@ -313,8 +314,7 @@ class _Search:
                     mult *= wmul
                     if sums[sq] >= 0:
                         cross += (sums[sq] + v * lmul) * wmul
-                    letter = alphabet[code]
-                    text.append(letter.lower() if t & BLANK_BIT else letter)
+                    text.append(lower[code] if t & BLANK_BIT else upper[code])
                 else:
                     main += v
                     text.append(".")
@@ -430,17 +430,33 @@ def _defaults(lexicon: Lexicon | None, layout: Layout | None, tileset: TileSet |
     return lexicon, layout, tileset
 
 
+def _sort_key(m: tuple[int, int, int, str, int]) -> tuple[int, int, int, int, str]:
+    return (-m[4], m[0], m[1], m[2], m[3])
+
+
 def _raw_moves(board: Board, rack: str, lexicon: Lexicon, layout: Layout, tileset: TileSet,
                limit_one: bool, engine: str) -> list[tuple[int, int, int, str, int]]:
+    """(row, col, down, word, score) tuples sorted best first (score, then row, column, across first, word)."""
     pos = encode_position(board, rack, lexicon, layout, tileset)
-    if engine == "c" or engine == "auto":
-        fast = _fast_module()
-        if fast is not None:
-            result: list[tuple[int, int, int, str, int]] = fast.generate(pos, lexicon.arcs, lexicon.root, limit_one)
-            return result
-        if engine == "c":
-            raise RuntimeError("the C move generator (lexicon._movegen) is not built")
-    return _generate_python(pos, lexicon.arcs, lexicon.root, limit_one)
+    fast = _fast_module() if engine in ("c", "auto") else None
+    if engine == "c" and fast is None:
+        raise RuntimeError("the C move generator (lexicon._movegen) is not built: run pip install -e .")
+    if fast is not None and _graph_safe(fast, lexicon):
+        result: list[tuple[int, int, int, str, int]] = fast.generate(
+            pos.size, bytes(pos.cells), bytes(pos.letter_mult), bytes(pos.word_mult), pos.values, pos.rack,
+            pos.blanks, bytes(pos.blank_codes), pos.centre, pos.bingo_bonus, tuple(pos.bingo_sizes),
+            pos.upper, pos.lower, lexicon.arcs, lexicon.root, limit_one)
+        return result
+    raw = _generate_python(pos, lexicon.arcs, lexicon.root, limit_one)
+    raw.sort(key=_sort_key)
+    return raw
+
+
+def _graph_safe(fast: Any, lexicon: Lexicon) -> bool:
+    """Check a graph once before C walks it (a damaged cache must not crash the process)."""
+    if lexicon.checked is None:
+        lexicon.checked = bool(fast.check_graph(lexicon.arcs))
+    return lexicon.checked
 
 
 def _fast_module() -> Any:
@@ -458,9 +474,7 @@ def generate_moves(board: Board, rack: str, lexicon: Lexicon | None = None, layo
     """Every legal placement, sorted best first. `engine`: "auto" (C when built), "c" or "python"."""
     lexicon, layout, tileset = _defaults(lexicon, layout, tileset)
     raw = _raw_moves(board, rack, lexicon, layout, tileset, False, engine)
-    moves = [make_move(r, c, bool(d), w, s) for r, c, d, w, s in raw]
-    moves.sort()
-    return moves
+    return [Move(r, c, bool(d), w, s) for r, c, d, w, s in raw]
 
 
 def has_any_play(board: Board, rack: str, lexicon: Lexicon | None = None, layout: Layout | None = None,

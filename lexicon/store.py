@@ -20,7 +20,7 @@ import os
 import struct
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lexicon.graph import CODE_MASK, MAX_CODES, build_arcs, find_arc
@@ -62,6 +62,7 @@ class Lexicon:
     word_count: int
     summary: str
     source: Path | None = None
+    checked: bool | None = field(default=None, compare=False)  # arcs verified safe for the C search
 
     def __post_init__(self) -> None:
         self.codes = {ch: i + 1 for i, ch in enumerate(self.alphabet)}
