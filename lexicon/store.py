@@ -189,7 +189,9 @@ def load_word_list(source: Path, name: str | None = None, max_length: int = MAX_
     except OSError as exc:
         raise LexiconError(f"cannot read the word list {source}: {exc.strerror}") from None
     label = name or source.stem.upper()
-    digest = hashlib.sha256(raw + f"|max={max_length}".encode()).hexdigest()[:24]
+    hasher = hashlib.sha256(raw)  # the content, not the mtime: an edited list always rebuilds
+    hasher.update(f"|max={max_length}".encode())
+    digest = hasher.hexdigest()[:24]
     key = (label, digest)
     if key in _LOADED:
         return _LOADED[key]

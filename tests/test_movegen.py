@@ -146,3 +146,23 @@ def test_cli_moves(capsys: pytest.CaptureFixture[str], tmp_path: Path, oracle: l
 
 def test_generator_module_has_a_pure_python_path() -> None:
     assert callable(movegen._generate_python)
+
+
+def test_c_search_refuses_a_damaged_graph_and_falls_back(enable: Lexicon) -> None:
+    fast = movegen._fast_module()
+    if fast is None:
+        pytest.skip("the C extension is not built here (pip install -e . builds it); the Python path is tested")
+    assert fast.check_graph(enable.arcs)
+    import array
+
+    broken = array.array("I", enable.arcs)
+    broken[5] = (len(broken) + 10) << 8 | 1  # a child index past the end
+    assert not fast.check_graph(broken)
+    damaged = Lexicon("BROKEN", enable.alphabet, broken, enable.root, 1, "")
+    board = Board.from_rows(EMPTY)
+    # never walked by C: the Python search runs (and may simply find nothing or fail cleanly)
+    try:
+        movegen.generate_moves(board, "AB", damaged)
+    except IndexError:
+        pass
+    assert damaged.checked is False
