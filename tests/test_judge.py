@@ -65,3 +65,6 @@ def test_cli_judge(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["judge", "--lexicon", str(tmp_path / "missing.txt"), "ZA"]) == 2
     assert "no word list at" in capsys.readouterr().err
     assert main(["judge", "--lexicon", "enable", "ZA"]) == 1
+    capsys.readouterr()
+    assert main(["judge", "ABSENTMINDEDNESS"]) == 1  # in the ENABLE file, but 16 letters
+    assert "longer than 15 letters" in capsys.readouterr().err

@@ -108,13 +108,19 @@ def test_romanian_tile_set_has_no_k_and_blanks_never_stand_for_it(tmp_path: Path
 def test_engines_agree_with_a_small_list_on_random_boards(tmp_path: Path) -> None:
     """Fallback and default engine on boards built from random plays, with blanks on the board."""
     lex = load_lexicon()
+    layout, tileset = load_layout("standard"), load_tileset("en")
     rng = random.Random(11)
     board = Board.from_rows(EMPTY)
     letters = "AEIOUSTRNLDGBCMPHKWYFVXJQZ"
-    for _ in range(6):
+    for _ in range(8):
         rack = "".join(rng.choice(letters[:18]) for _ in range(6)) + "?"
         moves = generate_moves(board, rack, lex)
         assert moves == generate_moves(board, rack, lex, engine="python")
+        for move in moves[:: max(1, len(moves) // 40)]:  # each listed move is legal, all words valid
+            tiles = move.tiles()
+            validate_placement(board, tiles, layout, tileset, rack=rack)
+            scored = score_play(board, tiles, layout, tileset)
+            assert all(w in lex for w in scored.word_texts) and scored.total == move.score, move.notation
         if not moves:
             break
         board.push(moves[rng.randrange(min(5, len(moves)))].tiles())

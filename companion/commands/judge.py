@@ -46,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
     except NotAWordError as exc:
         raise CommandError(str(exc)) from None
     lex = load_for_cli(args.lexicon, "judge")
+    from lexicon.wordlist import MAX_WORD_LENGTH
+
+    if any(len(w) > MAX_WORD_LENGTH for w in words):
+        sys.stderr.write(f"companion judge: note: words longer than {MAX_WORD_LENGTH} letters cannot be played "
+                         "on a 15x15 board, so lexicons do not keep them\n")
     ruling = judge_words(words, lex)
     if args.each:
         print("\n".join(ruling.lines()))
