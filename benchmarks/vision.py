@@ -27,6 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import cv2
+
 from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
@@ -55,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-tesseract", action="store_true")
     ap.add_argument("--limit", type=int, default=0, help="at most N photos per set")
     ap.add_argument("--show-errors", action="store_true")
+    ap.add_argument("--megapixels", type=float, default=0.0,
+                    help="resize every photo to this many megapixels (JPEG in memory, not timed) before reading, "
+                         "to time phone-sized photos")
     args = ap.parse_args(argv)
 
     for set_name in args.sets.split(","):
@@ -73,9 +78,16 @@ def main(argv: list[str] | None = None) -> int:
             if models is None:
                 continue
             corners = photo.corners if args.corners == "labelled" else None
+            source: Path | bytes = photo.image
+            if args.megapixels:
+                img = cv2.imread(str(photo.image))
+                f = (args.megapixels * 1e6 / (img.shape[0] * img.shape[1])) ** 0.5
+                img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
+                source = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+                corners = None if corners is None else [[x * f, y * f] for x, y in corners]
             w0, c0 = time.perf_counter(), time.process_time()
             try:
-                reading = read_board(photo.image, corners=corners, tiles=tiles,
+                reading = read_board(source, corners=corners, tiles=tiles,
                                      second_opinion=not args.no_tesseract,
                                      occupancy_model=models[0], letters_net=models[1])
             except Exception as exc:  # noqa: BLE001 - a failed photo counts as all wrong; the run goes on
