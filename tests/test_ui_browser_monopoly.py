@@ -1,7 +1,8 @@
 """A short Monopoly Scrabble game played through the browser, with a follower tab watching.
 
 Photo upload of a real board (shared data), a corrected misread letter, a challenge, hand-entered
-plays, a bought Bank tile, undo, rent, the end of the game; screenshots for the README.
+plays, a bought Bank tile, a Chance card recorded wrong and undone in the Bank, rent, the end of the
+game; screenshots for the README. The rules are the real engine's (`companion.rules.monopoly`).
 """
 
 from __future__ import annotations
@@ -48,15 +49,17 @@ def test_monopoly_game(tmp_path, playwright_instance):  # noqa: F811
             ref.wait_ident("correction")
             ref.fill("Letter", "U")
             ref.click("Set letter")
-            ref.text(re.compile(r"PUNCT 20, first word doubled \+20 = 40 points"))
+            ref.text("PUNCT 20 = 20 points")
+            # The engine's preview of the rest of the turn, before confirming.
+            ref.text("Ann's token moves from GO to Free Parking (space 20).")
             ref.click("Confirm play")
             ref.wait_ident("turn-steps")
-            ref.text(re.compile(r"Passed GO: collect M2,000"))
-            ref.text(re.compile(r"Dark Blue card captured"))
+            ref.text("Free Parking pays M500 to Ann: Free Parking.")
+            ref.text("Bob to play")
             ref.shot("03-turn-steps")
-            fol.text(re.compile(r"M3,000"))
+            fol.text(re.compile(r"M1,500"))
 
-            # Bob challenges: PUNCT is not in ENABLE, Ann takes the tiles back and loses the turn.
+            # Bob challenges: PUNCT is not in ENABLE; Ann's play and its money are withdrawn.
             ref.click("Challenge by Bob")
             ref.wait_ident("verdict")
             ref.text("UNACCEPTABLE")
@@ -65,61 +68,62 @@ def test_monopoly_game(tmp_path, playwright_instance):  # noqa: F811
             fol.text(re.compile(r"UNACCEPTABLE"))
             ref.ident("verdict").first.click()
             ref.text("Bob to play")
+            ref.text("Ann's token moves from Free Parking to GO (space 0).")
 
             # Bob enters a play by hand; an illegal one first, explained.
             ref.fill("Word", "HOTEL")
             ref.fill("Square", "A1")
             ref.click("Confirm play")
-            ref.text(re.compile(r"first play must cover the centre square H8"))
+            ref.text("The first play must cover the centre square H8.")
             ref.fill("Square", "E8")
             ref.click("Check")
-            ref.text(re.compile(r"HOTEL 16, first word doubled \+16 = 32 points"))
+            ref.text("HOTEL 16 = 16 points")
             ref.click("Confirm play")
-            ref.text(re.compile(r"Green card captured"))
-            ref.click("Next player")
+            ref.text("Bob's token moves from GO to Orange (space 16).")
             ref.text("Ann to play")
 
-            # Ann buys a Bank tile, buys one too many by mistake and undoes it in the Bank.
-            ref.click("Buy 1 Bank tile")
-            ref.click("Buy 1 Bank tile")
+            # Ann plays HUG down through the H with a G bought from the Bank rack, and lands on Chance.
+            ref.fill("Word", "HUG")
+            ref.fill("Square", "E8")
+            ref.click("Down")
+            ref.fill("Bought from Bank", "G")
+            ref.click("Confirm play")
+            ref.text("Ann pays M100 to Free Parking: bought G from the Bank.")
+            ref.wait_ident("card-step")
+            # The referee taps the wrong card effect, then undoes it in the Bank.
+            ref.click("Card: go to Jail")
+            ref.text("Ann's token moves from Chance to Jail / Just Visiting (space 10).")
             ref.click("Bank")
             ref.wait_ident("free-parking")
-            ref.text("Free Parking pot: M700")
-            ref.click("Undo last action")
             ref.text("Free Parking pot: M600")
+            ref.click("Undo last action")
+            ref.text("The last action was undone.")
+            ref.wait_ident("card-step")
+            ref.click("Card gives Orange")
+            ref.text("Ann takes the Orange card (Chance).")
             ref.shot("05-bank")
             ref.click("Turn")
-            ref.fill("Word", "FOX")
-            ref.fill("Square", "F7")
-            ref.click("Down")
-            ref.click("Confirm play")
-            ref.text(re.compile(r"Banker refills the Bank rack with 1"))
-            ref.click("Next player")
 
-            # Bob extends HOTEL; Ann then lands on Bob's Green property and pays rent.
-            ref.fill("Word", "HOTELS")
-            ref.fill("Square", "E8")
-            ref.click("Across")
-            ref.click("Confirm play")
-            ref.click("Next player")
-            ref.fill("Word", "LAKES")
-            ref.fill("Square", "J4")
+            # Bob lands on Ann's Orange property and pays the rent.
+            ref.text("Bob to play")
+            ref.fill("Word", "ATE")
+            ref.fill("Square", "H6")
             ref.click("Down")
             ref.click("Confirm play")
-            ref.text(re.compile(r"rent M700 to Bob"))
-            ref.click("Next player")
-            fol.text(re.compile(r"Bob to play"))
+            ref.text("Bob pays M600 to Ann: rent for Orange.")
+            ref.text("Ann to play")
+            fol.text(re.compile(r"Ann to play"))
             fol.shot("06-follower")
 
             # End of the game by agreement: tiles left on the racks cost M100 each.
             ref.click("End")
-            ref.fill("Ann tiles left", "2")
+            ref.text(re.compile(r"The Bank's count: Ann 7, Bob 7"))
             ref.click("Finish and show the winner")
             ref.wait_ident("winner")
-            ref.text(re.compile(r"Winner: Bob"))
+            ref.text(re.compile(r"Winner: Ann"))
             ref.wait_ident("chart")
             ref.shot("07-end")
-            fol.text(re.compile(r"Game over. Winner: Bob"))
+            fol.text(re.compile(r"Game over. Winner: Ann"))
         except Exception:
             failure_shot(ref, "monopoly-ref")
             if fol is not None:

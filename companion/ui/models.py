@@ -36,6 +36,8 @@ class Form:
         self.exchange_count = "7"
         self.racks: dict[str, str] = {}
         self.amount = ""
+        self.space = ""
+        self.bought = ""
 
 
 @ft.observable
@@ -184,7 +186,7 @@ class AppState:
     def set_read_rows(self, rows: list[str]) -> None:
         game = self.game
         assert game is not None
-        check, warnings = game.check_read(rows)
+        check, warnings = game.check_read(rows, self.form.bought)
         self.read_rows = tuple(rows)
         self.read_check = check
         self.read_warnings = tuple(warnings)
@@ -252,7 +254,7 @@ class AppState:
                 self.hand_check = None
                 self.fail(f"'{square}' is not a square: use a column letter then a row number, like H8.")
                 return
-        check = game.check(position, self.form.word)
+        check = game.check(position, self.form.word, self.form.bought)
         self.hand_check = check
         if check.ok:
             self.say(f"{check.word} at {check.position}: {check.total} points. Confirm to record it.")
@@ -272,12 +274,13 @@ class AppState:
         player = game.current_player
         before = game.scores().get(player or "", 0)
         try:
-            game.play(position, word)
+            game.play(position, word, self.form.bought)
         except TableError as exc:
             self.fail(str(exc))
             return
         gained = game.scores().get(player or "", 0) - before
         self.clear_draft()
+        self.form.bought = ""
         self._done(f"{player} played {word.upper()} at {position}: {gained} points.")
         if game.kind == "monopoly":
             self.screen = "turn"
@@ -306,14 +309,30 @@ class AppState:
         self._done(message)
 
     def card(self, effect: str, group: str | None = None) -> None:
+        """Record the card the table drew: the amount, space or steps come from the card fields."""
         amount = 0
-        if effect in ("collect", "pay"):
+        space: int | None = None
+        steps: int | None = None
+        if effect in ("collect", "pay_bank", "pay_pot", "pay_each", "collect_each"):
             try:
                 amount = int(self.form.amount.replace("M", "").replace(",", "").strip())
             except ValueError:
                 self.fail("Type the amount printed on the card, like 200.")
                 return
-        self.do("card", effect, amount, group)
+        elif effect in ("move_to", "move_by"):
+            try:
+                value = int(self.form.space.strip())
+            except ValueError:
+                self.fail("Type the track space (0 is GO) or the number of steps the card says, like 5 or -3.")
+                return
+            if effect == "move_to":
+                space = value
+            else:
+                steps = value
+        self.do("card", effect, amount, group, space, steps)
+        if not self.error:
+            self.form.amount = ""
+            self.form.space = ""
 
     def pass_turn(self) -> None:
         game = self.game

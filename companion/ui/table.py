@@ -63,6 +63,7 @@ class PlayCheck:
     error: str = ""
     bonus_label: str = "bingo"
     new_squares: list[tuple[int, int]] = field(default_factory=list)
+    effects: list[str] = field(default_factory=list)  # what confirming would do (Monopoly: money, cards, token)
 
 
 @dataclass
@@ -361,13 +362,14 @@ class TableGame:
             self.last_read = None
             self._changed()
 
-    def check(self, position: str, word: str) -> PlayCheck:
+    def check(self, position: str, word: str, bought: str = "") -> PlayCheck:
+        """`bought` (Monopoly Scrabble: Bank rack letters in the word) is ignored by classic Scrabble."""
         position, word = position.strip(), word.strip()
         if not position or not word:
             return PlayCheck(False, position, word, error="Enter the word and its start square (like H8), then choose Across or Down.")
         return self.engine.check(position, word)  # type: ignore[no-any-return]
 
-    def check_read(self, rows: list[str]) -> tuple[PlayCheck, list[str]]:
+    def check_read(self, rows: list[str], bought: str = "") -> tuple[PlayCheck, list[str]]:
         """Compare a (corrected) board read with the board: the play it shows, checked."""
         tiles, warnings = board_diff(self.board, rows)
         if any(t.tile.letter == "?" for t in tiles):
@@ -378,12 +380,12 @@ class TableGame:
         except TableError as exc:
             return PlayCheck(False, error=str(exc),
                              new_squares=[(t.square.row, t.square.col) for t in tiles]), warnings
-        result = self.check(position, word)
+        result = self.check(position, word, bought)
         if not result.new_squares:
             result.new_squares = [(t.square.row, t.square.col) for t in tiles]
         return result, warnings
 
-    def play(self, position: str, word: str) -> None:
+    def play(self, position: str, word: str, bought: str = "") -> None:
         check = self.check(position, word)
         if not check.ok:
             raise TableError(check.error)
@@ -407,10 +409,7 @@ class TableGame:
             raise TableError(f"{player} cannot challenge their own play.")
         verdict = JUDGE.judge(words)
         self._do(self.engine.challenge, challenger, verdict)
-        txns = getattr(self.engine.state, "txns", None)
-        if txns:
-            self.notice = txns[-1].text
-        elif verdict.acceptable:
+        if verdict.acceptable:
             self.notice = f"The play stands. {challenger}'s challenge fails."
         else:
             self.notice = f"The tiles go back to {player}'s rack: the play scores nothing."

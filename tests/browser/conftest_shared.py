@@ -19,7 +19,8 @@ def reader_env(label_json: Path, misread: str = "") -> dict[str, str]:
     """Use the real `vision` reader when it exists; else the stand-in that returns the photo's label."""
     try:
         import vision  # noqa: F401
-        real = any(hasattr(vision, a) for a in ("read_image_bytes", "read_bytes", "read_photo", "read_board", "read"))
+        real = any(callable(getattr(vision, a, None))
+                   for a in ("read_image_bytes", "read_bytes", "read_photo", "read_board", "read"))
     except Exception:
         real = False
     if real and not os.environ.get("UI_TEST_FAKE_READER"):

@@ -119,6 +119,10 @@ class Tab:
         box.wait_for(timeout=10_000)
         self.page.wait_for_timeout(150)
         box.click()
+        # Select what is there and type over it: a plain fill() can be appended to the old text when
+        # Flutter re-renders the field between the clear and the typing.
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.press("Backspace")
         box.fill(value)
 
     def text(self, text: str | re.Pattern[str], timeout: float = 10_000) -> Any:

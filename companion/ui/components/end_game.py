@@ -19,11 +19,15 @@ def EndScreen(app: AppState):
         classic = game.kind == "classic"
         items.append(ft.Text("Tiles left on each rack (leave empty for none):" if classic else
                              "How many tiles are left on each rack (M100 each; leave empty for none):"))
-        if True:
-            for p in game.players:
-                items.append(ft.TextField(label=f"{p} rack" if classic else f"{p} tiles left", value=f.racks.get(p, ""), width=200, dense=True,
-                                          capitalization=ft.TextCapitalization.CHARACTERS,
-                                          on_change=lambda e, p=p: f.racks.__setitem__(p, e.control.value)))
+        tracked = {} if classic else dict(game.mstate.rack_counts)
+        if tracked:
+            items.append(ft.Text("The Bank's count: " + ", ".join(f"{p} {n}" for p, n in tracked.items())
+                                 + ". Change a number only if a rack holds something else.", size=13))
+        for p in game.players:
+            value = f.racks.get(p, "") or (str(tracked[p]) if p in tracked else "")
+            items.append(ft.TextField(label=f"{p} rack" if classic else f"{p} tiles left", value=value,
+                                      width=200, dense=True, capitalization=ft.TextCapitalization.CHARACTERS,
+                                      on_change=lambda e, p=p: f.racks.__setitem__(p, e.control.value)))
         agreed = game.end_reason is None
         if agreed:
             items.append(ft.Text("The game is not over by the rules: finishing now ends it by agreement.",
@@ -48,6 +52,11 @@ def EndScreen(app: AppState):
             cells.append(ft.DataCell(ft.Text(f"M{wealth[p]:,}")))
         rows.append(ft.DataRow(cells=cells))
     items.append(ft.DataTable(columns=cols, rows=rows))
+    if game.kind == "classic":
+        ends = [t for t in game.engine.state.turns if t.kind == "end of game"]
+        if ends:
+            items.append(ft.Text("End adjustments: " + ", ".join(f"{t.player} {t.score:+d} ({t.notation})"
+                                                                 for t in ends), size=13))
     history = game.history()
     title = "Wealth over the turns" if wealth is not None else "Scores over the turns"
     items.append(HistoryChart(history, {p: game.colour(p) for p in game.players}, title))

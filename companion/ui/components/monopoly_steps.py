@@ -1,4 +1,5 @@
-"""Monopoly Scrabble: the rest of the turn in order (score, token, landing, property, bingo, refill)."""
+"""Monopoly Scrabble: the rest of the turn in the engine's order (what the last action did, then the
+step the turn waits for: jail fee, card, bingo choice, debt, end), and the Bank tiles bought for a word."""
 
 from __future__ import annotations
 
@@ -7,52 +8,72 @@ import flet as ft
 from companion.ui import theme
 from companion.ui.models import AppState
 
+CARD_EFFECTS = [
+    ("collect", "Card: collect"), ("pay_bank", "Card: pay the Bank"), ("pay_pot", "Card: pay Free Parking"),
+    ("pay_each", "Card: pay each player"), ("collect_each", "Card: collect from each"),
+    ("go_to_jail", "Card: go to Jail"), ("none", "Card: nothing to do"),
+]
+
 
 @ft.component
 def MonopolySteps(app: AppState):
     game = app.game
-    if game is None or game.kind != "monopoly" or game.finished:
+    if game is None or game.kind != "monopoly":
         return ft.Container()
     st = game.mstate
-    player = game.current_player
     f = app.form
     items: list[ft.Control] = []
-    stage = game.turn_stage()
-    if stage == "jail":
-        items.append(ft.Text(f"{player} is in Jail: pay {theme.money(st.profile.jail_fee)} to Free Parking, "
+    if game.turn_lines:
+        items.append(ft.Semantics(identifier="turn-steps", content=ft.Container(
+            bgcolor="#F1F8E9", padding=8, border_radius=6,
+            content=ft.Column([ft.Text(s, size=13) for s in game.turn_lines], spacing=2, tight=True))))
+    if game.finished:
+        return ft.Column(items, spacing=6)
+    pending = st.pending
+    step = pending[0] if pending else None
+    names = game.group_names()
+    if step is None:
+        if game.current_player is not None:
+            items.append(ft.Text(f"Bank rack: {st.bank_rack_count} tiles for sale at "
+                                 f"{theme.money(st.profile.amounts.bank_tile_price.value)} each. Letters bought "
+                                 "for this word count as the player's own.", size=13))
+            items.append(ft.TextField(label="Bought from Bank", value=f.bought, width=170, dense=True,
+                                      hint_text="letters, e.g. G",
+                                      capitalization=ft.TextCapitalization.CHARACTERS,
+                                      on_change=lambda e: setattr(f, "bought", e.control.value)))
+    elif step.kind == "jail_fee":
+        items.append(ft.Text(f"{step.player} is in Jail: pay {theme.money(step.amount)} to Free Parking, "
                              "then play normally.", weight=ft.FontWeight.BOLD))
         items.append(ft.FilledButton("Pay jail fee", on_click=lambda e: app.do("pay_jail")))
-    elif stage == "word":
-        items.append(ft.Text(f"Bank rack: {st.bank_rack - st.bought} tiles for sale at "
-                             f"{theme.money(st.profile.tile_price)}" + (f" ({st.bought} bought this turn, play them now)"
-                                                                       if st.bought else "") + "."))
-        items.append(ft.Row([ft.OutlinedButton("Buy 1 Bank tile", on_click=lambda e: app.do("buy_tiles", 1))],
-                            wrap=True))
-    elif stage == "resolve":
-        steps = [ft.Text(f"{i}. {s}") for i, s in enumerate(st.steps, 1)]
-        items.append(ft.Semantics(identifier="turn-steps", content=ft.Container(
-            bgcolor="#F1F8E9", padding=8, border_radius=6, content=ft.Column(steps, spacing=2, tight=True))))
-        if "card" in st.pending:
-            items.append(ft.Text("Card drawn: tap what it says.", weight=ft.FontWeight.BOLD))
-            items.append(ft.TextField(label="Card amount", value=f.amount, width=120, dense=True,
-                                      on_change=lambda e: setattr(f, "amount", e.control.value)))
-            items.append(ft.Row([
-                ft.OutlinedButton("Card: collect", on_click=lambda e: app.card("collect")),
-                ft.OutlinedButton("Card: pay", on_click=lambda e: app.card("pay")),
-                ft.OutlinedButton("Card: go to Jail", on_click=lambda e: app.card("go_to_jail")),
-            ], wrap=True))
-            items.append(ft.Row([ft.TextButton(f"Card gives {lab}",
-                                               on_click=lambda e, g=g: app.card("take_property", g))
-                                 for g, lab in _groups()], wrap=True))
-        if "bingo" in st.pending:
-            items.append(ft.Text("Bingo! Choose a Property Card nobody owns:", weight=ft.FontWeight.BOLD))
-            items.append(ft.Row([ft.OutlinedButton(f"Take {lab}", on_click=lambda e, g=g: app.do("bingo_choice", g))
-                                 for g, lab in _groups() if st.owner.get(g) is None], wrap=True))
-        items.append(ft.FilledButton("Next player", on_click=lambda e: app.do("end_turn")))
+    elif step.kind == "card":
+        deck = "Chance" if step.deck == "chance" else "Community Chest"
+        items.append(ft.Semantics(identifier="card-step", content=ft.Text(
+            f"{step.player} draws a {deck} card: tap what it says.", weight=ft.FontWeight.BOLD)))
+        items.append(ft.Row([
+            ft.TextField(label="Card amount", value=f.amount, width=120, dense=True,
+                         on_change=lambda e: setattr(f, "amount", e.control.value)),
+            ft.TextField(label="Track space or steps", value=f.space, width=160, dense=True,
+                         on_change=lambda e: setattr(f, "space", e.control.value)),
+        ], wrap=True))
+        items.append(ft.Row([ft.OutlinedButton(label, on_click=lambda e, k=key: app.card(k))
+                             for key, label in CARD_EFFECTS], wrap=True, spacing=6, run_spacing=6))
+        items.append(ft.Row([
+            ft.OutlinedButton("Card: move to space", on_click=lambda e: app.card("move_to")),
+            ft.OutlinedButton("Card: move by steps", on_click=lambda e: app.card("move_by")),
+        ], wrap=True))
+        items.append(ft.Row([ft.TextButton(f"Card gives {names[g]}", on_click=lambda e, g=g: app.card("take_property", g))
+                             for g in names], wrap=True, spacing=0))
+    elif step.kind == "bingo_choice":
+        items.append(ft.Text(f"Bingo! {step.player} chooses a Property Card:", weight=ft.FontWeight.BOLD))
+        items.append(ft.Row([ft.OutlinedButton(f"Take {names[g]}", on_click=lambda e, g=g: app.do("bingo_choice", g))
+                             for g in step.options], wrap=True))
+    elif step.kind == "debt":
+        items.append(ft.Text(f"{step.player} owes {theme.money(step.amount)} to {step.creditor} ({step.reason}) and "
+                             "has only " + theme.money(st.cash[step.player]) + ": sell Property Cards to the Bank "
+                             "at half their value.", weight=ft.FontWeight.BOLD, color="#B71C1C"))
+        items.append(ft.Row([ft.OutlinedButton(f"Sell {names[g]}", on_click=lambda e, g=g: app.do("sell", step.player, g))
+                             for g in st.cards_of(step.player)], wrap=True))
+    elif step.kind == "end_game":
+        items.append(ft.Text(step.describe() + ".", weight=ft.FontWeight.BOLD))
+        items.append(ft.FilledButton("Settle the game", on_click=lambda e: app.go("end")))
     return ft.Column(items, spacing=6)
-
-
-def _groups() -> list[tuple[str, str]]:
-    from companion.ui.monopoly_adapter import GROUP_LABEL, GROUPS
-
-    return [(g, GROUP_LABEL[g]) for g in GROUPS]

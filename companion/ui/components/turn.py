@@ -17,8 +17,15 @@ def _words(check) -> ft.Control:
     parts = [f"{w} {s}" for w, s in check.words]
     if check.bonus:
         parts.append(f"{check.bonus_label} +{check.bonus}")
-    return ft.Semantics(identifier="play-score", content=ft.Text(
+    score = ft.Semantics(identifier="play-score", content=ft.Text(
         f"{', '.join(parts)} = {check.total} points", size=16, weight=ft.FontWeight.BOLD))
+    effects = [e for e in check.effects if " plays " not in e]
+    if not effects:
+        return score
+    # Monopoly Scrabble: what confirming will do (token, money, cards), worked out by the engine.
+    return ft.Column([score, ft.Semantics(identifier="play-effects", content=ft.Column(
+        [ft.Text("If confirmed:", size=12, italic=True)] + [ft.Text(e, size=13) for e in effects],
+        spacing=1, tight=True))], spacing=4, tight=True)
 
 
 @ft.component
