@@ -81,17 +81,19 @@ class Glyph:
     inverted: bool = False  # a light letter on a dark tile
 
 
-def find_glyph(window_gray: U8, cell_px: int = CELL, light_letters: bool = False) -> Glyph | None:
+def find_glyph(window_gray: U8, cell_px: int = CELL, light_letters: bool = False,
+               exclude: tuple[float, float] | None = None) -> Glyph | None:
     """The letter-sized dark blob nearest the centre of a 1.5-square window, normalised; None if absent.
 
     The tile's small point number is skipped because it is much shorter than a letter; neighbouring
     tiles' letters lose to the one nearest the centre. With `light_letters`, when no dark letter is
     found a light one is looked for (some sets have dark tiles printed in white); the reader asks for
     that only on squares already judged to hold a tile, since empty premium squares carry light print.
+    `exclude` (dx, dy in squares from the window centre) skips a blob a neighbouring square has claimed.
     """
-    found = _find_glyph(window_gray, cell_px, False)
+    found = _find_glyph(window_gray, cell_px, False, exclude)
     if found is None and light_letters and _dark_centre(window_gray):
-        found = _find_glyph(255 - window_gray, cell_px, True)
+        found = _find_glyph(255 - window_gray, cell_px, True, exclude)
     return found
 
 
@@ -102,7 +104,8 @@ def _dark_centre(window_gray: U8) -> bool:
     return centre < 0.8 * float(np.percentile(window_gray, 90))
 
 
-def _find_glyph(window_gray: U8, cell_px: int, inverted: bool) -> Glyph | None:
+def _find_glyph(window_gray: U8, cell_px: int, inverted: bool,
+                exclude: tuple[float, float] | None = None) -> Glyph | None:
     mask = dark_ink(window_gray, cell_px)
     n, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     side = window_gray.shape[0]
@@ -118,6 +121,9 @@ def _find_glyph(window_gray: U8, cell_px: int, inverted: bool) -> Glyph | None:
         bx, by = x + w / 2.0, y + h / 2.0
         dist = np.hypot(bx - c, by - c) / cell_px
         if dist > 0.55:
+            continue
+        if exclude is not None and np.hypot(bx / cell_px - c / cell_px - exclude[0],
+                                            by / cell_px - c / cell_px - exclude[1]) < 0.15:
             continue
         # Prefer blobs near the centre and of a letter's height (about half a square): the point number
         # is shorter, the dark gap between two touching tiles is taller and thinner.

@@ -72,6 +72,33 @@ def _lab_stats(window_bgr: U8, ink: U8) -> tuple[F32, float, float]:
     return med, spread, float(np.mean(edges > 0))
 
 
+def _settle_shared_glyphs(gray: U8, glyphs: list[list[Glyph | None]], cell_px: int) -> None:
+    """A letter seen from two neighbouring squares belongs to the one it is nearer to.
+
+    Tiles sit off-grid by up to a third of a square, so a square's 1.5-square window can take its
+    neighbour's letter. The farther square loses the blob and looks again without it (finding its own
+    letter, or nothing if it is empty).
+    """
+    for r in range(SIZE):
+        for c in range(SIZE):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                r2, c2 = r + dr, c + dc
+                if not (0 <= r2 < SIZE and 0 <= c2 < SIZE):
+                    continue
+                a, b = glyphs[r][c], glyphs[r2][c2]
+                if a is None or b is None:
+                    continue
+                # Same blob: its position in board squares agrees from both squares.
+                if abs((c + a.dx) - (c2 + b.dx)) > 0.15 or abs((r + a.dy) - (r2 + b.dy)) > 0.15:
+                    continue
+                if abs(a.dx) + abs(a.dy) > abs(b.dx) + abs(b.dy):
+                    glyphs[r][c] = find_glyph(cell_window(gray, r, c, 1.5, cell_px), cell_px,
+                                              exclude=(a.dx, a.dy))
+                else:
+                    glyphs[r2][c2] = find_glyph(cell_window(gray, r2, c2, 1.5, cell_px), cell_px,
+                                                exclude=(b.dx, b.dy))
+
+
 def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     """Glyphs and occupancy features of all 225 squares of a straightened board (from `warp_board`)."""
     gray = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2GRAY)
@@ -90,6 +117,7 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
             colour[r, c], spread[r, c], edges[r, c] = _lab_stats(win, ink)
             inkshare[r, c] = float(ink.mean())
         glyphs.append(row)
+    _settle_shared_glyphs(gray, glyphs, cell_px)
 
     present = np.array([[g is not None for g in row] for row in glyphs])
     centred = np.array([[g is not None and 0.38 <= g.height <= 0.9 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
