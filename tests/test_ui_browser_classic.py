@@ -2,7 +2,8 @@
 scoresheet, GCG export (checked by the project's GCG parser), end of game.
 
 The first play comes through the camera: Chromium's fake camera streams a Y4M made from a real board
-photo, flet-camera hands the JPEG to Python, the reader reads it. No shortcut into the engine.
+photo, flet-camera hands the JPEG to Python and the project's real reader (`vision`) reads PUNCT from it.
+No shortcut into the engine.
 """
 
 from __future__ import annotations

@@ -26,60 +26,41 @@ class Verdict:
     bad_words: tuple[str, ...] = ()
 
 
-_LEXICON_CANDIDATES = (
-    "assets/lexicon/enable.txt",
-    "lexicon/data/enable.txt",
-    "lexicon/enable.txt",
-    "../shared/data/lexicon/enable.txt",
-)
-
-
 class WordJudge:
-    """Judges whole plays. Uses `lexicon` when it offers a loader, else reads ENABLE as a word set."""
+    """Judges whole plays with the project's word judge (`lexicon`): one verdict, the lexicon named.
+
+    The lexicon is ENABLE unless `COMPANION_LEXICON` names another (a list in the user's folder or a
+    file path); it is loaded once, on the first challenge or at start-up (`warm()`).
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._words: frozenset[str] | None = None
-        self._engine: Any = None
-        self.name = "ENABLE"
+        self._lexicon: Any = None
 
-    def _load(self) -> None:
-        if self._words is not None or self._engine is not None:
-            return
-        try:
-            mod = importlib.import_module("lexicon")
-            for attr in ("load_default", "default_lexicon", "load_lexicon", "load"):
-                fn = getattr(mod, attr, None)
-                if callable(fn):
-                    engine = fn()
-                    if hasattr(engine, "__contains__") or hasattr(engine, "is_word"):
-                        self._engine = engine
-                        self.name = str(getattr(engine, "name", "ENABLE"))
-                        return
-        except Exception:  # the lexicon package may be half-written; fall back
-            self._engine = None
-        path_env = os.environ.get("COMPANION_LEXICON")
-        paths = [Path(path_env)] if path_env else [REPO / p for p in _LEXICON_CANDIDATES]
-        for path in paths:
-            if path.is_file():
-                self._words = frozenset(w.strip().upper() for w in path.read_text(encoding="utf-8").split())
-                self.name = "ENABLE" if "enable" in path.name.lower() else path.stem
-                return
-        raise FileNotFoundError("no word list found: set COMPANION_LEXICON to a word list file")
-
-    def is_word(self, word: str) -> bool:
+    def _lex(self) -> Any:
         with self._lock:
-            self._load()
-        w = word.upper()
-        if self._engine is not None:
-            fn = getattr(self._engine, "is_word", None)
-            return bool(fn(w) if fn else w in self._engine)
-        assert self._words is not None
-        return w in self._words
+            if self._lexicon is None:
+                from lexicon import LexiconError, load_lexicon
+
+                try:
+                    self._lexicon = load_lexicon(os.environ.get("COMPANION_LEXICON") or None)
+                except LexiconError as exc:
+                    raise ValueError(f"The word list could not be loaded ({exc}).") from None
+            return self._lexicon
+
+    def warm(self) -> None:
+        self._lex()
+
+    @property
+    def name(self) -> str:
+        return str(self._lex().name)
 
     def judge(self, words: list[str]) -> Verdict:
-        bad = tuple(w for w in words if not self.is_word(w))
-        return Verdict(not bad, self.name, tuple(words), bad)
+        from lexicon import judge_words
+
+        ruling = judge_words(words, self._lex())
+        return Verdict(ruling.acceptable, ruling.lexicon, tuple(w.word for w in ruling.words),
+                       tuple(w.word for w in ruling.words if not w.ok))
 
 
 JUDGE = WordJudge()
@@ -104,9 +85,10 @@ class ReaderUnavailable(RuntimeError):
 
 def read_board(image: bytes, previous_rows: list[str] | None = None, tileset: str = "en",
                mirrored: bool = False) -> BoardRead:
-    """Photo bytes -> BoardRead, through the project's `vision` package.
+    """Photo bytes -> BoardRead, through the project's reader (`vision.read.read_board`).
 
-    `COMPANION_READER=module:function` points at another reader (tests use it while `vision` is built).
+    `COMPANION_READER=module:function` points at another reader (the browser tests use a stand-in that
+    misreads one square on purpose, to exercise the correction screen deterministically).
     """
     override = os.environ.get("COMPANION_READER")
     if override:
@@ -114,17 +96,37 @@ def read_board(image: bytes, previous_rows: list[str] | None = None, tileset: st
         fn = getattr(importlib.import_module(mod_name), attr)
         return _to_board_read(_call_reader(fn, image, previous_rows, tileset, mirrored))
     try:
-        vision = importlib.import_module("vision")
-    except Exception as exc:  # pragma: no cover - vision is part of the repo
-        raise ReaderUnavailable(f"the board reader could not start ({exc})") from None
-    for attr in ("read_image_bytes", "read_bytes", "read_photo", "read_board", "read"):
-        fn = getattr(vision, attr, None)
-        if callable(fn):
-            break
-    else:
-        raise ReaderUnavailable("the board reader is not installed yet: enter the play by hand")
-    result = _call_reader(fn, image, previous_rows, tileset, mirrored)
-    return _to_board_read(result)
+        from vision.errors import VisionError
+        from vision.read import read_board as vision_read
+    except ImportError as exc:  # pragma: no cover - vision is part of the repo
+        raise ReaderUnavailable(f"the board reader could not start ({exc}): enter the play by hand") from None
+    if mirrored:
+        image = _unmirror(image)
+    try:
+        reading = vision_read(image, previous=previous_rows, tiles=tileset)
+    except VisionError as exc:
+        raise ValueError(_sentence(str(exc))) from None
+    read = _to_board_read(reading)
+    notes = list(getattr(reading, "warnings", []) or [])
+    notes += [f"{c.square} read as {c.now} but the board holds {c.was}" for c in getattr(reading, "changed", [])]
+    read.note = " ".join(_sentence(n) for n in notes)
+    return read
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
+
+
+def _unmirror(image: bytes) -> bytes:
+    """A front camera on the web returns a mirror image: flip it back."""
+    import cv2
+    import numpy as np
+
+    img = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError("The photo could not be opened: use a JPEG or PNG picture of the board.")
+    return bytes(cv2.imencode(".png", cv2.flip(img, 1))[1])
 
 
 def _call_reader(fn: Any, image: bytes, previous_rows: list[str] | None, tileset: str, mirrored: bool) -> Any:
@@ -137,21 +139,9 @@ def _call_reader(fn: Any, image: bytes, previous_rows: list[str] | None, tileset
         img = None
     if img is None:
         raise ValueError("The photo could not be opened: use a JPEG or PNG picture of the board.")
-    if mirrored:  # a front camera on the web returns a mirror image
+    if mirrored:
         img = cv2.flip(img, 1)
-        image = bytes(cv2.imencode(".png", img)[1])
-    attempts: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
-        ((img,), {"tileset": tileset}),
-        ((img,), {}),
-        ((image,), {}),
-    ]
-    last: Exception | None = None
-    for args, kwargs in attempts:
-        try:
-            return fn(*args, **kwargs)
-        except TypeError as exc:
-            last = exc
-    raise ReaderUnavailable(f"the board reader refused the photo ({last})")
+    return fn(img)
 
 
 def _to_board_read(result: Any) -> BoardRead:

@@ -181,7 +181,7 @@ class AppState:
         self.read_conf = tuple(tuple(r) for r in read.confidence)
         game.set_read(read)
         self.set_read_rows(list(read.rows))
-        self.say("Check the highlighted squares. Tap a square to correct it.")
+        self.say("Check the highlighted squares. Tap a square to correct it." + (f" {read.note}" if read.note else ""))
 
     def set_read_rows(self, rows: list[str]) -> None:
         game = self.game
@@ -368,7 +368,7 @@ class AppState:
         except TableError as exc:
             self.fail(str(exc))
             return
-        except FileNotFoundError as exc:
+        except (FileNotFoundError, ValueError) as exc:
             self.fail(str(exc))
             return
         self.verdict = verdict

@@ -16,14 +16,9 @@ CAVA = BOARDS / "cava_ro"
 
 
 def reader_env(label_json: Path, misread: str = "") -> dict[str, str]:
-    """Use the real `vision` reader when it exists; else the stand-in that returns the photo's label."""
-    try:
-        import vision  # noqa: F401
-        real = any(callable(getattr(vision, a, None))
-                   for a in ("read_image_bytes", "read_bytes", "read_photo", "read_board", "read"))
-    except Exception:
-        real = False
-    if real and not os.environ.get("UI_TEST_FAKE_READER"):
+    """The real reader (`vision`) unless a deliberate misread is asked for: then the stand-in that
+    returns the photo's label with that square wrong at low confidence (a deterministic correction)."""
+    if not misread and not os.environ.get("UI_TEST_FAKE_READER"):
         return {}
     here = str(Path(__file__).resolve().parent)
     return {"COMPANION_READER": "fake_reader:read", "FAKE_READ_JSON": str(label_json), "FAKE_MISREAD": misread,

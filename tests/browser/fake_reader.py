@@ -1,4 +1,4 @@
-"""A stand-in board reader for browser tests while `vision` is being built.
+"""A stand-in board reader for the browser test that needs a deterministic misread.
 
 It does not look at the picture's letters: it returns the labelled grid of the photo named by
 `FAKE_READ_JSON` (a shared-data label file), with the square `FAKE_MISREAD` (e.g. `7,8=V`) read
