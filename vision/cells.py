@@ -51,17 +51,19 @@ def cell_window(warped: U8, row: int, col: int, scale: float = 1.0,
     return warped[y0:y0 + 2 * half, x0:x0 + 2 * half]
 
 
-def dark_ink(gray: U8, cell_px: int = CELL) -> U8:
+def dark_ink(gray: U8, cell_px: int = CELL, strict: bool = False) -> U8:
     """Pixels clearly darker than their surroundings (letters, numbers, printed text) as a 0/1 mask.
 
     Dividing by a closed (locally brightest) background makes the test independent of lighting and of
-    the tile colour (white plastic, pale wood, darker wood).
+    the tile colour (white plastic, pale wood, darker wood). Blurred or dim photos print letters at low
+    contrast, so Otsu may loosen the cut-off within limits; `strict` keeps the firm cut-off, for textured
+    wood where the loose one merges a letter with grain and shadow.
     """
     k = max(3, (cell_px // 4) | 1)
     background = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     ratio = gray.astype(np.float32) / np.maximum(background.astype(np.float32), 1.0)
-    # Blurred or dim photos print letters at low contrast: let Otsu raise the cut-off, within limits
-    # so that wood grain on an empty square does not become ink.
+    if strict:
+        return (ratio < 0.72).astype(np.uint8)
     r8 = np.clip(ratio * 255.0, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(r8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     cut = float(np.clip(otsu / 255.0, 0.72, 0.86))
@@ -106,9 +108,16 @@ def _dark_centre(window_gray: U8) -> bool:
 
 def _find_glyph(window_gray: U8, cell_px: int, inverted: bool,
                 exclude: tuple[float, float] | None = None) -> Glyph | None:
-    mask = dark_ink(window_gray, cell_px)
+    found = _glyph_in_mask(dark_ink(window_gray, cell_px), window_gray.shape[0], cell_px, inverted, exclude)
+    if found is None:  # the loose cut-off may have merged the letter with wood grain: try the firm one
+        found = _glyph_in_mask(dark_ink(window_gray, cell_px, strict=True), window_gray.shape[0], cell_px,
+                               inverted, exclude)
+    return found
+
+
+def _glyph_in_mask(mask: U8, side: int, cell_px: int, inverted: bool,
+                   exclude: tuple[float, float] | None) -> Glyph | None:
     n, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    side = window_gray.shape[0]
     c = side / 2.0
     best = -1
     best_cost = 1e9
