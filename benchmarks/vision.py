@@ -10,8 +10,8 @@ board before (the empty board for move 1); a move is right when the new tiles (s
 `?` for the joker) and the score equal the official annotation.
 
 `--models heldout` reads every photo with the models `python -m vision.train --eval-only` trained
-without it (saved under its cache folder); cava_ro game 1 and the alphabet/template photos are in
-every training fold, so they are left out. `--models shipped` uses `assets/vision/` (trained on all
+without it (saved under its cache folder; cava_ro games 2-3 by a model trained with game 1, game 1 by one
+trained with games 2-3); the alphabet/template photos are in every training fold, so they are left out. `--models shipped` uses `assets/vision/` (trained on all
 labelled photos: training-set figures, an upper bound). Times are per photo, wall and CPU
 (`time.process_time`), median and 90th percentile; the machine may be shared, so CPU time is the
 steadier figure.
