@@ -57,3 +57,16 @@ def test_bad_corners_and_missing_file_exit_2(tmp_path: Path, capsys: pytest.Capt
     assert "eight numbers" in capsys.readouterr().err
     assert main(["read", str(tmp_path / "missing.jpg")]) == 2
     assert "no file" in capsys.readouterr().err
+
+
+def test_previous_photo_gives_the_move(capsys: pytest.CaptureFixture[str]) -> None:
+    shared_path("boards", "cava_ro", "1_07.json")
+    photos = {p.stem: p for p in labelled_photos("cava_ro") if p.stem in ("1_06", "1_07")}
+    now, before = photos["1_07"], photos["1_06"]
+    status = main(["read", str(now.image), "--corners", _corners_arg(now.corners), "--previous", str(before.image),
+                   "--previous-corners", _corners_arg(before.corners), "--tiles", "ro", "--no-tesseract"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert out["score"] == now.meta["move_score"]
+    assert len(out["new_tiles"]) == len(now.meta["new_tiles"])
+    assert all(0.0 <= v <= 1.0 for row in out["confidence"] for v in row)
