@@ -1,4 +1,4 @@
-"""Thin adapters to the engines built beside the UI (word judge, board reader, game store).
+"""Thin adapters to the word judge (`lexicon`) and the board reader (`vision`).
 
 Each adapter tries the project's own package first and falls back to a small stand-in, so the UI
 works while those packages are still being written. Nothing here knows a game rule.
@@ -159,27 +159,3 @@ def _to_board_read(result: Any) -> BoardRead:
         conf = [[1.0] * len(rows) for _ in rows]
     conf = [[float(x) for x in row] for row in conf]
     return BoardRead(rows=rows, confidence=conf, note=str(get("note", "") or ""))
-
-
-# ----------------------------------------------------------------------------- game store
-
-
-class MemoryStore:
-    """Games kept in memory until `companion.store` lands: id -> (variant, events JSON)."""
-
-    def __init__(self, data_dir: str | None = None) -> None:
-        self.data_dir = data_dir
-        self._games: dict[str, tuple[str, str]] = {}
-
-    def save(self, game_id: str, variant: str, events_json: str) -> None:
-        self._games[game_id] = (variant, events_json)
-        if self.data_dir:
-            try:
-                path = Path(self.data_dir)
-                path.mkdir(parents=True, exist_ok=True)
-                (path / f"{game_id}.json").write_text(events_json, encoding="utf-8")
-            except OSError:
-                pass
-
-    def load(self, game_id: str) -> tuple[str, str] | None:
-        return self._games.get(game_id)

@@ -2,7 +2,7 @@
 
 Each browser tab is its own Flet session. The referee's tab changes the game through `TableGame`
 and calls `publish()`; every subscribed tab (referee and followers) then re-renders from the shared
-game. Subscribers are callables that schedule work on their own session (`page.run_task`).
+game, after saving it to the store (`persist.GameStore`). Subscribers are callables that schedule work on their own session (`page.run_task`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import contextvars
 import threading
 from collections.abc import Callable
 
-from companion.ui.adapters import MemoryStore
+from companion.ui.persist import GameStore
 from companion.ui.table import TableGame
 
 
@@ -20,10 +20,15 @@ class Hub:
         self._lock = threading.Lock()
         self._subscribers: dict[str, Callable[[], None]] = {}
         self.game: TableGame | None = None
-        self.store = MemoryStore()
+        self.store = GameStore(None)
+        self.resume_note = ""
 
     def configure(self, data_dir: str | None) -> None:
-        self.store = MemoryStore(data_dir)
+        """Use the store in `data_dir` and pick up its open game, if any."""
+        self.store = GameStore(data_dir)
+        game, self.resume_note = self.store.resume()
+        if game is not None:
+            self.game = game
 
     def subscribe(self, key: str, callback: Callable[[], None]) -> None:
         with self._lock:
@@ -40,10 +45,7 @@ class Hub:
     def publish(self, exclude: str | None = None) -> None:
         game = self.game
         if game is not None:
-            try:
-                self.store.save(game.id, game.engine.variant, game.engine.events_json())
-            except Exception:
-                pass
+            self.store.save(game)  # every confirmed event, before any tab shows it
         with self._lock:
             callbacks = list(self._subscribers.items())
         for key, cb in callbacks:

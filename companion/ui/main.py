@@ -52,7 +52,12 @@ def _logging() -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None) -> None:
     _logging()
-    HUB.configure(data_dir)
+    from companion.ui.persist import default_data_dir
+
+    HUB.configure(data_dir or str(default_data_dir()))
+    from companion.ui.adapters import JUDGE
+
+    JUDGE.warm()  # load the word list now, not on the first challenge
     print(f"Table referee: open http://{host}:{port} in a browser", flush=True)
     os.environ.setdefault("FLET_WEB_NO_CDN", "true")
     ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)

@@ -8,8 +8,8 @@ its refusals into sentences.
 
 from __future__ import annotations
 
-import itertools
 import math
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -37,7 +37,6 @@ from companion.rules.scoring import play_direction, score_play
 from companion.ui.adapters import JUDGE, BoardRead, Verdict
 
 TOKEN_COLOURS = ["red", "blue", "green", "amber", "purple", "teal"]
-_ids = itertools.count(1)
 
 
 class TableError(Exception):
@@ -247,7 +246,7 @@ class TableGame:
     def __init__(self, kind: str, players: list[PlayerInfo], engine: Any, banker: str | None = None,
                  lexicon: str = "ENABLE", clock_minutes: int | None = None, penalty_per_minute: int = 10,
                  preset_label: str = "") -> None:
-        self.id = f"g{next(_ids)}"
+        self.id = secrets.token_hex(6)  # unique across restarts: it is the game's id in the store
         self.kind = kind
         self.player_info = players
         self.engine = engine

@@ -15,6 +15,10 @@ def Home(app: AppState):
         ft.Text("Keep the real game on the table. This screen scores, judges challenges and keeps the bank."),
         ft.FilledButton("New game", on_click=lambda e: app.go("setup")),
     ]
+    from companion.ui.hub import HUB
+
+    if HUB.resume_note:
+        items.append(ft.Text(HUB.resume_note, italic=True))
     if game is not None:
         items += [
             ft.Text(f"A game is on: {', '.join(game.players)}.", size=16),

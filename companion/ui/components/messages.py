@@ -9,7 +9,13 @@ from companion.ui.models import AppState
 
 @ft.component
 def Messages(app: AppState):
+    from companion.ui.hub import HUB
+
     items: list[ft.Control] = []
+    if HUB.store.error:
+        items.append(ft.Semantics(identifier="save-error", content=ft.Container(
+            bgcolor="#FFEBEE", padding=8, border_radius=6,
+            content=ft.Text(HUB.store.error, color="#B71C1C", weight=ft.FontWeight.BOLD))))
     if app.busy:
         items.append(ft.Row([ft.ProgressRing(width=18, height=18), ft.Text(app.busy)]))
     if app.error:

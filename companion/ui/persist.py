@@ -1,0 +1,144 @@
+"""The app's games on disk: every confirmed event goes to the project's SQLite store (`companion.store`),
+and an open game is picked up again when the app restarts.
+
+What it owns: the file name inside the `--data` folder (`games.sqlite`), the table details the UI needs
+to rebuild a game that the events do not carry (token colours, banker, clock settings; kept in the
+store's per-game settings), and syncing the in-memory log to the store after each change. The store
+does the crash safety (one transaction per append, WAL + FULL) and refuses stale appends.
+
+Clock time used is not in the event log until the game ends, so a restarted game's clocks start again
+from what the log says (zero mid-game); this is said in the UI's resume message.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.ui.table import ClassicEngine, PlayerInfo, TableGame
+
+LOG = logging.getLogger("companion.ui")
+FILE_NAME = "games.sqlite"
+
+
+def default_data_dir() -> Path:
+    return Path.home() / ".local" / "share" / "table-referee"
+
+
+class GameStore:
+    """Syncs `TableGame` logs into one store file. Opens a connection per call (the store's connection
+    belongs to one thread, and Flet handlers run on several)."""
+
+    def __init__(self, data_dir: str | Path | None) -> None:
+        self.data_dir = str(data_dir) if data_dir else None
+        self._lock = threading.Lock()
+        self._saved: dict[str, int] = {}  # game id -> events already in the store
+        self.error = ""
+
+    @property
+    def path(self) -> Path | None:
+        return Path(self.data_dir) / FILE_NAME if self.data_dir else None
+
+    def _open(self) -> Any:
+        from companion.store import Store
+
+        assert self.path is not None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return Store(self.path)
+
+    def save(self, game: TableGame) -> None:
+        """Append the events not yet stored; mark the game finished when it is. Errors become `self.error`."""
+        if self.path is None:
+            return
+        from companion.store import StoreError
+
+        with self._lock:
+            try:
+                with self._open() as store:
+                    self._save(store, game)
+                self.error = ""
+            except (StoreError, OSError) as exc:
+                LOG.error("saving game %s failed: %s", game.id, exc)
+                self.error = f"The game could not be saved ({exc})."
+
+    def _save(self, store: Any, game: TableGame) -> None:
+        events = list(game.engine.log.events)
+        if game.id not in self._saved:
+            known = {g.id for g in store.games()}
+            if game.id not in known:
+                store.create_game(game.engine.variant, {"table": table_settings(game)}, game_id=game.id)
+                self._saved[game.id] = 0
+            else:
+                self._saved[game.id] = store.last_seq(game.id)
+        done = self._saved[game.id]
+        if len(events) > done:
+            self._saved[game.id] = store.append(game.id, events[done:], expected_seq=done, device="referee")
+        if game.finished and store.game(game.id).status != "finished":
+            store.set_status(game.id, "finished")
+
+    def resume(self) -> tuple[TableGame | None, str]:
+        """The most recent unfinished game in the store, rebuilt, and a sentence for the table."""
+        if self.path is None or not self.path.exists():
+            return None, ""
+        from companion.store import StoreError
+
+        try:
+            with self._open() as store:
+                open_games = [g for g in store.games() if g.status == "active" and g.last_seq > 0]
+                if not open_games:
+                    return None, ""
+                info = open_games[-1]
+                events = store.events(info.id)
+        except (StoreError, OSError) as exc:
+            return None, f"The saved games could not be read ({exc})."
+        try:
+            game = rebuild(info.id, info.variant, info.settings.get("table", {}), events)
+        except Exception as exc:  # a log the current rules refuse: start fresh, keep the file untouched
+            LOG.exception("resuming game %s failed", info.id)
+            return None, f"The open game {info.id} could not be resumed ({exc})."
+        self._saved[game.id] = len(events)
+        return game, (f"Resumed the open game of {', '.join(game.players)} ({len(events)} events)."
+                      + (" The clocks start again from zero." if game.clocks is not None else ""))
+
+
+def table_settings(game: TableGame) -> dict[str, Any]:
+    return {
+        "kind": game.kind,
+        "players": [[p.name, p.colour] for p in game.player_info],
+        "banker": game.banker,
+        "lexicon": game.lexicon,
+        "clock_minutes": game.clock_minutes,
+        "penalty_per_minute": game.penalty_per_minute,
+        "preset_label": game.preset_label,
+    }
+
+
+def rebuild(game_id: str, variant: str, table: dict[str, Any], events: list[Any]) -> TableGame:
+    """A TableGame from stored events and the table details saved beside them."""
+    from companion.events import GameLog
+
+    if variant == "monopoly":
+        from companion.rules.monopoly import new_state
+        from companion.ui.monopoly_adapter import MonopolyEngine, MonopolyTable
+
+        engine: Any = MonopolyEngine.__new__(MonopolyEngine)
+        engine.log = GameLog(lambda: new_state(None), events)
+        cls: type[TableGame] = MonopolyTable
+    else:
+        from companion.rules.classic import new_state as classic_state
+
+        engine = ClassicEngine.__new__(ClassicEngine)
+        engine.log = GameLog(classic_state, events)
+        cls = TableGame
+    names = engine.log.state.players
+    colours = {n: c for n, c in table.get("players", [])}
+    players = [PlayerInfo(n, colours.get(n, "grey")) for n in names]
+    game = cls(variant if variant == "monopoly" else "classic", players, engine, banker=table.get("banker"),
+               lexicon=table.get("lexicon", "ENABLE"), clock_minutes=table.get("clock_minutes"),
+               penalty_per_minute=table.get("penalty_per_minute", 10), preset_label=table.get("preset_label", ""))
+    game.id = game_id
+    if game.clocks is not None:
+        game.clocks.switch(None)
+    return game

@@ -1,0 +1,54 @@
+"""The app is stopped mid-game and started again on the same data folder: the open game comes back
+from the SQLite store with its turns, and the referee carries on."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
+from browser.harness import failure_shot
+
+pytestmark = pytest.mark.browser
+
+
+def test_open_game_survives_a_restart(tmp_path, playwright_instance):  # noqa: F811
+    browser = launch(playwright_instance)
+    with app_server(tmp_path) as url:
+        ref = new_tab(browser, url)
+        try:
+            ref.click("New game")
+            ref.click("Classic Scrabble")
+            ref.click("Start game")
+            ref.fill("Word", "HOTEL")
+            ref.fill("Square", "H8")
+            ref.click("Confirm play")
+            ref.text("Bob to play")
+        except Exception:
+            failure_shot(ref, "resume-1")
+            raise
+    assert (tmp_path / "games.sqlite").exists()
+
+    with app_server(tmp_path) as url:
+        ref = new_tab(browser, url)
+        try:
+            ref.click("Home")
+            ref.text("Resumed the open game of Ann, Bob (2 events).")
+            ref.click("Referee this game")
+            ref.text("Bob to play")
+            ref.click("Scoresheet")
+            ref.text("8H HOTEL")
+            ref.click("Turn")
+            ref.fill("Word", "HOTELS")
+            ref.fill("Square", "H8")
+            ref.click("Confirm play")
+            ref.text("Ann to play")
+        except Exception:
+            failure_shot(ref, "resume-2")
+            raise
+    browser.close()
+
+    from companion.store import Store
+
+    with Store(tmp_path / "games.sqlite") as store:
+        (info,) = store.games()
+        assert info.last_seq == 3 and info.status == "active"

@@ -1,0 +1,112 @@
+"""The UI's game wrapper without a browser: Monopoly previews and wording from the real engine, the
+store round trip and resume, the classic GCG export, clocks, the reader and judge adapters."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.gcg import classic_events_from_record, parse_gcg
+from companion.ui.adapters import JUDGE, read_board
+from companion.ui.monopoly_adapter import new_monopoly
+from companion.ui.persist import GameStore
+from companion.ui.table import PlayerInfo, TableError, TableGame
+
+PLAYERS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]
+
+
+def monopoly_game():
+    g = new_monopoly(PLAYERS, "Ann")
+    g.play("8H", "PUNCT")
+    return g
+
+
+def test_preview_changes_nothing_and_matches_the_confirmed_play():
+    g = new_monopoly(PLAYERS, "Ann")
+    check = g.check("8H", "PUNCT")
+    assert check.ok and check.total == 20
+    assert "Ann's token moves from GO to Free Parking (space 20)." in check.effects
+    assert g.cash() == {"Ann": 1000, "Bob": 1000} and g.current_player == "Ann"  # nothing changed
+    g.play("8H", "PUNCT")
+    assert g.turn_lines == check.effects
+    assert g.cash()["Ann"] == 1500 and g.current_player == "Bob"
+
+
+def test_refusals_are_sentences_and_change_nothing():
+    g = new_monopoly(PLAYERS, "Ann")
+    assert g.check("1A", "HOTEL").error == "The first play must cover the centre square H8."
+    with pytest.raises(TableError, match="Bought tiles Z are not in the word"):
+        g.play("8H", "HOTEL", "Z")
+    with pytest.raises(TableError, match="not what the turn waits for"):
+        g.card("collect", 200)
+    assert len(g.engine.log.events) == 1
+
+
+def test_challenge_withdraws_the_play_and_says_so():
+    g = monopoly_game()
+    verdict = g.challenge("Bob")
+    assert not verdict.acceptable and verdict.lexicon == "ENABLE" and verdict.bad_words == ("PUNCT",)
+    assert g.cash()["Ann"] == 1000
+    assert g.turn_lines[0] == "Ann's 8H PUNCT is withdrawn (challenged by Bob: not a valid word)."
+    assert "loses the turn" in g.notice
+
+
+def test_card_rent_history_and_end():
+    g = monopoly_game()
+    g.challenge("Bob")
+    g.play("8E", "HOTEL")
+    g.play("E8", "HUG", "G")
+    assert g.turn_stage() == "card"
+    g.card("go_to_jail")
+    g.undo()
+    assert g.turn_stage() == "card" and g.turn_lines == ["The last action was undone."]
+    g.card("take_property", group="orange")
+    g.play("H6", "ATE")
+    assert "Bob pays M600 to Ann: rent for Orange." in g.turn_lines
+    history = g.history()
+    assert history[0] == {"Ann": 1000, "Bob": 1000} and history[-1] == {"Ann": 2400, "Bob": 400}
+    g.end_game({}, agreed=True)
+    assert g.finished and g.winner() == ["Ann"]
+
+
+def test_store_keeps_every_event_and_resumes_the_open_game(tmp_path):
+    store = GameStore(tmp_path)
+    g = monopoly_game()
+    store.save(g)
+    g.challenge("Bob")
+    g.undo()
+    store.save(g)
+    assert store.error == ""
+    again, note = GameStore(tmp_path).resume()
+    assert again is not None and again.id == g.id and "4 events" in note
+    assert again.cash() == g.cash() and again.colour("Bob") == "blue" and again.banker == "Ann"
+    assert again.last_play_words() == ("Ann", ["PUNCT"])  # the undone challenge can be made again
+    g.end_game({}, agreed=True)
+    store.save(g)
+    assert GameStore(tmp_path).resume() == (None, "")  # a finished game is not resumed
+
+
+def test_classic_gcg_export_reads_back_and_clock_penalty():
+    g = TableGame.new_classic(PLAYERS, preset="club")
+    g.play("8H", "HOTEL")
+    g.exchange(3)
+    g.play("I7", "FOX")
+    record = parse_gcg(g.gcg())
+    assert [p.name for p in record.players] == ["Ann", "Bob"]
+    events = classic_events_from_record(record)
+    assert [e.type for e in events][1:] == ["play", "exchange", "play"]
+    assert g.clocks is not None and g.clock_minutes == 25
+    g.clocks.used["Bob"] = 25 * 60 + 61  # two minutes started over time: 10 points each
+    assert g.overtime_penalty("Bob") == 20 and g.overtime_penalty("Ann") == 0
+
+
+def test_reader_adapter_reads_a_real_photo_and_refuses_junk(shared_data):
+    photo = shared_data / "boards" / "cava_ro" / "1_01.jpg"
+    read = read_board(photo.read_bytes(), ["." * 15] * 15)
+    assert read.rows[7] == ".......PUNCT..."
+    with pytest.raises(ValueError, match="not an image"):
+        read_board(b"not a photo")
+
+
+def test_judge_names_the_word_list():
+    v = JUDGE.judge(["HOTEL", "qi"])
+    assert v.lexicon == "ENABLE" and not v.acceptable and v.bad_words == ("QI",)
