@@ -82,6 +82,13 @@ class BoardReading(BaseModel):
             "corners": [[round(v, 1) for v in pt] for pt in self.corners],
             "located": self.located,
             "doubtful": self.doubtful,
+            # Who decided each tile: "mlp" (numpy recogniser), "tesseract", "mlp+tesseract" (agreed) or
+            # "blank" (no letter printed); row-major, tiles only.
+            "tiles": [
+                {"square": f"{chr(65 + c)}{r + 1}", "letter": self.grid[r][c],
+                 "confidence": round(self.confidence[r][c], 3), "recogniser": self.recogniser[r][c]}
+                for r in range(SIZE) for c in range(SIZE) if self.grid[r][c] != "."
+            ],
         }
         if self.new_tiles is not None:
             out["new_tiles"] = [{"square": t.square, "letter": t.letter} for t in self.new_tiles]
