@@ -168,19 +168,34 @@ def _comb(profile: F64, lo: float, hi: float, top: int = 3) -> list[tuple[float,
     p = (profile - np.median(profile)) / (profile.std() + 1e-6)
     p = np.convolve(p, np.array([0.25, 0.5, 0.25]), mode="same")
     xs = np.arange(n, dtype=np.float64)
+    on_k = np.arange(LINES, dtype=np.float64)
+    off_k = np.arange(SIZE, dtype=np.float64) + 0.5
+
+    def best_at(ds: F64, x_step: float, x_lo: float = 0.0, x_hi: float = np.inf) -> list[tuple[float, float, float]]:
+        out: list[tuple[float, float, float]] = []
+        for d in ds:
+            span = SIZE * d
+            x0 = np.arange(max(0.0, x_lo), min(n - 1 - span, x_hi), x_step)
+            if len(x0) == 0:
+                continue
+            s = (np.interp(x0[:, None] + d * on_k, xs, p).mean(axis=1)
+                 - np.interp(x0[:, None] + d * off_k, xs, p).mean(axis=1))
+            k = int(np.argmax(s))
+            out.append((float(s[k]), float(x0[k]), float(d)))
+        return out
+
+    # coarse search, then a fine one around the best few (the score is smooth at this scale)
+    coarse = sorted(best_at(np.arange(lo, hi, 0.5), 1.0), reverse=True)
     found: list[tuple[float, float, float]] = []
-    for d in np.arange(lo, hi, 0.25):
-        span = SIZE * d
-        if span >= n - 1:
-            break
-        x0 = np.arange(0.0, n - 1 - span, 0.5)
-        on = x0[:, None] + d * np.arange(LINES)[None, :]
-        off = x0[:, None] + d * (np.arange(SIZE)[None, :] + 0.5)
-        s = np.interp(on, xs, p).mean(axis=1) - np.interp(off, xs, p).mean(axis=1)
-        k = int(np.argmax(s))
-        found.append((float(s[k]), float(x0[k]), float(d)))
+    for _, x0, d in coarse[:top + 2]:
+        fine = best_at(np.arange(d - 0.5, d + 0.51, 0.125), 0.25, x0 - 1.5, x0 + 1.5)
+        found.extend(fine)
     found.sort(reverse=True)
-    return found[:top]
+    kept: list[tuple[float, float, float]] = []
+    for f in found:
+        if all(abs(f[1] - g[1]) > 2 or abs(f[2] - g[2]) > 1 for g in kept):
+            kept.append(f)
+    return kept[:top]
 
 
 def _cell_colours(bgr: U8, h_grid: F64, cells: range) -> F64:
@@ -197,23 +212,25 @@ def _cell_colours(bgr: U8, h_grid: F64, cells: range) -> F64:
     return inner.mean(axis=(1, 3))
 
 
-def _premium_fit(colours: F64) -> float:
+def _premium_fit(colours: F64) -> F64:
     """Share of the colour differences among 15x15 squares explained by the standard premium classes.
 
-    Distances are capped, so a few tiles, glare spots or squares outside the photo cannot dominate either
-    the explained or the unexplained part; uniform noise explains nothing.
+    `colours` is (..., 15, 15, 3); the result has the leading shape. Distances are capped, so a few tiles,
+    glare spots or squares outside the photo cannot dominate either the explained or the unexplained
+    part; uniform noise explains nothing.
     """
-    x = colours.reshape(-1, 3)
+    lead = colours.shape[:-3]
+    x = colours.reshape(-1, SIZE * SIZE, 3)
     cls = _CLASSES.ravel()
-    d0 = ((x - np.median(x, axis=0)) ** 2).sum(axis=1)
-    cap = float(np.percentile(d0, 90)) + 1e-6
-    total = float(np.minimum(d0, cap).sum()) + 1e-6
-    within = 0.0
+    d0 = ((x - np.median(x, axis=1, keepdims=True)) ** 2).sum(axis=2)
+    cap = np.percentile(d0, 90, axis=1, keepdims=True) + 1e-6
+    total = np.minimum(d0, cap).sum(axis=1) + 1e-6
+    within = np.zeros(len(x))
     for k in range(6):
-        sel = x[cls == k]
-        dk = ((sel - np.median(sel, axis=0)) ** 2).sum(axis=1)
-        within += float(np.minimum(dk, cap).sum())
-    return max(0.0, 1.0 - within / total)
+        sel = x[:, cls == k]
+        dk = ((sel - np.median(sel, axis=1, keepdims=True)) ** 2).sum(axis=2)
+        within += np.minimum(dk, cap).sum(axis=1)
+    return np.maximum(0.0, 1.0 - within / total).reshape(lead)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -297,8 +314,8 @@ def _grid_in_quad(small: U8, quad: F64, method: str) -> _Found | None:
     px = gx[inner, :].mean(axis=0).astype(np.float64)
     py = gy[:, inner].mean(axis=1).astype(np.float64)
     lo, hi = 0.4 * n / SIZE, 1.08 * n / SIZE
-    cx = _comb(px, lo, hi)
-    cy = _comb(py, lo, hi)
+    cx = _comb(px, lo, hi, top=2)
+    cy = _comb(py, lo, hi, top=2)
     if not cx or not cy:
         return None
     from_warp = np.linalg.inv(to_warp)
@@ -310,17 +327,21 @@ def _grid_in_quad(small: U8, quad: F64, method: str) -> _Found | None:
             # the comb fixes spacing; the window of 15 squares along it is chosen by premium colours
             lattice = from_warp @ np.array([[dx, 0, x0], [0, dy, y0], [0, 0, 1]], dtype=np.float64)
             cols = _cell_colours(small, lattice, range(-2, SIZE + 2))
-            for ky in range(-2, 3):
-                for kx in range(-2, 3):
-                    win = cols[ky + 2:ky + 2 + SIZE, kx + 2:kx + 2 + SIZE]
-                    prem = _premium_fit(win)
-                    # line evidence of this window (the comb score applies exactly only to k = 0)
-                    score = prem + 0.08 * (sx + sy) - 0.05 * (abs(kx) + abs(ky))
-                    if best is None or score > best.score:
-                        shift = np.array([[1, 0, kx], [0, 1, ky], [0, 0, 1]], dtype=np.float64)
-                        hg = lattice @ shift
-                        if _is_sane(_grid_corners(hg), small.shape):
-                            best = _Found(hg, score, prem, method)
+            shifts = [(kx, ky) for ky in range(-2, 3) for kx in range(-2, 3)]
+            wins = np.stack([cols[ky + 2:ky + 2 + SIZE, kx + 2:kx + 2 + SIZE] for kx, ky in shifts])
+            prems = _premium_fit(wins)
+            # line evidence of the comb (exact only for k = 0) and a mild preference for the comb's own
+            # window; the premium colours decide between neighbouring windows
+            scores = prems + 0.08 * (sx + sy) - 0.05 * np.array([abs(kx) + abs(ky) for kx, ky in shifts])
+            for idx in np.argsort(-scores):
+                if best is not None and scores[idx] <= best.score:
+                    break
+                kx, ky = shifts[idx]
+                shift = np.array([[1, 0, kx], [0, 1, ky], [0, 0, 1]], dtype=np.float64)
+                hg = lattice @ shift
+                if _is_sane(_grid_corners(hg), small.shape):
+                    best = _Found(hg, float(scores[idx]), float(prems[idx]), method)
+                    break
     return best
 
 
@@ -328,48 +349,59 @@ def _grid_in_quad(small: U8, quad: F64, method: str) -> _Found | None:
 # refinement
 
 
-def _refine(img: U8, h_grid: F64, cell: int) -> tuple[F64, float]:
-    """One pass of line tracing: returns a corrected grid->image homography and the inlier share."""
+def _band_profiles(g: F32, pos: int, half: int, c: int) -> F64:
+    """Line evidence across column `pos` (+-half pixels), one profile per square-high band (15 rows).
+
+    The middle two thirds of each band are used so the crossing lines do not blur the profile.
+    """
+    strip = g[c:(SIZE + 1) * c, pos - half:pos + half + 1].reshape(SIZE, c, 2 * half + 1)
+    return strip[:, c // 6:c - c // 6, :].mean(axis=1).astype(np.float64)
+
+
+def _refine(img: U8, h_grid: F64, cell: int, reach: float = 0.45) -> tuple[F64, float]:
+    """One pass of line tracing: returns a corrected grid->image homography and the inlier share.
+
+    Only the 14+14 inner lines are traced: the outer ones often sit beside a printed frame or margin
+    whose edge is stronger than the line itself, and a regular grid's inner lines fix the outer ones.
+    `reach` is how far (in squares) from its expected place a line is looked for.
+    """
     c = cell
     side = (SIZE + 2) * c
     to_img = h_grid @ np.array([[1 / c, 0, -1], [0, 1 / c, -1], [0, 0, 1]], dtype=np.float64)
     warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
     gx, gy = _line_maps(warped)
-    half = int(0.45 * c)
-    rows: list[list[float]] = []
-    weights: list[float] = []
-    offs = np.arange(-half, half + 1, dtype=np.float64)
-    for axis, g in ((0, gx), (1, gy)):
-        for i in range(LINES):
+    half = int(reach * c)
+    rows: list[F64] = []
+    weights: list[F64] = []
+    along = np.arange(SIZE, dtype=np.float64) + 0.5  # centre of each band, in squares
+    for axis, g in ((0, gx), (1, gy.T)):  # transposed, horizontal lines are traced as vertical ones
+        for i in range(1, LINES - 1):
             pos = (i + 1) * c
-            for j in range(SIZE):
-                a, b = (j + 1) * c + c // 6, (j + 2) * c - c // 6
-                if axis == 0:
-                    prof = g[a:b, pos - half:pos + half + 1].mean(axis=0)
-                else:
-                    prof = g[pos - half:pos + half + 1, a:b].mean(axis=1)
-                k = int(np.argmax(prof))
-                peak = float(prof[k])
-                base = float(np.median(prof))
-                if peak <= base * 1.3 or k in (0, len(prof) - 1):
-                    continue
-                # parabolic sub-pixel peak
-                y0, y1, y2 = float(prof[k - 1]), peak, float(prof[k + 1])
-                den = y0 - 2 * y1 + y2
-                frac = 0.5 * (y0 - y2) / den if den < 0 else 0.0
-                at = (pos + offs[k] + frac) / c - 1  # in squares, 0..15
-                along = (j + 1.5) - 1  # centre of the band, in squares
-                u, v = (at, along) if axis == 0 else (along, at)
-                if axis == 0:
-                    rows.append([u, v, 1, 0, 0, 0, -i * u, -i * v, -i])
-                else:
-                    rows.append([0, 0, 0, u, v, 1, -i * u, -i * v, -i])
-                weights.append(peak - base)
-    if len(rows) < 40:
+            prof = _band_profiles(g, pos, half, c)
+            k = np.argmax(prof, axis=1)
+            r = np.arange(SIZE)
+            peak = prof[r, k]
+            base = np.median(prof, axis=1)
+            ok = (peak > base * 1.3) & (k > 0) & (k < prof.shape[1] - 1)
+            if not ok.any():
+                continue
+            r, k, peak, base = r[ok], k[ok], peak[ok], base[ok]
+            y0, y2 = prof[r, k - 1], prof[r, k + 1]
+            den = y0 - 2 * peak + y2
+            frac = np.where(den < 0, 0.5 * (y0 - y2) / np.where(den < 0, den, -1.0), 0.0)  # parabolic peak
+            at = (pos - half + k + frac) / c - 1  # in squares, 0..15
+            u, v = (at, along[r]) if axis == 0 else (along[r], at)
+            one, zero = np.ones_like(u), np.zeros_like(u)
+            if axis == 0:
+                rows.append(np.stack([u, v, one, zero, zero, zero, -i * u, -i * v, -i * one], axis=1))
+            else:
+                rows.append(np.stack([zero, zero, zero, u, v, one, -i * u, -i * v, -i * one], axis=1))
+            weights.append(peak - base)
+    if sum(len(x) for x in rows) < 40:
         return h_grid, 0.0
-    a_mat = np.array(rows, dtype=np.float64)
-    w = np.array(weights, dtype=np.float64)
+    a_mat = np.concatenate(rows)
+    w = np.concatenate(weights)
     w = w / w.max()
     keep = np.ones(len(w), dtype=bool)
     g = np.eye(3)
@@ -393,6 +425,53 @@ def _refine(img: U8, h_grid: F64, cell: int) -> tuple[F64, float]:
     return new / new[2, 2], share
 
 
+def _outer_edges(img: U8, h_grid: F64, cell: int = 32, reach: float = 0.3) -> F64:
+    """Grid corners (in squares) moved onto the visible outer edge of the grid.
+
+    The inner lines fix a regular grid, but printed boards are not always regular at the rim (a wider
+    outer line, a margin) and the grid's outer edge is what the corners mean. Each outer line is looked
+    for band by band near its expected place (nearer is preferred); it moves only when most bands agree
+    on a straight edge.
+    """
+    c = cell
+    side = (SIZE + 2) * c
+    to_img = h_grid @ np.array([[1 / c, 0, -1], [0, 1 / c, -1], [0, 0, 1]], dtype=np.float64)
+    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    gx, gy = _line_maps(warped)
+    half = int(reach * c)
+    offs = np.arange(-half, half + 1, dtype=np.float64)
+    prior = np.exp(-0.5 * (offs / (0.15 * c)) ** 2)
+    lines: list[tuple[float, float]] = []  # per side: offset (squares) = a + b * position along
+    for g, at in ((gx, 0), (gy.T, 0), (gx, SIZE), (gy.T, SIZE)):
+        prof = _band_profiles(g, (at + 1) * c, half, c)
+        strong = prof.max(axis=1) > 1.5 * np.median(prof, axis=1)
+        k = np.argmax(prof * prior[None, :], axis=1)
+        found_t = list((np.arange(SIZE) + 0.5)[strong])
+        found_o = list((offs[k] / c)[strong])
+        fit = (0.0, 0.0)
+        if len(found_o) >= 6:
+            t = np.array(found_t)
+            o = np.array(found_o)
+            keep = np.abs(o - np.median(o)) < 0.08
+            if keep.sum() >= max(6, 0.5 * len(o)):
+                if np.ptp(t[keep]) > 4:
+                    b1, a1 = np.polyfit(t[keep], o[keep], 1)
+                else:
+                    b1, a1 = 0.0, float(np.median(o[keep]))
+                fit = (float(a1), float(b1))
+        lines.append(fit)
+    (al, bl), (at_, bt), (ar, br), (ab, bb) = lines
+
+    def meet(u0: float, bu: float, au: float, v0: float, bv: float, av: float) -> tuple[float, float]:
+        # u = u0 + au + bu * v and v = v0 + av + bv * u
+        u = (u0 + au + bu * (v0 + av)) / (1 - bu * bv)
+        return u, v0 + av + bv * u
+
+    return np.array([meet(0, bl, al, 0, bt, at_), meet(SIZE, br, ar, 0, bt, at_),
+                     meet(SIZE, br, ar, SIZE, bb, ab), meet(0, bl, al, SIZE, bb, ab)], dtype=np.float64)
+
+
 # ----------------------------------------------------------------------------------------------------
 # public API
 
@@ -413,14 +492,15 @@ def locate_grid(image_bgr: npt.NDArray[np.generic]) -> GridLocation:
     scale = np.diag([s_ref / s_small, s_ref / s_small, 1.0])
     h = scale @ best.h
     share = 0.0
-    for cell in (16, 24, 32):
-        h_new, share_new = _refine(refine_img, h, cell)
+    for cell, reach in ((16, 0.45), (24, 0.3), (32, 0.2)):
+        h_new, share_new = _refine(refine_img, h, cell, reach)
         if share_new <= 0.0 or not _is_sane(_grid_corners(h_new), refine_img.shape):
             break
         h, share = h_new, share_new
-    corners = _grid_corners(np.diag([1 / s_ref, 1 / s_ref, 1.0]) @ h)
+    edges = _outer_edges(refine_img, h)
+    corners = _apply(np.diag([1 / s_ref, 1 / s_ref, 1.0]) @ h, edges)
     corners = _orient(corners)
-    prem = _premium_fit(_cell_colours(refine_img, h, range(SIZE)))
+    prem = float(_premium_fit(_cell_colours(refine_img, h, range(SIZE))))
     confidence = float(np.clip(0.6 * share + 0.6 * prem, 0.0, 1.0))
     return GridLocation(corners=corners.astype(np.float32), confidence=confidence,
                         doubtful=confidence < DOUBT_BELOW, method=best.method)
