@@ -148,3 +148,20 @@ def test_mlp_learns_a_separable_problem() -> None:
     net = train_mlp(x, y, ["no", "yes"], hidden=(8,), epochs=100, batch=32)
     acc = float(np.mean(net.predict_proba(x).argmax(axis=1) == y))
     assert acc > 0.95
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE])
+def test_board_photographed_from_another_side_is_read_upright(turn: int) -> None:
+    photo = _photo("cava_ro", "2_07")
+    img = cv2.imread(str(photo.image))
+    h, w = img.shape[:2]
+    pts = np.array(photo.corners)
+    if turn == cv2.ROTATE_180:
+        moved = np.roll(np.stack([w - 1 - pts[:, 0], h - 1 - pts[:, 1]], 1), 2, axis=0)
+    else:
+        moved = np.roll(np.stack([h - 1 - pts[:, 1], pts[:, 0]], 1), 1, axis=0)
+    # Corners are named as the turned photo shows them; the reader finds the letters sideways or
+    # upside down and reads the board turned back.
+    reading = read_board(cv2.rotate(img, turn), corners=moved, tiles="ro", second_opinion=False)
+    assert reading.grid == photo.grid
+    assert any("turned" in w for w in reading.warnings)

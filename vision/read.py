@@ -26,7 +26,7 @@ from companion.rules.errors import IllegalPlacement, RulesDataError
 from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
 from companion.rules.tiles import TileSet, load_tileset
-from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, warp_board
+from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_features, warp_board
 from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel, measure
@@ -37,7 +37,11 @@ from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
 _MAX_BOARD_PX = 2 * 16 * CELL
 SECOND_OPINION_BELOW = 0.6
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
-NO_BOARD_BELOW = 20.0  # primary confidence under which Tesseract is asked, when available
+NO_BOARD_BELOW = 20.0
+UPRIGHT_MARGIN = 0.08  # mean confidence gain needed before the board is read turned
+# Glyphs turned k quarter turns counter-clockwise read upright -> roll of the corner list that names the
+# board from that side.
+_ROLL_FOR_GLYPH_TURN = {1: 3, 2: 2, 3: 1}  # primary confidence under which Tesseract is asked, when available
 
 
 class NewTile(BaseModel):
@@ -177,12 +181,14 @@ def read_board(
     second_opinion: bool = True,
     occupancy_model: OccupancyModel | None = None,
     letters_net: Mlp | None = None,
+    upright: bool = True,
 ) -> BoardReading:
     """Read one photo of a board; with `previous`, also the move played since.
 
     Raises `NotAnImage`, `NoBoardFound` (give corners), `ValueError` for malformed corners or previous
     board, and `RulesDataError` for an unknown tile set. `occupancy_model` and `letters_net` replace
-    the shipped models (the benchmark passes held-out ones).
+    the shipped models (the benchmark passes held-out ones). With `upright`, a board photographed from
+    another side of the table (letters sideways or upside down) is turned so its letters read upright.
     """
     tileset = _tileset(tiles)
     img = decode_image(image)
@@ -222,6 +228,19 @@ def read_board(
         crops.append(TileCrop(window, glyph))
     primary = MlpRecogniser(letters_net, tileset.alphabet) if letters_net else _recogniser(tileset.alphabet)
     probs = primary.probabilities(crops)
+    if upright:
+        turn = _upright_turn(primary, crops)
+        if turn:
+            # The letters read far better turned: read again with the corners named from another side.
+            turned = read_board(img, np.roll(pts, _ROLL_FOR_GLYPH_TURN[turn], axis=0), previous, tileset,
+                                second_opinion,
+                                occupancy_model, letters_net, upright=False)
+            turned.located = located
+            turned.doubtful = doubtful
+            turned.warnings[:0] = warnings + [
+                (f"the letters were sideways or upside down: the board was read turned {90 * turn} degrees "
+                "counter-clockwise so they stand upright (rows and columns follow the turned board)")]
+            return turned
     letters = [primary.net.classes[int(k)] for k in probs.argmax(axis=1)]
     confs = [float(probs[i].max()) for i in range(len(crops))]
     who = ["mlp" if c.glyph is not None else "blank" for c in crops]
@@ -256,6 +275,28 @@ def read_board(
     if previous is not None:
         detect_move(reading, previous_grid(previous), tileset)
     return reading
+
+
+def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> int:
+    """How many counter-clockwise quarter turns make the tiles' letters upright (0 when they already are).
+
+    Letters are read in all four orientations; a turn is taken only when it is clearly more
+    confident than reading as photographed, so symmetric letters (O, X, H, Z...) cannot tip it.
+    """
+    glyphs = [c.glyph.image for c in crops if c.glyph is not None]
+    if len(glyphs) < 4:
+        return 0
+    base = np.array(glyphs, np.float32)
+    scores = []
+    for k in range(4):
+        imgs = np.ascontiguousarray(np.rot90(base, k, axes=(1, 2)))
+        p = primary.net.predict_proba(glyph_features(imgs))
+        scores.append(float(np.mean(p.max(axis=1))))
+    best = int(np.argmax(scores))
+    # Turn only when the turned reading is clearly better: at most half the doubt, and a real gain.
+    if best == 0 or scores[best] - scores[0] < UPRIGHT_MARGIN or (1 - scores[best]) > 0.5 * (1 - scores[0]):
+        return 0
+    return best
 
 
 def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> None:
