@@ -27,6 +27,19 @@ def test_monopoly_game(tmp_path, playwright_instance):  # noqa: F811
         ref.click("New game")
         ref.text("Banker (may also play)")
         ref.shot("01-new-game")
+
+        # The table's box: the Red card's rent typed from the card, D8 tapped as a Red property square.
+        ref.click("Edit board profile")
+        ref.click("Red")
+        ref.fill("Rent", "700")
+        ref.click("Set card")
+        ref.ident("cell-7-3").first.click()
+        ref.text(re.compile(r"Red: value M\S+, rent M700, squares E3, K13, D8\."))
+        ref.click("Save profile")
+        ref.text(re.compile(r"Board profile saved"))
+        ref.shot("01b-board-profile")
+        assert (tmp_path / "profiles" / "table.json").exists()
+        ref.click("Back to the new game")
         ref.click("Start game")
         ref.text("Ann to play")
 

@@ -38,6 +38,12 @@ class Form:
         self.amount = ""
         self.space = ""
         self.bought = ""
+        # board profile editor
+        self.card_value = ""
+        self.rent = ""
+        self.amount_value = ""
+        self.space_index = ""
+        self.space_name = ""
 
 
 @ft.observable
@@ -68,6 +74,11 @@ class AppState:
     verdict_until: float = 0.0
     form: Form = field(default_factory=Form)
     session_key: str = ""
+    # board profile being edited (a companion.rules.monopoly_profile.Profile; None = not loaded yet)
+    profile: Any = None
+    edit_group: str = "brown"
+    edit_amount: str = "go_salary"
+    edit_space_type: str = "property"
 
     # ----- navigation and messages
     @property
@@ -129,7 +140,7 @@ class AppState:
                 from companion.ui.monopoly_adapter import new_monopoly
 
                 banker = f.banker if f.banker in [p.name for p in players] else players[0].name
-                game = new_monopoly(players, banker)
+                game = new_monopoly(players, banker, self.table_profile())
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -409,3 +420,128 @@ class AppState:
             return
         self._done("The game is over.")
         self.screen = "end"
+
+    # ----- board profile (Monopoly Scrabble): what the table's box prints
+    def table_profile(self) -> Any:
+        """The profile being edited, else the table's saved one, else the box defaults."""
+        from companion.rules.errors import RulesDataError
+        from companion.rules.monopoly_profile import load_profile
+
+        if self.profile is not None:
+            return self.profile
+        saved = _profile_file()
+        if saved is not None and saved.exists():
+            try:
+                return load_profile(saved)
+            except RulesDataError as exc:
+                self.fail(f"The saved board profile could not be read ({exc}); using the box defaults.")
+        return load_profile()
+
+    def open_profile(self) -> None:
+        self.profile = self.table_profile()
+        self.go("profile")
+
+    def _edit(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        from companion.rules.errors import RulesDataError
+
+        try:
+            self.profile = fn(self.profile, *args, **kwargs)
+        except (RulesDataError, ValueError) as exc:
+            self.fail(_sentence(_plain(exc)))
+            return
+        self.say("Changed. Save the profile to keep it for the next games.")
+
+    def pick_group(self, group_id: str) -> None:
+        self.edit_group = group_id
+        g = self.profile.group(group_id)
+        self.form.card_value = str(g.card_value.value or "")
+        self.form.rent = str(g.rent.value or "")
+
+    def toggle_square(self, row: int, col: int) -> None:
+        from companion.rules.monopoly_profile import toggle_property_square
+
+        self._edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.edit_group)
+
+    def set_card(self) -> None:
+        from companion.rules.monopoly_profile import set_card
+
+        try:
+            value = int(self.form.card_value.replace("M", "").replace(",", "").strip())
+            rent = int(self.form.rent.replace("M", "").replace(",", "").strip())
+        except ValueError:
+            self.fail("Type the card's printed value and rent as numbers, like 2000 and 600.")
+            return
+        self._edit(set_card, self.edit_group, card_value=value, rent=rent)
+
+    def pick_amount(self, name: str) -> None:
+        self.edit_amount = name
+        self.form.amount_value = str(getattr(self.profile.amounts, name).value)
+
+    def set_amount(self) -> None:
+        from companion.rules.monopoly_profile import set_amount
+
+        try:
+            value = int(self.form.amount_value.replace("M", "").replace(",", "").strip())
+        except ValueError:
+            self.fail("Type the amount as a number, like 2000.")
+            return
+        self._edit(set_amount, self.edit_amount, value)
+
+    def set_space(self, remove: bool = False) -> None:
+        from companion.rules.monopoly_profile import Space, set_track_space
+
+        try:
+            index = int(self.form.space_index.strip())
+        except ValueError:
+            self.fail("Type the number of the track space (0 is GO).")
+            return
+        if remove:
+            self._edit(set_track_space, index, None)
+            return
+        kind = self.edit_space_type
+        group = self.edit_group if kind == "property" else None
+        name = self.form.space_name.strip() or (self.profile.group(group).name if group else kind.replace("_", " ").title())
+        try:
+            space = Space(type=kind, name=name, group=group, confidence="table")  # type: ignore[arg-type]
+        except ValueError as exc:
+            self.fail(_sentence(_plain(exc)))
+            return
+        self._edit(set_track_space, index, space)
+
+    def save_profile(self) -> None:
+        from companion.rules.monopoly_profile import save_profile
+
+        path = _profile_file()
+        if path is None:
+            self.fail("The app was started without a data folder: the profile is used for this session only.")
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_profile(self.profile, path)
+        except (OSError, ValueError) as exc:
+            self.fail(f"The profile could not be saved ({exc}).")
+            return
+        self.say(f"Board profile saved ({path}). New games use it.")
+
+    def reset_profile(self) -> None:
+        from companion.rules.monopoly_profile import load_profile
+
+        self.profile = load_profile()
+        self.say("Back to the box defaults (not saved yet).")
+
+
+def _profile_file() -> Any:
+    from pathlib import Path
+
+    return Path(HUB.store.data_dir) / "profiles" / "table.json" if HUB.store.data_dir else None
+
+
+def _plain(exc: Exception) -> str:
+    from companion.ui.table import _plain_validation
+
+    return _plain_validation(exc)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

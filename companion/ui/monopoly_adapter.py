@@ -66,7 +66,7 @@ class MonopolyEngine:
 
     variant = "monopoly"
 
-    def __init__(self, players: list[str], banker: str | None, profile: str = "monopoly_scrabble") -> None:
+    def __init__(self, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> None:
         self.log = new_game(players, banker, profile)
 
     @property
@@ -364,10 +364,11 @@ class MonopolyTable(TableGame):
         return pending[0].player
 
 
-def new_monopoly(players: list[PlayerInfo], banker: str) -> MonopolyTable:
+def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble") -> MonopolyTable:
+    """A new game; `profile` is a profile name or a `Profile` the table edited."""
     names = [p.name.strip() for p in players]
     try:
-        engine = MonopolyEngine(names, banker)
+        engine = MonopolyEngine(names, banker, profile)
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
     return MonopolyTable("monopoly", [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,

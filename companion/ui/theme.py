@@ -16,6 +16,15 @@ TILE_LOW = "#FF7043"
 BOARD_LINE = "#5D7B5D"
 PROPERTY_RING = "#6D4C41"
 PRIMARY = "#1B5E20"
+# Property Card groups (Monopoly colours); unknown groups get the plain ring colour.
+GROUP_HEX = {
+    "brown": "#795548", "light_blue": "#4FC3F7", "pink": "#D81B60", "orange": "#FB8C00", "red": "#C62828",
+    "yellow": "#FBC02D", "green": "#2E7D32", "dark_blue": "#1A237E", "railroads": "#212121", "utilities": "#78909C",
+}
+
+
+def group(group_id: str) -> str:
+    return GROUP_HEX.get(group_id, PROPERTY_RING)
 
 
 def token(colour: str) -> str:

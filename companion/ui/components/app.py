@@ -18,7 +18,7 @@ from companion.ui.models import AppState
 
 def _nav(app: AppState) -> ft.Control:
     game = app.game
-    if game is None or app.screen in ("home", "setup"):
+    if game is None or app.screen in ("home", "setup", "profile"):
         return ft.Container()
     if app.role == "follower":
         return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home"))])
@@ -66,6 +66,10 @@ def App():
         body = BankScreen(app)
     elif screen == "end" and app.game is not None:
         body = EndScreen(app)
+    elif screen == "profile":
+        from companion.ui.components.profile_editor import ProfileEditor
+
+        body = ProfileEditor(app)
     elif screen == "verdict":
         body = VerdictScreen(app)
     elif screen == "follow":

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
+from companion.rules.board import Board, Layout
 from companion.ui import theme
 from companion.ui.models import AppState
 
@@ -17,19 +20,31 @@ def _cell_size(page_width: float | None, size: int) -> int:
 
 
 @ft.component
-def BoardGrid(app: AppState, interactive: bool = True):
+def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = None,
+              properties: dict[tuple[int, int], str] | None = None,
+              on_tap: Callable[[int, int], None] | None = None):
+    """The game's board; or, with `layout` (the profile editor), an empty board whose property squares
+    are `properties` and whose taps go to `on_tap`."""
     game = app.game
-    if game is None:
+    if layout is None and game is None:
         return ft.Text("No game yet.")
-    layout = game.layout
-    board = game.board
+    if layout is not None:
+        board = Board(layout.size)
+        read = conf = check = None
+        new_squares: set[tuple[int, int]] = set()
+    else:
+        assert game is not None
+        layout = game.layout
+        board = game.board
+        read = app.read_rows if app.role == "referee" else None
+        conf = app.read_conf if app.role == "referee" else None
+        check = app.read_check if read is not None else app.hand_check
+        new_squares = set(check.new_squares) if check is not None else set()
+        properties = game.property_squares() if hasattr(game, "property_squares") else {}
+    properties = properties or {}
+    tap = on_tap or app.select
     size = board.size
     cell = _cell_size(ft.context.page.width, size)
-    read = app.read_rows if app.role == "referee" else None
-    conf = app.read_conf if app.role == "referee" else None
-    check = app.read_check if read is not None else app.hand_check
-    new_squares = set(check.new_squares) if check is not None else set()
-    properties = game.property_squares() if hasattr(game, "property_squares") else {}
     rows = []
     for r in range(size):
         cells = []
@@ -49,14 +64,15 @@ def BoardGrid(app: AppState, interactive: bool = True):
             elif tile is not None:
                 state = "tile"
             low = conf is not None and read is not None and conf[r][c] < LOW_CONFIDENCE and read[r][c] != "."
-            selected = app.selected == (r, c)
+            selected = app.selected == (r, c) and on_tap is None
             if state in ("new", "preview"):
                 bg = theme.TILE_NEW
             elif state == "tile":
                 bg = theme.TILE_BG
             else:
                 bg = theme.PREMIUM_BG[premium]
-            border_colour = theme.TILE_LOW if low else (theme.PROPERTY_RING if (r, c) in properties else None)
+            prop = properties.get((r, c))
+            border_colour = theme.TILE_LOW if low else (theme.group(prop) if prop else None)
             if selected:
                 border_colour = "#000000"
             text = letter if letter else ("?" if blank else theme.PREMIUM_LABEL[premium])
@@ -64,13 +80,14 @@ def BoardGrid(app: AppState, interactive: bool = True):
             is_letter = bool(letter) or blank
             label = f"{COLS[c]}{r + 1} " + (
                 (f"{letter or 'blank'}{' blank' if blank and letter else ''}{' new' if state == 'new' else ''}"
-                 f"{' check' if low else ''}") if is_letter else "empty")
+                 f"{' check' if low else ''}") if is_letter else "empty") + (f" property {prop}" if prop else "")
             content = ft.Container(
                 width=cell,
                 height=cell,
                 bgcolor=bg,
                 alignment=ft.Alignment.CENTER,
-                border=ft.Border.all(2 if border_colour else 0.5, border_colour or theme.BOARD_LINE),
+                border=ft.Border.all(3 if prop and not low and not selected else (2 if border_colour else 0.5),
+                                     border_colour or theme.BOARD_LINE),
                 content=ft.Icon(ft.Icons.STAR, size=cell * 0.7, color="#FFFFFF") if centre else ft.Text(
                     text,
                     size=(cell * 0.55) if is_letter else cell * 0.3,
@@ -78,7 +95,7 @@ def BoardGrid(app: AppState, interactive: bool = True):
                     color=("#C62828" if blank else "#212121") if is_letter else "#FFFFFF",
                     italic=blank,
                 ),
-                on_click=(lambda e, r=r, c=c: app.select(r, c)) if interactive else None,
+                on_click=(lambda e, r=r, c=c: tap(r, c)) if interactive else None,
             )
             cells.append(ft.Semantics(identifier=f"cell-{r}-{c}", label=label, button=interactive,
                                       content=content))

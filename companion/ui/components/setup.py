@@ -61,8 +61,10 @@ def Setup(app: AppState):
         banker = f.banker if f.banker in names else names[0]
         rows.append(ft.Text("Banker (may also play)"))
         rows.append(Choice([(n, n) for n in names], banker, lambda v: pick("banker", v)))
-        rows.append(ft.Text("Board profile: the box defaults (edit the track and property squares in Bank).",
-                            size=12, italic=True))
+        rows.append(ft.Row([
+            ft.Text("Board profile: track, Property Cards, property squares.", size=13),
+            ft.OutlinedButton("Edit board profile", on_click=lambda e: app.open_profile()),
+        ], wrap=True))
     rows.append(ft.Text("Word list: ENABLE (public domain). A list you own can be set with COMPANION_LEXICON.",
                         size=12, italic=True))
     rows.append(ft.FilledButton("Start game", on_click=lambda e: app.start_game()))
