@@ -29,36 +29,42 @@ class Verdict:
 class WordJudge:
     """Judges whole plays with the project's word judge (`lexicon`): one verdict, the lexicon named.
 
-    The lexicon is ENABLE unless `COMPANION_LEXICON` names another (a list in the user's folder or a
-    file path); it is loaded once, on the first challenge or at start-up (`warm()`).
+    A game names its word list (ENABLE unless the table chose another; `COMPANION_LEXICON` sets the
+    default). Each list is loaded once, on first use or at start-up (`warm()`).
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._lexicon: Any = None
+        self._loaded: dict[str, Any] = {}
 
-    def _lex(self) -> Any:
+    def default_name(self) -> str:
+        return os.environ.get("COMPANION_LEXICON") or "ENABLE"
+
+    def _lex(self, name: str | None = None) -> Any:
+        key = name or self.default_name()
         with self._lock:
-            if self._lexicon is None:
+            if key not in self._loaded:
                 from lexicon import LexiconError, load_lexicon
 
                 try:
-                    self._lexicon = load_lexicon(os.environ.get("COMPANION_LEXICON") or None)
+                    self._loaded[key] = load_lexicon(key)
                 except LexiconError as exc:
-                    raise ValueError(f"The word list could not be loaded ({exc}).") from None
-            return self._lexicon
+                    raise ValueError(f"The word list {key} could not be loaded ({exc}).") from None
+            return self._loaded[key]
 
     def warm(self) -> None:
         self._lex()
 
-    @property
-    def name(self) -> str:
-        return str(self._lex().name)
+    def available(self) -> list[str]:
+        from lexicon import available_lexicons
 
-    def judge(self, words: list[str]) -> Verdict:
+        names = list(available_lexicons())
+        return names if self.default_name() in names else [self.default_name(), *names]
+
+    def judge(self, words: list[str], lexicon: str | None = None) -> Verdict:
         from lexicon import judge_words
 
-        ruling = judge_words(words, self._lex())
+        ruling = judge_words(words, self._lex(lexicon))
         return Verdict(ruling.acceptable, ruling.lexicon, tuple(w.word for w in ruling.words),
                        tuple(w.word for w in ruling.words if not w.ok))
 

@@ -28,6 +28,7 @@ class Form:
         self.preset = "box"
         self.variant = "standard"
         self.finish_level = "intermediate"
+        self.lexicon = ""  # empty: the judge's default (ENABLE unless COMPANION_LEXICON says otherwise)
         self.banker = ""
         self.word = ""
         self.square = ""
@@ -135,12 +136,12 @@ class AppState:
         try:
             if self.kind == "classic":
                 game = TableGame.new_classic(players, preset=f.preset, variant=f.variant,
-                                             finish_level=f.finish_level)
+                                             finish_level=f.finish_level, lexicon=self.lexicon_name())
             else:
                 from companion.ui.monopoly_adapter import new_monopoly
 
                 banker = f.banker if f.banker in [p.name for p in players] else players[0].name
-                game = new_monopoly(players, banker, self.table_profile())
+                game = new_monopoly(players, banker, self.table_profile(), lexicon=self.lexicon_name())
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -148,6 +149,11 @@ class AppState:
         HUB.set_game(game)
         self.role = "referee"
         self.go("turn")
+
+    def lexicon_name(self) -> str:
+        from companion.ui.adapters import JUDGE
+
+        return self.form.lexicon or JUDGE.default_name()
 
     # ----- turn: photo read
     def clear_draft(self) -> None:

@@ -364,7 +364,8 @@ class MonopolyTable(TableGame):
         return pending[0].player
 
 
-def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble") -> MonopolyTable:
+def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble",
+                 lexicon: str = "ENABLE") -> MonopolyTable:
     """A new game; `profile` is a profile name or a `Profile` the table edited."""
     names = [p.name.strip() for p in players]
     try:
@@ -372,7 +373,7 @@ def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopol
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
     return MonopolyTable("monopoly", [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
-                         banker=banker)
+                         banker=banker, lexicon=lexicon)
 
 
 __all__ = ["MonopolyEngine", "MonopolyTable", "new_monopoly", "changes", "describe_transaction", "_message"]

@@ -406,7 +406,7 @@ class TableGame:
         player, words = last
         if challenger == player:
             raise TableError(f"{player} cannot challenge their own play.")
-        verdict = JUDGE.judge(words)
+        verdict = JUDGE.judge(words, self.lexicon)
         self._do(self.engine.challenge, challenger, verdict)
         if verdict.acceptable:
             self.notice = f"The play stands. {challenger}'s challenge fails."

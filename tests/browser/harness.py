@@ -22,7 +22,7 @@ SCREENSHOTS = REPO / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 BASE_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
              "--disable-component-update", "--no-first-run"]
-PHONE = {"width": 390, "height": 1100}
+PHONE = {"width": 360, "height": 1100}
 LAPTOP = {"width": 1100, "height": 900}
 
 

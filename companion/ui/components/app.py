@@ -76,6 +76,9 @@ def App():
         body = FollowScreen(app)
     else:
         body = Home(app)
+    if screen == "verdict":
+        # The ruling fills the screen so the whole table can read it; a tap (or a few seconds) closes it.
+        return ft.SafeArea(expand=True, content=body)
     return ft.SafeArea(
         expand=True,
         content=ft.Column(

@@ -44,7 +44,7 @@ def BankScreen(app: AppState):
             for p in game.players]),
     ]
     # What the turn waits for (card, jail fee, bingo, debt): the same one-tap actions as the turn screen.
-    items.append(MonopolySteps(app))
+    items.append(MonopolySteps(app, word_entry=False))
     items.append(ft.Text("Property Cards", weight=ft.FontWeight.BOLD))
     assert profile is not None
     items.append(_table(["Card", "Owner", "Rent", "Value"], [

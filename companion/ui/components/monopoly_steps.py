@@ -16,7 +16,8 @@ CARD_EFFECTS = [
 
 
 @ft.component
-def MonopolySteps(app: AppState):
+def MonopolySteps(app: AppState, word_entry: bool = True):
+    """`word_entry=False` (the Bank screen) leaves out the Bank tiles field, which belongs to the word."""
     game = app.game
     if game is None or game.kind != "monopoly":
         return ft.Container()
@@ -33,7 +34,7 @@ def MonopolySteps(app: AppState):
     step = pending[0] if pending else None
     names = game.group_names()
     if step is None:
-        if game.current_player is not None:
+        if game.current_player is not None and word_entry:
             items.append(ft.Text(f"Bank rack: {st.bank_rack_count} tiles for sale at "
                                  f"{theme.money(st.profile.amounts.bank_tile_price.value)} each. Letters bought "
                                  "for this word count as the player's own.", size=13))

@@ -65,7 +65,13 @@ def Setup(app: AppState):
             ft.Text("Board profile: track, Property Cards, property squares.", size=13),
             ft.OutlinedButton("Edit board profile", on_click=lambda e: app.open_profile()),
         ], wrap=True))
-    rows.append(ft.Text("Word list: ENABLE (public domain). A list you own can be set with COMPANION_LEXICON.",
+    from companion.ui.adapters import JUDGE
+
+    lexicons = JUDGE.available()
+    chosen = f.lexicon or JUDGE.default_name()
+    rows.append(ft.Text("Word list (challenges are judged by it and the ruling names it)"))
+    rows.append(Choice([(n, n) for n in lexicons], chosen, lambda v: pick("lexicon", v)))
+    rows.append(ft.Text("ENABLE is public domain. A list you own (NWL, CSW...) appears here once copied as NAME.txt into ~/.local/share/table-referee/lexicons/.",
                         size=12, italic=True))
     rows.append(ft.FilledButton("Start game", on_click=lambda e: app.start_game()))
     rows.append(ft.TextButton("Back", on_click=lambda e: app.go("home")))

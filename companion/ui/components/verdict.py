@@ -27,7 +27,7 @@ def VerdictScreen(app: AppState):
     if game is not None and game.notice:
         consequence = game.notice
     return ft.Semantics(identifier="verdict", content=ft.Container(
-        expand=True, bgcolor="#2E7D32" if ok else "#C62828", padding=24, border_radius=12,
+        expand=True, bgcolor="#2E7D32" if ok else "#C62828", padding=24,
         on_click=lambda e: app.close_verdict(),
         content=ft.Column([
             ft.Text("ACCEPTABLE" if ok else "UNACCEPTABLE", size=44, weight=ft.FontWeight.BOLD, color="#FFFFFF"),
@@ -35,5 +35,5 @@ def VerdictScreen(app: AppState):
             ft.Text(f"Word list: {verdict.lexicon}", size=16, color="#FFFFFF"),
             ft.Text(consequence, size=16, color="#FFFFFF"),
             ft.Text("Tap to close (closes by itself in a few seconds).", size=12, color="#FFFFFF"),
-        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16),
-        alignment=ft.Alignment.CENTER, height=420))
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER, spacing=16),
+        alignment=ft.Alignment.CENTER))
