@@ -6,6 +6,9 @@ maximum CPU and wall time per photo by image size. Straightened overlays (grid l
 grid) are written to `/tmp/vision_overlays/<set>/` for looking at.
 
     .venv/bin/python benchmarks/vision_locate.py [--sets cava_ro,jheidel] [--no-overlays] [--verbose]
+        [--synthetic 20] [--big 10]
+
+Times are CPU time (`time.process_time`, the machine may be shared) and wall time.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.errors import NoBoardFound
 from vision.locate import SIZE, locate_grid, warp_grid
+from vision.locate_synth import monopoly_photo, tile_wall
 
 BOARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "boards"
 OUT = Path("/tmp/vision_overlays")
@@ -53,6 +57,8 @@ def main() -> int:
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--no-overlays", action="store_true")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--synthetic", type=int, default=20, help="synthetic Monopoly boards to try (0: none)")
+    ap.add_argument("--big", type=int, default=10, help="photos to time again upscaled to 12 MP (0: none)")
     args = ap.parse_args()
     if not BOARDS.exists():
         print(f"photo data not found at {BOARDS}")
@@ -96,6 +102,41 @@ def main() -> int:
         acc = f"corners within 1/4 square: {ok}/{labelled}" if labelled else "no corner labels"
         med = f" median err {statistics.median(errs):.3f} sq" if errs else ""
         print(f"{name}: {len(photos)} photos, located (not doubtful) {located}/{len(photos)}, {acc}{med}")
+    # synthetic Monopoly Scrabble boards (grid inside a track) and walls of tiles (a grid, not a board)
+    ok = located = 0
+    for seed in range(args.synthetic):
+        img, truth = monopoly_photo(1000 + seed)
+        try:
+            loc = locate_grid(img)
+        except NoBoardFound:
+            continue
+        located += not loc.doubtful
+        match = np.array([truth[np.argmin(np.linalg.norm(truth - p, axis=1))] for p in loc.corners])
+        ok += corner_error(loc.corners, match) < 0.25
+    walls = 0
+    for seed in range(args.synthetic // 2):
+        try:
+            walls += locate_grid(tile_wall(2000 + seed)).doubtful
+        except NoBoardFound:
+            walls += 1
+    if args.synthetic:
+        print(f"synthetic monopoly: located {located}/{args.synthetic}, corners within 1/4 square: "
+              f"{ok}/{args.synthetic}; tile walls refused or doubtful: {walls}/{args.synthetic // 2}")
+    # 12 MP: upscaled copies of a sample of photos (the shared sets are stored at about 2 MP)
+    big: list[tuple[float, float]] = []
+    for path in sorted(BOARDS.glob("*/*.jpg"))[:: max(1, 200 // max(1, args.big))][: args.big]:
+        img = cv2.imread(str(path))
+        h, w = img.shape[:2]
+        f = (12e6 / (h * w)) ** 0.5
+        img = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_LINEAR)
+        c0, w0 = time.process_time(), time.perf_counter()
+        try:
+            locate_grid(img)
+        except NoBoardFound:
+            pass
+        big.append((time.process_time() - c0, time.perf_counter() - w0))
+    if big:
+        times["12 MP (upscaled copies)"] = big
     if tot_lab:
         print(f"overall corner accuracy: {tot_ok}/{tot_lab} = {tot_ok / tot_lab:.1%}")
     for size, ts in sorted(times.items()):

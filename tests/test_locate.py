@@ -16,6 +16,7 @@ import pytest
 from tests.conftest import shared_path
 from vision.errors import NoBoardFound
 from vision.locate import SIZE, GridLocation, locate_grid, warp_grid
+from vision.locate_synth import monopoly_photo, tile_wall
 
 SAMPLE = [
     ("kristopalka_pl", "red_002.jpg"),
@@ -66,3 +67,23 @@ def test_warp_grid_size_and_margin() -> None:
     corners = np.array(meta["corners"], np.float32)
     assert warp_grid(img, corners, 20).shape == (300, 300, 3)
     assert warp_grid(img, corners, 20, 0.5).shape == (320, 320, 3)
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_monopoly_board_grid_inside_the_track(seed: int) -> None:
+    # the biggest quadrilateral is the Monopoly track; the 15x15 grid sits inside it
+    img, board_corners = monopoly_photo(seed)
+    loc = locate_grid(img)
+    assert not loc.doubtful
+    # corners follow image orientation: match each found corner to the nearest true one
+    truth = np.array([board_corners[np.argmin(np.linalg.norm(board_corners - p, axis=1))] for p in loc.corners])
+    assert len({tuple(p) for p in truth}) == 4
+    assert _error_in_squares(loc.corners, truth) < 0.25
+
+
+def test_a_wall_of_tiles_is_doubtful() -> None:
+    try:
+        loc = locate_grid(tile_wall(2))
+    except NoBoardFound:
+        return
+    assert loc.doubtful

@@ -476,6 +476,39 @@ def _outer_edges(img: U8, h_grid: F64, cell: int = 32, reach: float = 0.3) -> F6
 # public API
 
 
+def _continued_sides(img: U8, h_grid: F64, cell: int = 16) -> int:
+    """On how many sides the grid's lines carry on, at the same spacing, for two more squares.
+
+    A Scrabble grid ends at its edge (a frame, a track or the table follows); graph paper, floor tiles or
+    a bigger grid do not, so a grid that continues is not a 15x15 board (or not this one's edge).
+    """
+    c = cell
+    pad = 3
+    side = (SIZE + 2 * pad) * c
+    to_img = h_grid @ np.array([[1 / c, 0, -pad], [0, 1 / c, -pad], [0, 0, 1]], dtype=np.float64)
+    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    gx, gy = _line_maps(warped)
+    half = c // 2
+
+    def strength(g: F32, u: int) -> float:
+        pos = (u + pad) * c
+        strip = g[pad * c:(pad + SIZE) * c, pos - half:pos + half + 1].reshape(SIZE, c, 2 * half + 1)
+        prof = strip.mean(axis=1)
+        at = prof[:, half - 1:half + 2].max(axis=1)
+        return float(np.median(at / (np.median(prof, axis=1) + 1e-3)))
+
+    sides = 0
+    for g in (gx, gy.T):
+        inner = float(np.median([strength(g, u) for u in range(2, SIZE - 1, 3)]))
+        if inner < 1.5:
+            continue
+        for outside in ((-1, -2), (SIZE + 1, SIZE + 2)):
+            if all(strength(g, u) > 1 + 0.5 * (inner - 1) for u in outside):
+                sides += 1
+    return sides
+
+
 def locate_grid(image_bgr: npt.NDArray[np.generic]) -> GridLocation:
     """Locate the 15x15 grid; raises `NoBoardFound` when no grid can be seen at all."""
     img = _to_bgr(image_bgr)
@@ -501,7 +534,11 @@ def locate_grid(image_bgr: npt.NDArray[np.generic]) -> GridLocation:
     corners = _apply(np.diag([1 / s_ref, 1 / s_ref, 1.0]) @ h, edges)
     corners = _orient(corners)
     prem = float(_premium_fit(_cell_colours(refine_img, h, range(SIZE))))
-    confidence = float(np.clip(0.6 * share + 0.6 * prem, 0.0, 1.0))
+    continued = _continued_sides(refine_img, h)
+    # Lines alone do not make a Scrabble grid (floor tiles, graph paper): premium colours that follow the
+    # standard layout, and lines that stop at the grid's edge, are what make it one.
+    confidence = share * min(1.0, 0.4 + 2.0 * prem) * (0.6 if continued >= 2 else 0.9 if continued else 1.0)
+    confidence = float(np.clip(confidence, 0.0, 1.0))
     return GridLocation(corners=corners.astype(np.float32), confidence=confidence,
                         doubtful=confidence < DOUBT_BELOW, method=best.method)
 
