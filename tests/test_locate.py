@@ -19,8 +19,12 @@ from vision.locate import SIZE, GridLocation, locate_grid, warp_grid
 from vision.locate_synth import monopoly_photo, tile_wall
 
 SAMPLE = [
+    ("cava_ro", "1_07.jpg"),
+    ("cava_ro", "3_18.jpg"),
+    ("umich_kwwangkw", "photo_278724422_2048046288689504_7757428049442.jpg"),  # oblique, glare
+    ("umich_kwwangkw", "rectified_w12.jpg"),  # already cropped to the grid
     ("kristopalka_pl", "red_002.jpg"),
-    ("kristopalka_pl", "red_014.jpg"),
+    ("kristopalka_pl", "red_014.jpg"),  # oblique
     ("declanfinerty", "board_002.jpg"),
 ]
 
@@ -87,3 +91,23 @@ def test_a_wall_of_tiles_is_doubtful() -> None:
     except NoBoardFound:
         return
     assert loc.doubtful
+
+
+@pytest.mark.parametrize("turn", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180])
+def test_corners_follow_image_orientation(turn: int) -> None:
+    img, meta = _load("kristopalka_pl", "red_007.jpg")
+    h, w = img.shape[:2]
+    label = np.array(meta["corners"], float)
+    if turn == cv2.ROTATE_180:
+        moved = np.stack([w - 1 - label[:, 0], h - 1 - label[:, 1]], axis=1)[[2, 3, 0, 1]]
+    else:
+        moved = np.stack([h - 1 - label[:, 1], label[:, 0]], axis=1)[[3, 0, 1, 2]]
+    loc = locate_grid(cv2.rotate(img, turn))
+    assert _error_in_squares(loc.corners, moved) < 0.25
+
+
+def test_unlabelled_photos_are_located() -> None:
+    for set_name, photo in (("jheidel", "IMG_20151016_170755.jpg"), ("radosz99_pl", "images_test.jpg"),
+                            ("b3nkang_stream", "19-3.jpg")):
+        img = cv2.imread(str(shared_path("boards", set_name, photo)))
+        assert not locate_grid(img).doubtful, photo

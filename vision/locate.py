@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -40,9 +41,9 @@ REFINE_SIDE = 1600  # long side of the copy used for the final line fit (sub-cel
 SCORE_SIDE = 300  # side of a straightened candidate while searching it for a comb of lines
 DOUBT_BELOW = 0.5
 
-F32 = npt.NDArray[np.float32]
-F64 = npt.NDArray[np.float64]
-U8 = npt.NDArray[np.uint8]
+F32 = npt.NDArray[Any]  # float32 maps (loosely typed for the same reason)
+F64 = npt.NDArray[Any]  # float64 arrays (numpy reductions are typed loosely too)
+U8 = npt.NDArray[Any]  # 8-bit images; OpenCV's stubs type its results loosely
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ _CLASSES = _premium_classes()
 # small geometry helpers
 
 
-def _to_bgr(image: npt.NDArray[np.generic]) -> U8:
+def _to_bgr(image: npt.NDArray[Any]) -> U8:
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise NoBoardFound("the picture is empty: take a photo of the whole board")
     img = image
@@ -118,7 +119,7 @@ def _orient(corners: F64) -> F64:
 
 def _apply(h: F64, pts: F64) -> F64:
     p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
-    return p[:, :2] / p[:, 2:3]
+    return np.asarray(p[:, :2] / p[:, 2:3], dtype=np.float64)
 
 
 def _grid_corners(h: F64) -> F64:
@@ -209,7 +210,7 @@ def _cell_colours(bgr: U8, h_grid: F64, cells: range) -> F64:
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
     lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float64)
     inner = lab.reshape(n, c, n, c, 3)[:, 3:9, :, 3:9, :]
-    return inner.mean(axis=(1, 3))
+    return np.asarray(inner.mean(axis=(1, 3)), dtype=np.float64)
 
 
 def _premium_fit(colours: F64) -> F64:
@@ -230,7 +231,7 @@ def _premium_fit(colours: F64) -> F64:
         sel = x[:, cls == k]
         dk = ((sel - np.median(sel, axis=1, keepdims=True)) ** 2).sum(axis=2)
         within += np.minimum(dk, cap).sum(axis=1)
-    return np.maximum(0.0, 1.0 - within / total).reshape(lead)
+    return np.asarray(np.maximum(0.0, 1.0 - within / total), dtype=np.float64).reshape(lead)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -355,7 +356,7 @@ def _band_profiles(g: F32, pos: int, half: int, c: int) -> F64:
     The middle two thirds of each band are used so the crossing lines do not blur the profile.
     """
     strip = g[c:(SIZE + 1) * c, pos - half:pos + half + 1].reshape(SIZE, c, 2 * half + 1)
-    return strip[:, c // 6:c - c // 6, :].mean(axis=1).astype(np.float64)
+    return np.asarray(strip[:, c // 6:c - c // 6, :].mean(axis=1), dtype=np.float64)
 
 
 def _refine(img: U8, h_grid: F64, cell: int, reach: float = 0.45) -> tuple[F64, float]:
@@ -509,7 +510,7 @@ def _continued_sides(img: U8, h_grid: F64, cell: int = 16) -> int:
     return sides
 
 
-def locate_grid(image_bgr: npt.NDArray[np.generic]) -> GridLocation:
+def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     """Locate the 15x15 grid; raises `NoBoardFound` when no grid can be seen at all."""
     img = _to_bgr(image_bgr)
     small, s_small = _resize_long(img, DETECT_SIDE)
@@ -543,7 +544,7 @@ def locate_grid(image_bgr: npt.NDArray[np.generic]) -> GridLocation:
                         doubtful=confidence < DOUBT_BELOW, method=best.method)
 
 
-def warp_grid(image_bgr: npt.NDArray[np.generic], corners: npt.ArrayLike, cell_px: int = 64,
+def warp_grid(image_bgr: npt.NDArray[Any], corners: npt.ArrayLike, cell_px: int = 64,
               margin_cells: float = 0.0) -> U8:
     """The straightened grid: a square of 15*cell_px (+ margin_cells squares each side) BGR pixels."""
     img = _to_bgr(image_bgr)

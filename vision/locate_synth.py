@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -19,8 +20,8 @@ import numpy.typing as npt
 SIZE = 15
 LAYOUT = Path(__file__).resolve().parents[1] / "assets" / "layouts" / "standard.json"
 
-U8 = npt.NDArray[np.uint8]
-F32 = npt.NDArray[np.float32]
+U8 = npt.NDArray[Any]  # 8-bit images; OpenCV's stubs type its results loosely
+F32 = npt.NDArray[Any]  # float32 maps (loosely typed for the same reason)
 
 _PREMIUM_BGR = {"T": (40, 40, 200), "D": (170, 150, 240), "t": (200, 120, 40), "d": (230, 200, 150)}
 _BAR_BGR = [(40, 60, 140), (230, 200, 120), (150, 60, 170), (40, 140, 240), (40, 40, 210), (40, 220, 240),
@@ -33,7 +34,7 @@ def _table(rng: np.random.Generator, w: int, h: int) -> U8:
     fine = rng.random((h, w)).astype(np.float32) * 0.15
     tone = np.clip(0.55 + 0.3 * streak + fine, 0, 1)
     base = np.array([70, 110, 150], np.float32)
-    return np.clip(tone[:, :, None] * base[None, None, :] * 1.4, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(tone[:, :, None] * base[None, None, :] * 1.4, 0, 255), dtype=np.uint8)
 
 
 def _board(rng: np.random.Generator, side: int) -> tuple[U8, float, float]:
