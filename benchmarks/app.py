@@ -25,8 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from browser.conftest_shared import new_tab  # noqa: E402
-from browser.harness import Tab, app_server, launch  # noqa: E402
+from browser.harness import Tab, app_server, launch
 
 DEFAULT_PHOTO = Path(__file__).resolve().parents[2] / "shared" / "data" / "boards" / "cava_ro" / "1_01.jpg"
 

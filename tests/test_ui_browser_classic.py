@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from browser.conftest_shared import CAVA, app_server, launch, new_tab, playwright_instance, reader_env  # noqa: F401
 from browser.harness import failure_shot
 

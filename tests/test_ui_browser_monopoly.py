@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from browser.conftest_shared import CAVA, app_server, launch, new_tab, playwright_instance, reader_env  # noqa: F401
 from browser.harness import LAPTOP, failure_shot
 

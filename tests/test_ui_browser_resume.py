@@ -4,7 +4,6 @@ from the SQLite store with its turns, and the referee carries on."""
 from __future__ import annotations
 
 import pytest
-
 from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
 from browser.harness import failure_shot
 

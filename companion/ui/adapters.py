@@ -136,13 +136,10 @@ def _unmirror(image: bytes) -> bytes:
 
 
 def _call_reader(fn: Any, image: bytes, previous_rows: list[str] | None, tileset: str, mirrored: bool) -> Any:
+    import cv2
     import numpy as np
 
-    try:
-        import cv2
-        img = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR)
-    except Exception:
-        img = None
+    img = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR) if image else None
     if img is None:
         raise ValueError("The photo could not be opened: use a JPEG or PNG picture of the board.")
     if mirrored:

@@ -56,7 +56,7 @@ class Hub:
                 # callback in a copied context so the caller's page stays current (otherwise the
                 # caller's later re-renders are sent to another tab).
                 contextvars.copy_context().run(cb)
-            except Exception:  # a closed tab: forget it
+            except Exception:  # noqa: BLE001 - a closed tab: forget it
                 self.unsubscribe(key)
 
     @property

@@ -181,7 +181,7 @@ class AppState:
             self.busy = ""
             self.fail(str(exc))
             return
-        except Exception as exc:  # the reader failed on this photo
+        except Exception as exc:  # noqa: BLE001 - the reader failed on this photo: say so, keep the turn
             self.busy = ""
             self.fail(f"The board could not be read from this photo ({exc}). Try again or enter the play by hand.")
             return
@@ -315,7 +315,7 @@ class AppState:
         except ValueError as exc:
             self.fail(str(exc))
             return
-        except Exception as exc:  # a bug: say so plainly, keep the game as it was
+        except Exception as exc:  # noqa: BLE001 - a bug: say so plainly, keep the game as it was
             import traceback
 
             traceback.print_exc()

@@ -224,6 +224,11 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
         if a is not None and b is not None and a != b:
             lines.append(f"{p}'s token moves from {after.space_name(a)} to {after.space_name(b)} (space {b}).")
     lines += [describe_transaction(t) for t in after.ledger[len(before.ledger):]]
+    if after.bag_count < before.bag_count:
+        # The Banker refills the Bank rack first, then the player draws (rules text order).
+        drawn = before.bag_count - after.bag_count
+        lines.append(f"Refill: {drawn} tiles from the bag, the Bank rack first (back to {after.bank_rack_count}), "
+                     f"then the player's rack; {after.bag_count} left in the bag.")
     names = {g.id: g.name for g in after.profile.groups}
     for c in after.card_transfers[len(before.card_transfers):]:
         name = names.get(c.group, c.group)
@@ -301,8 +306,10 @@ class MonopolyTable(TableGame):
     def follow_lines(self) -> list[str]:
         st = self.mstate
         names = self.group_names()
-        lines = [f"Free Parking: {money(st.cash[POT])}. Bag: {st.bag_count} tiles. "
-                 f"Bank rack: {st.bank_rack_count} tiles."]
+        lines = [(f"Free Parking: {money(st.cash[POT])}. Bag: {st.bag_count} tiles. "
+                  f"Bank rack: {st.bank_rack_count} tiles.")]
+        lines.append("Tokens: " + ", ".join(f"{p} on {st.space_name(st.positions[p])}"
+                                            + (" (in Jail)" if p in st.in_jail else "") for p in self.players) + ".")
         owned = [f"{names[g]}: {o}" for g, o in st.owners.items() if o]
         if owned:
             lines.append("Property Cards: " + ", ".join(owned) + ".")
@@ -376,4 +383,4 @@ def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopol
                          banker=banker, lexicon=lexicon)
 
 
-__all__ = ["MonopolyEngine", "MonopolyTable", "new_monopoly", "changes", "describe_transaction", "_message"]
+__all__ = ["MonopolyEngine", "MonopolyTable", "_message", "changes", "describe_transaction", "new_monopoly"]

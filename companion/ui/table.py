@@ -468,5 +468,13 @@ def _plain_validation(exc: Exception) -> str:
     return _message(exc)
 
 
-__all__ = ["TableGame", "TableError", "PlayerInfo", "PlayCheck", "TOKEN_COLOURS", "Direction", "board_diff",
-           "tiles_to_notation"]
+__all__ = [
+    "TOKEN_COLOURS",
+    "Direction",
+    "PlayCheck",
+    "PlayerInfo",
+    "TableError",
+    "TableGame",
+    "board_diff",
+    "tiles_to_notation",
+]

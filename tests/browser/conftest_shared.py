@@ -41,4 +41,4 @@ def new_tab(browser: Any, url: str, viewport: dict[str, int] = PHONE, **kw: Any)
     return tab
 
 
-__all__ = ["reader_env", "new_tab", "app_server", "launch", "CAVA", "playwright_instance"]
+__all__ = ["CAVA", "app_server", "launch", "new_tab", "playwright_instance", "reader_env"]

@@ -17,7 +17,8 @@ def read(image: Any) -> dict[str, Any]:
     shape = getattr(image, "shape", None)
     if shape is None or len(shape) < 2 or shape[0] < 50:
         raise ValueError("no picture")
-    label = json.loads(open(os.environ["FAKE_READ_JSON"], encoding="utf-8").read())
+    with open(os.environ["FAKE_READ_JSON"], encoding="utf-8") as fh:
+        label = json.load(fh)
     rows = [r.replace("#", ".") for r in label["grid"]]
     conf = [[0.97] * len(rows) for _ in rows]
     mis = os.environ.get("FAKE_MISREAD", "")

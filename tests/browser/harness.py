@@ -36,7 +36,7 @@ def free_port() -> int:
 def app_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     """`python -m companion app --port P --data DIR` as a subprocess; yields the URL once it answers."""
     port = free_port()
-    log = open(data_dir / "server.log", "w")
+    log = open(data_dir / "server.log", "w")  # noqa: SIM115 - closed in the finally below
     full_env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data_dir)],
                             cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=full_env)
@@ -149,5 +149,5 @@ class Tab:
 def failure_shot(tab: Tab, name: str) -> None:
     try:
         tab.page.screenshot(path=f"/tmp/fail-{name}.png", full_page=False)
-    except Exception:
+    except Exception:  # noqa: BLE001, S110 - a failure screenshot is best effort; the test's own error matters
         pass

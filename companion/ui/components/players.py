@@ -22,7 +22,7 @@ def _clock(seconds: float, limit_minutes: int | None) -> str:
 @ft.component
 def PlayersStrip(app: AppState):
     game = app.game
-    tick, set_tick = ft.use_state(0)
+    _tick, set_tick = ft.use_state(0)
 
     async def ticker():
         while True:
