@@ -35,7 +35,8 @@ from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
 # Above this many pixels along the board's side the photo is shrunk before warping: the straightened
 # board is only 15 * CELL pixels, and shrinking first both saves time and avoids aliasing.
 _MAX_BOARD_PX = 2 * 16 * CELL
-SECOND_OPINION_BELOW = 0.6
+SECOND_OPINION_BELOW = 0.6  # primary confidence under which Tesseract is asked, when installed
+SECOND_OPINION_MAX = 6  # tiles per photo at most: each Tesseract call costs ~0.15-0.3 s
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_MARGIN = 0.08  # mean confidence gain needed before the board is read turned
@@ -246,6 +247,8 @@ def read_board(
     who = ["mlp" if c.glyph is not None else "blank" for c in crops]
 
     unsure = [i for i, c in enumerate(confs) if c < SECOND_OPINION_BELOW and crops[i].glyph is not None]
+    # Each Tesseract call costs ~0.15-0.3 s: ask only about the most doubtful few.
+    unsure = sorted(unsure, key=lambda i: confs[i])[:SECOND_OPINION_MAX]
     if unsure and second_opinion and TesseractRecogniser.available():
         tess = TesseractRecogniser(tileset.alphabet)
         for i, (t_letter, t_conf) in zip(unsure, tess.classify([crops[i] for i in unsure]), strict=True):
