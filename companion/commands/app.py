@@ -1,26 +1,73 @@
-"""`companion app`: start the referee web app (Flet, offline web mode)."""
+"""`companion app`: start the referee web app (Flet, offline web mode), optionally over HTTPS.
+
+Bad options (a port already in use, a data folder that cannot be written, a certificate without its
+key) are one sentence and exit 2, before anything starts.
+"""
 
 from __future__ import annotations
 
 import argparse
+import socket
+from pathlib import Path
 from typing import Any
+
+from companion.cli import CommandError
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "app",
         help="start the referee web app",
-        description="Start the referee web app. Open the printed address in a browser.",
+        description="Start the referee web app. Open the printed address in a browser; other phones on the "
+                    "network open the same address to follow the game.",
     )
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network follow)")
     parser.add_argument("--port", type=int, default=8550, help="port (default 8550)")
-    parser.add_argument("--data", default=None, help="folder for the game database (default: ~/.local/share/table-referee)")
+    parser.add_argument("--data", default=None,
+                        help="folder for the game database and board profile (default: ~/.local/share/table-referee)")
+    parser.add_argument("--cert", type=Path, default=None,
+                        help="TLS certificate (PEM): serve HTTPS, which phone browsers need for the camera")
+    parser.add_argument("--key", type=Path, default=None, help="the certificate's private key (PEM)")
     parser.set_defaults(func=run)
 
 
+def check_options(args: argparse.Namespace) -> Path:
+    """Refuse bad options with one sentence; returns the data folder."""
+    if not 0 < args.port < 65536:
+        raise CommandError(f"--port {args.port} is not a port number: use 1-65535, like 8550")
+    if (args.cert is None) != (args.key is None):
+        raise CommandError("--cert and --key go together: give the certificate and its private key")
+    for opt, path in (("--cert", args.cert), ("--key", args.key)):
+        if path is not None and not path.is_file():
+            raise CommandError(f"{opt} {path} is not a file: give the PEM file's path")
+    from companion.ui.persist import FILE_NAME, default_data_dir
+
+    data = Path(args.data) if args.data else default_data_dir()
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"the data folder {data} cannot be created ({exc.strerror}): choose another with --data") from None
+    if (data / FILE_NAME).exists():
+        from companion.store import Store, StoreError
+
+        try:
+            Store(data / FILE_NAME).close()
+        except StoreError as exc:
+            raise CommandError(f"{exc}") from None
+    with socket.socket() as s:
+        try:
+            s.bind((args.host, args.port))
+        except OSError as exc:
+            raise CommandError(f"cannot listen on {args.host}:{args.port} ({exc.strerror}): the port may be in use; "
+                               "choose another with --port") from None
+    return data
+
+
 def run(args: argparse.Namespace) -> int:
+    data = check_options(args)
     from companion.ui.main import serve
 
-    serve(host=args.host, port=args.port, data_dir=args.data)
+    serve(host=args.host, port=args.port, data_dir=str(data),
+          cert=str(args.cert) if args.cert else None, key=str(args.key) if args.key else None)
     return 0

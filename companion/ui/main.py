@@ -50,7 +50,8 @@ def _logging() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None, cert: str | None = None,
+          key: str | None = None) -> None:
     _logging()
     from companion.ui.persist import default_data_dir
 
@@ -58,6 +59,14 @@ def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None
     from companion.ui.adapters import JUDGE
 
     JUDGE.warm()  # load the word list now, not on the first challenge
-    print(f"Table referee: open http://{host}:{port} in a browser", flush=True)
     os.environ.setdefault("FLET_WEB_NO_CDN", "true")
+    if cert and key:
+        # HTTPS: phone browsers give a page the camera only in a secure context.
+        import uvicorn
+
+        app = ft.run(main, export_asgi_app=True, no_cdn=True)
+        print(f"Table referee: open https://{host}:{port} in a browser", flush=True)
+        uvicorn.run(app, host=host, port=port, ssl_certfile=cert, ssl_keyfile=key, log_level="warning")
+        return
+    print(f"Table referee: open http://{host}:{port} in a browser", flush=True)
     ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)

@@ -33,14 +33,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def app_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+def app_server(data_dir: Path, env: dict[str, str] | None = None, extra: list[str] | None = None,
+               scheme: str = "http") -> Iterator[str]:
     """`python -m companion app --port P --data DIR` as a subprocess; yields the URL once it answers."""
     port = free_port()
     log = open(data_dir / "server.log", "w")  # noqa: SIM115 - closed in the finally below
     full_env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1", **(env or {})}
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data_dir)],
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data_dir),
+                             *(extra or [])],
                             cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=full_env)
-    url = f"http://127.0.0.1:{port}"
+    url = f"{scheme}://127.0.0.1:{port}"
     try:
         deadline = time.time() + 30
         while time.time() < deadline:
