@@ -65,7 +65,9 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
                 state = "tile"
             low = conf is not None and read is not None and conf[r][c] < LOW_CONFIDENCE and read[r][c] != "."
             selected = app.selected == (r, c) and on_tap is None
-            if state in ("new", "preview"):
+            if low:
+                bg = theme.TILE_LOW_BG  # unsure letter: a different fill, not only a ring, so it shows at 360 px
+            elif state in ("new", "preview"):
                 bg = theme.TILE_NEW
             elif state == "tile":
                 bg = theme.TILE_BG
@@ -86,7 +88,7 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
                 height=cell,
                 bgcolor=bg,
                 alignment=ft.Alignment.CENTER,
-                border=ft.Border.all(3 if prop and not low and not selected else (2 if border_colour else 0.5),
+                border=ft.Border.all(3 if (prop or low) and not selected else (2 if border_colour else 0.5),
                                      border_colour or theme.BOARD_LINE),
                 content=ft.Icon(ft.Icons.STAR, size=cell * 0.7, color="#FFFFFF") if centre else ft.Text(
                     text,
@@ -106,4 +108,12 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
         [ft.Container(width=14)] + [ft.Container(width=cell, content=ft.Text(COLS[c], size=9,
                                                                               text_align=ft.TextAlign.CENTER))
                                     for c in range(size)], spacing=0, tight=True)
-    return ft.Column([header, *rows], spacing=0, tight=True)
+    legend: list[ft.Control] = []
+    if read is not None:
+        legend = [ft.Row([_swatch(theme.TILE_NEW), ft.Text("new tile", size=11), _swatch(theme.TILE_LOW_BG),
+                          ft.Text("check this letter (tap to correct)", size=11)], wrap=True, spacing=4)]
+    return ft.Column([header, *rows, *legend], spacing=0, tight=True)
+
+
+def _swatch(colour: str) -> ft.Control:
+    return ft.Container(width=12, height=12, bgcolor=colour, border=ft.Border.all(1, theme.BOARD_LINE))
