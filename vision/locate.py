@@ -173,16 +173,21 @@ def _comb(profile: F64, lo: float, hi: float, top: int = 3) -> list[tuple[float,
     off_k = np.arange(SIZE, dtype=np.float64) + 0.5
 
     def best_at(ds: F64, x_step: float, x_lo: float = 0.0, x_hi: float = np.inf) -> list[tuple[float, float, float]]:
+        # a few spacings at a time, each batch one interpolation over a (d, x0, line) array; a batch's
+        # first lines only go as far as its smallest comb still fits
         out: list[tuple[float, float, float]] = []
-        for d in ds:
-            span = SIZE * d
-            x0 = np.arange(max(0.0, x_lo), min(n - 1 - span, x_hi), x_step)
+        for b in range(0, len(ds), 6):
+            dd = ds[b:b + 6]
+            x0 = np.arange(max(0.0, x_lo), min(n - 1 - SIZE * float(dd.min()), x_hi), x_step)
             if len(x0) == 0:
                 continue
-            s = (np.interp(x0[:, None] + d * on_k, xs, p).mean(axis=1)
-                 - np.interp(x0[:, None] + d * off_k, xs, p).mean(axis=1))
-            k = int(np.argmax(s))
-            out.append((float(s[k]), float(x0[k]), float(d)))
+            d3 = dd[:, None, None]
+            on = np.interp(x0[None, :, None] + d3 * on_k[None, None, :], xs, p, right=0.0).mean(axis=2)
+            off = np.interp(x0[None, :, None] + d3 * off_k[None, None, :], xs, p, right=0.0).mean(axis=2)
+            score = np.where(x0[None, :] + SIZE * dd[:, None] < n - 1, on - off, -np.inf)
+            k = np.argmax(score, axis=1)
+            best = score[np.arange(len(dd)), k]
+            out.extend((float(v), float(x0[i]), float(d)) for v, i, d in zip(best, k, dd) if np.isfinite(v))
         return out
 
     # coarse search, then a fine one around the best few (the score is smooth at this scale)
@@ -241,7 +246,7 @@ def _premium_fit(colours: F64) -> F64:
 def _candidate_quads(small: U8) -> list[F64]:
     """Rough board/grid outlines: convex four-cornered contours of several edge and threshold maps."""
     h, w = small.shape[:2]
-    area_min = 0.04 * h * w
+    area_min = 0.012 * h * w  # a board far away still covers ~1.5% of the photo
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
@@ -288,7 +293,7 @@ def _candidate_quads(small: U8) -> list[F64]:
         tol = 0.02 * max(h, w)
         if all(np.abs(q - k2).max() > tol for k2 in kept):
             kept.append(q)
-        if len(kept) >= 24:
+        if len(kept) >= 32:
             break
     return kept
 
@@ -301,15 +306,30 @@ class _Found:
     method: str
 
 
-def _grid_in_quad(small: U8, quad: F64, method: str) -> _Found | None:
-    """The best 15x15 grid inside (or around) a roughly straightened candidate outline."""
+def _grid_in_quad(small: U8, quad: F64, method: str,
+                  detail: tuple[tuple[U8, float], ...] = ()) -> _Found | None:
+    """The best 15x15 grid inside (or around) a roughly straightened candidate outline.
+
+    `detail` holds sharper copies of the photo and their scales relative to `small`, coarsest first: a
+    small, far-away board is straightened from the first one that gives its squares enough pixels. The
+    result maps into `small` either way.
+    """
     n = SCORE_SIDE
     m = round(0.08 * n)
     side = n + 2 * m
+    src, k = small, 1.0
+    shortest = min(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4))
+    for level, scale in detail:
+        if shortest * k >= 0.8 * n:
+            break
+        if scale > k:
+            src, k = level, scale
     dst = np.array([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], dtype=np.float32)
-    to_warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst).astype(np.float64)
-    warped = cv2.warpPerspective(small, to_warp, (side, side), flags=cv2.INTER_LINEAR,
+    to_warp = cv2.getPerspectiveTransform((quad * k).astype(np.float32), dst).astype(np.float64)
+    warped = cv2.warpPerspective(src, to_warp, (side, side), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    # back to `small` pixels
+    to_warp = to_warp @ np.diag([k, k, 1.0])
     gx, gy = _line_maps(warped)
     inner = slice(m, m + n)
     px = gx[inner, :].mean(axis=0).astype(np.float64)
@@ -514,15 +534,21 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     """Locate the 15x15 grid; raises `NoBoardFound` when no grid can be seen at all."""
     img = _to_bgr(image_bgr)
     small, s_small = _resize_long(img, DETECT_SIDE)
+    refine_img, s_ref = _resize_long(img, REFINE_SIDE)
+    detail = ((refine_img, s_ref / s_small), (img, 1.0 / s_small))
     best: _Found | None = None
-    for i, quad in enumerate(_candidate_quads(small)):
-        found = _grid_in_quad(small, quad, "outline")
+    for quad in _candidate_quads(small):
+        found = _grid_in_quad(small, quad, "outline", detail)
         if found is not None and (best is None or found.score > best.score):
             best = found
     if best is None or best.score < 0.15:
         raise NoBoardFound("no Scrabble grid found in the photo: photograph the whole board from above, "
                            "or mark its four corners")
-    refine_img, s_ref = _resize_long(img, REFINE_SIDE)
+    # refine where the grid has enough pixels: a far-away board is traced in the full-resolution photo
+    grid_side = min(float(np.linalg.norm(q)) for q in np.diff(_grid_corners(best.h), axis=0, append=_grid_corners(
+        best.h)[:1])) / s_small
+    if grid_side * s_ref < 500 and s_ref < 1.0:
+        refine_img, s_ref = img, 1.0
     scale = np.diag([s_ref / s_small, s_ref / s_small, 1.0])
     h = scale @ best.h
     share = 0.0
