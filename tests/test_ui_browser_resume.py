@@ -1,5 +1,5 @@
 """The app is stopped mid-game and started again on the same data folder: the open game comes back
-from the SQLite store with its turns, and the referee carries on."""
+from the SQLite store with its turns, and the referee carries on once the referee PIN is given."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ def test_open_game_survives_a_restart(tmp_path, playwright_instance):  # noqa: F
         try:
             ref.click("New game")
             ref.click("Classic Scrabble")
+            ref.fill("Referee PIN (optional)", "2468")
             ref.click("Start game")
             ref.fill("Word", "HOTEL")
             ref.fill("Square", "H8")
@@ -32,6 +33,13 @@ def test_open_game_survives_a_restart(tmp_path, playwright_instance):  # noqa: F
         try:
             ref.click("Home")
             ref.text("Resumed the open game of Ann, Bob (2 events).")
+            # A watcher cannot take over or start another game without the referee PIN.
+            ref.click("New game")
+            ref.text("A game is on: type the referee PIN and tap 'Referee this game' first.")
+            ref.fill("Referee PIN", "1111")
+            ref.click("Referee this game")
+            ref.text("That PIN is not the referee's PIN.")
+            ref.fill("Referee PIN", "2468")
             ref.click("Referee this game")
             ref.text("Bob to play")
             ref.click("Scoresheet")

@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def app(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", "app", *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "companion", "app", *args], cwd=REPO, capture_output=True, check=False,
                           text=True, timeout=60)
 
 

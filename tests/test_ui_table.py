@@ -110,3 +110,16 @@ def test_reader_adapter_reads_a_real_photo_and_refuses_junk(shared_data):
 def test_judge_names_the_word_list():
     v = JUDGE.judge(["HOTEL", "qi"])
     assert v.lexicon == "ENABLE" and not v.acceptable and v.bad_words == ("QI",)
+
+
+def test_referee_pin_is_kept_hashed_and_locks_after_five_wrong_tries(tmp_path):
+    store = GameStore(tmp_path)
+    g = new_monopoly(PLAYERS, "Ann")
+    g.new_pin = "2468"
+    store.save(g)
+    assert g.new_pin == "" and store.has_pin(g)
+    assert "2468" not in (tmp_path / "games.sqlite").read_bytes().decode("latin-1")
+    assert store.check_pin(g, "2468") == ""
+    answers = [store.check_pin(g, "0000") for _ in range(5)]
+    assert answers[0] == "That PIN is not the referee's PIN."
+    assert store.check_pin(g, "2468").startswith("Too many wrong PINs: wait")

@@ -30,6 +30,8 @@ class Form:
         self.finish_level = "intermediate"
         self.lexicon = ""  # empty: the judge's default (ENABLE unless COMPANION_LEXICON says otherwise)
         self.banker = ""
+        self.pin = ""
+        self.pin_try = ""
         self.word = ""
         self.square = ""
         self.direction = "across"
@@ -101,6 +103,14 @@ class AppState:
         self.go("follow")
 
     def take_over(self) -> None:
+        """Referee the game on this device; with a referee PIN set, only after the PIN is given."""
+        game = self.game
+        if game is not None and HUB.store.has_pin(game):
+            problem = HUB.store.check_pin(game, self.form.pin_try.strip())
+            self.form.pin_try = ""
+            if problem:
+                self.fail(problem)
+                return
         self.role = "referee"
         game = self.game
         self.go("end" if game is not None and game.finished else "turn")
@@ -118,6 +128,14 @@ class AppState:
         self.say(message)
 
     # ----- new game
+    def new_game(self) -> None:
+        """Only the referee may replace a game in progress that has a referee PIN."""
+        game = self.game
+        if (game is not None and not game.finished and self.role != "referee" and HUB.store.has_pin(game)):
+            self.fail("A game is on: type the referee PIN and tap 'Referee this game' first.")
+            return
+        self.go("setup")
+
     def set_kind(self, kind: str) -> None:
         self.kind = kind
 
@@ -145,6 +163,12 @@ class AppState:
         except TableError as exc:
             self.fail(str(exc))
             return
+        pin = f.pin.strip()
+        if pin and (len(pin) < 4 or not pin.isdigit()):
+            self.fail("The referee PIN is 4 or more digits (or leave it empty for no PIN).")
+            return
+        game.new_pin = pin
+        f.pin = ""
         self.clear_draft()
         HUB.set_game(game)
         self.role = "referee"

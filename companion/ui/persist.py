@@ -68,7 +68,9 @@ class GameStore:
         if game.id not in self._saved:
             known = {g.id for g in store.games()}
             if game.id not in known:
-                store.create_game(game.engine.variant, {"table": table_settings(game)}, game_id=game.id)
+                store.create_game(game.engine.variant, {"table": table_settings(game)}, game_id=game.id,
+                                  pin=game.new_pin or None)
+                game.new_pin = ""  # only its salted hash is kept, in the store
                 self._saved[game.id] = 0
             else:
                 self._saved[game.id] = store.last_seq(game.id)
@@ -77,6 +79,32 @@ class GameStore:
             self._saved[game.id] = store.append(game.id, events[done:], expected_seq=done, device="referee")
         if game.finished and store.game(game.id).status != "finished":
             store.set_status(game.id, "finished")
+
+    def has_pin(self, game: TableGame) -> bool:
+        if self.path is None:
+            return bool(game.new_pin)
+        from companion.store import StoreError
+
+        try:
+            with self._open() as store:
+                return bool(store.game(game.id).has_pin)
+        except (StoreError, OSError):
+            return bool(game.new_pin)
+
+    def check_pin(self, game: TableGame, pin: str) -> str:
+        """'' when the PIN opens the referee's screens, else a sentence (wrong PIN, or wait after 5 tries)."""
+        if self.path is None:
+            return "" if pin == game.new_pin else "That PIN is not the referee's PIN."
+        from companion.store import PinLockedError, StoreError
+
+        try:
+            with self._open() as store:
+                ok = store.check_pin(game.id, pin)
+        except PinLockedError as exc:
+            return f"Too many wrong PINs: wait {exc.wait_seconds} s and try again."
+        except (StoreError, OSError) as exc:
+            return f"The PIN could not be checked ({exc})."
+        return "" if ok else "That PIN is not the referee's PIN."
 
     def resume(self) -> tuple[TableGame | None, str]:
         """The most recent unfinished game in the store, rebuilt, and a sentence for the table."""

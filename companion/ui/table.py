@@ -262,6 +262,7 @@ class TableGame:
         self.lock = threading.RLock()
         self.revision = 0
         self.notice = ""
+        self.new_pin = ""  # the referee PIN chosen at setup, until the store has hashed it
 
     # ----- construction
     @classmethod

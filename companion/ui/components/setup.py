@@ -73,6 +73,10 @@ def Setup(app: AppState):
     rows.append(Choice([(n, n) for n in lexicons], chosen, lambda v: pick("lexicon", v)))
     rows.append(ft.Text("ENABLE is public domain. A list you own (NWL, CSW...) appears here once copied as NAME.txt into ~/.local/share/table-referee/lexicons/.",
                         size=12, italic=True))
+    rows.append(ft.TextField(label="Referee PIN (optional)", password=True, width=200, dense=True,
+                             keyboard_type=ft.KeyboardType.NUMBER, value=f.pin,
+                             on_change=lambda e: setattr(f, "pin", e.control.value)))
+    rows.append(ft.Text("With a PIN, other phones can only watch until someone types it.", size=12, italic=True))
     rows.append(ft.FilledButton("Start game", on_click=lambda e: app.start_game()))
     rows.append(ft.TextButton("Back", on_click=lambda e: app.go("home")))
     return ft.Column(rows, spacing=10)
