@@ -40,6 +40,7 @@ DETECT_SIDE = 800  # long side of the copy used to find candidates: boards fill 
 REFINE_SIDE = 1600  # long side of the copy used for the final line fit (sub-cell accuracy needs no more)
 SCORE_SIDE = 300  # side of a straightened candidate while searching it for a comb of lines
 DOUBT_BELOW = 0.5
+WINDOW_SEARCHES = 6  # candidates (strongest line combs first) searched for the premium-colour window
 
 F32 = npt.NDArray[Any]  # float32 maps (loosely typed for the same reason)
 F64 = npt.NDArray[Any]  # float64 arrays (numpy reductions are typed loosely too)
@@ -306,13 +307,16 @@ class _Found:
     method: str
 
 
-def _grid_in_quad(small: U8, quad: F64, method: str,
-                  detail: tuple[tuple[U8, float], ...] = ()) -> _Found | None:
-    """The best 15x15 grid inside (or around) a roughly straightened candidate outline.
+_Comb = tuple[float, float, float]  # score, first line, spacing (straightened-candidate pixels)
 
-    `detail` holds sharper copies of the photo and their scales relative to `small`, coarsest first: a
-    small, far-away board is straightened from the first one that gives its squares enough pixels. The
-    result maps into `small` either way.
+
+def _combs_in_quad(small: U8, quad: F64, detail: tuple[tuple[U8, float], ...] = ()
+                   ) -> tuple[F64, list[_Comb], list[_Comb]] | None:
+    """Straighten a candidate outline and find the best combs of 16 lines across and down.
+
+    Returns the straightened->`small` homography and the combs. `detail` holds sharper copies of the
+    photo and their scales relative to `small`, coarsest first: a small, far-away board is straightened
+    from the first one that gives its squares enough pixels.
     """
     n = SCORE_SIDE
     m = round(0.08 * n)
@@ -339,7 +343,11 @@ def _grid_in_quad(small: U8, quad: F64, method: str,
     cy = _comb(py, lo, hi, top=2)
     if not cx or not cy:
         return None
-    from_warp = np.linalg.inv(to_warp)
+    return np.linalg.inv(to_warp), cx, cy
+
+
+def _window(small: U8, from_warp: F64, cx: list[_Comb], cy: list[_Comb], method: str) -> _Found | None:
+    """The 15x15 window along the combs that the premium colours fit best (with the comb evidence)."""
     best: _Found | None = None
     for sx, x0, dx in cx:
         for sy, y0, dy in cy:
@@ -536,9 +544,13 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     small, s_small = _resize_long(img, DETECT_SIDE)
     refine_img, s_ref = _resize_long(img, REFINE_SIDE)
     detail = ((refine_img, s_ref / s_small), (img, 1.0 / s_small))
+    # every candidate is searched for combs of lines; only the few with the strongest combs are worth
+    # the premium-colour search (most candidates are tiles, shadows or the table)
+    combs = [c for c in (_combs_in_quad(small, quad, detail) for quad in _candidate_quads(small)) if c]
+    combs.sort(key=lambda c: -(c[1][0][0] + c[2][0][0]))
     best: _Found | None = None
-    for quad in _candidate_quads(small):
-        found = _grid_in_quad(small, quad, "outline", detail)
+    for from_warp, cx, cy in combs[:WINDOW_SEARCHES]:
+        found = _window(small, from_warp, cx, cy, "outline")
         if found is not None and (best is None or found.score > best.score):
             best = found
     if best is None or best.score < 0.15:
