@@ -66,6 +66,7 @@ def test_card_rent_history_and_end():
     assert history[0] == {"Ann": 1000, "Bob": 1000} and history[-1] == {"Ann": 2400, "Bob": 400}
     g.end_game({}, agreed=True)
     assert g.finished and g.winner() == ["Ann"]
+    assert g.history()[-2:] == [{"Ann": 2400, "Bob": 400}, {"Ann": 1700, "Bob": 0}]  # 7 unplayed tiles each
 
 
 def test_store_keeps_every_event_and_resumes_the_open_game(tmp_path):

@@ -171,28 +171,18 @@ class MonopolyEngine:
         return self.state.winner()
 
     def history(self) -> list[dict[str, int]]:
-        """Wealth (cash + printed card values) of each player after every turn, from the ledger."""
-        st = self.state
-        assert st.profile is not None
-        last_turn = max([0] + [t.turn for t in st.ledger] + [c.turn for c in st.card_transfers])
+        """Wealth (cash + printed card values) of each player after every event in force, folded again
+        through the engine (a few milliseconds for a whole game); repeated values are dropped."""
+        from companion.events import effective_events
+        from companion.rules.monopoly import new_state
+
+        state = new_state(None)
         out: list[dict[str, int]] = []
-        for k in range(last_turn + 1):
-            cash = {p: 0 for p in self.players}
-            for t in st.ledger:
-                if t.turn <= k:
-                    if t.payee in cash:
-                        cash[t.payee] += t.amount
-                    if t.payer in cash:
-                        cash[t.payer] -= t.amount
-            owner: dict[str, str] = {}
-            for c in st.card_transfers:
-                if c.turn <= k:
-                    owner[c.group] = c.taker
-            for group, who in owner.items():
-                if who in cash:
-                    cash[who] += st.profile.card_value(group)
-            if not out or out[-1] != cash:
-                out.append(cash)
+        for event in effective_events(self.log.events):
+            state.apply(event)
+            point = {p: state.cash[p] + state.property_value(p) for p in state.players}
+            if not out or out[-1] != point:
+                out.append(point)
         return out
 
     def events_json(self) -> str:

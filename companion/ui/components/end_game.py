@@ -55,7 +55,7 @@ def EndScreen(app: AppState):
     if game.kind == "classic":
         ends = [t for t in game.engine.state.turns if t.kind == "end of game"]
         if ends:
-            items.append(ft.Text("End adjustments: " + ", ".join(f"{t.player} {t.score:+d} ({t.notation})"
+            items.append(ft.Text("End adjustments: " + ", ".join(f"{t.player} {t.score:+d} (rack {t.notation.strip('()') or 'empty'})"
                                                                  for t in ends), size=13))
     history = game.history()
     title = "Wealth over the turns" if wealth is not None else "Scores over the turns"
