@@ -124,3 +124,28 @@ def test_referee_pin_is_kept_hashed_and_locks_after_five_wrong_tries(tmp_path):
     answers = [store.check_pin(g, "0000") for _ in range(5)]
     assert answers[0] == "That PIN is not the referee's PIN."
     assert store.check_pin(g, "2468").startswith("Too many wrong PINs: wait")
+
+
+def test_bingo_card_debt_and_jail_steps():
+    g = new_monopoly(PLAYERS, "Ann")
+    g.play("8D", "ANOTHER")  # all seven tiles: a bingo
+    assert g.turn_stage() == "bingo" and g.turn_lines[-1] == "Next: Ann chooses a Property Card for the bingo."
+    g.bingo_choice("dark_blue")
+    assert "Ann takes the Dark Blue card (bingo)." in g.turn_lines and g.turn_stage() == "card"
+    g.card("go_to_jail")
+    assert g.current_player == "Bob" and g.turn_stage() == "word"
+    g.pass_turn()
+    assert g.turn_stage() == "jail" and g.step_player() == "Ann"
+    g.pay_jail()
+    assert "Ann pays M100 to Free Parking: jail fee." in g.turn_lines and g.turn_stage() == "word"
+
+
+def test_debt_is_paid_by_selling_cards_then_elimination_ends_the_game():
+    g = new_monopoly(PLAYERS, "Ann")
+    g.play("8D", "ANOTHER")
+    g.bingo_choice("dark_blue")
+    g.card("pay_bank", 3000)
+    assert g.turn_stage() == "debt"
+    g.sell("Ann", "dark_blue")
+    assert g.finished and g.winner() == ["Bob"]
+    assert "Ann is out of the game: could not pay a debt." in g.turn_lines

@@ -230,7 +230,11 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
     if after.finished:
         lines.append("The game is over.")
     elif after.pending:
-        lines.append("Next: " + after.pending[0].describe() + ".")
+        step = after.pending[0]
+        if step.kind == "bingo_choice":  # the engine lists group ids; the table reads card names
+            lines.append(f"Next: {step.player} chooses a Property Card for the bingo.")
+        else:
+            lines.append("Next: " + step.describe() + ".")
     return lines
 
 
