@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import flet as ft
@@ -10,15 +11,26 @@ from companion.ui.components.board import BoardGrid
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
+VERDICT_SECONDS = 8
+
 
 @ft.component
 def FollowScreen(app: AppState):
     game = app.game
+    _, redraw = ft.use_state(0)
+    shown_at = game.last_verdict_at if game is not None else 0.0
+
+    async def expire() -> None:
+        # Take the ruling banner down after its time even if nothing else happens at the table.
+        await asyncio.sleep(max(0.0, shown_at + VERDICT_SECONDS - time.time()) + 0.2)
+        redraw(lambda x: x + 1)
+
+    ft.use_effect(lambda: ft.context.page.run_task(expire) if shown_at else None, [shown_at])
     if game is None:
         return ft.Column([ft.Text("Waiting for a game to start...", size=18)])
     items: list[ft.Control] = [ft.Text("Watching (read-only)", size=14, italic=True), PlayersStrip(app)]
     verdict = game.last_verdict
-    if verdict is not None and time.time() - game.last_verdict_at < 8:
+    if verdict is not None and time.time() - game.last_verdict_at < VERDICT_SECONDS:
         items.append(ft.Container(
             bgcolor="#2E7D32" if verdict.acceptable else "#C62828", padding=10, border_radius=8,
             content=ft.Text(("ACCEPTABLE " if verdict.acceptable else "UNACCEPTABLE ") + " ".join(verdict.words),
