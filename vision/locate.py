@@ -40,6 +40,7 @@ DETECT_SIDE = 800  # long side of the copy used to find candidates: boards fill 
 REFINE_SIDE = 1600  # long side of the copy used for the final line fit (sub-cell accuracy needs no more)
 SCORE_SIDE = 300  # side of a straightened candidate while searching it for a comb of lines
 DOUBT_BELOW = 0.5
+OUTERMOST = 0.8  # a peak this close to the strongest one counts as the same (thick) line's other side
 WINDOW_SEARCHES = 6  # candidates (strongest line combs first) searched for the premium-colour window
 
 F32 = npt.NDArray[Any]  # float32 maps (loosely typed for the same reason)
@@ -459,8 +460,9 @@ def _outer_edges(img: U8, h_grid: F64, cell: int = 32, reach: float = 0.3) -> F6
 
     The inner lines fix a regular grid, but printed boards are not always regular at the rim (a wider
     outer line, a margin) and the grid's outer edge is what the corners mean. Each outer line is looked
-    for band by band near its expected place (nearer is preferred); it moves only when most bands agree
-    on a straight edge.
+    for band by band near its expected place (nearer is preferred; of two nearly equal peaks, the outer
+    one, since both sides of a thick border line show); it moves only when most bands agree on a
+    straight edge.
     """
     c = cell
     side = (SIZE + 2) * c
@@ -475,7 +477,17 @@ def _outer_edges(img: U8, h_grid: F64, cell: int = 32, reach: float = 0.3) -> F6
     for g, at in ((gx, 0), (gy.T, 0), (gx, SIZE), (gy.T, SIZE)):
         prof = _band_profiles(g, (at + 1) * c, half, c)
         strong = prof.max(axis=1) > 1.5 * np.median(prof, axis=1)
-        k = np.argmax(prof * prior[None, :], axis=1)
+        weighted = prof * prior[None, :]
+        k = np.argmax(weighted, axis=1)
+        if OUTERMOST:
+            # of the strong peaks, the outermost: a thick outer line's outer side is the grid's edge
+            peak = np.zeros_like(weighted, dtype=bool)
+            peak[:, 1:-1] = (weighted[:, 1:-1] >= weighted[:, :-2]) & (weighted[:, 1:-1] >= weighted[:, 2:])
+            peak &= weighted >= OUTERMOST * weighted.max(axis=1, keepdims=True)
+            idx = np.arange(weighted.shape[1])[None, :]
+            k = np.where(peak, idx, 10**6 if at == 0 else -1)
+            k = k.min(axis=1) if at == 0 else k.max(axis=1)
+            k = np.where((k < 0) | (k >= weighted.shape[1]), np.argmax(weighted, axis=1), k)
         found_t = list((np.arange(SIZE) + 0.5)[strong])
         found_o = list((offs[k] / c)[strong])
         fit = (0.0, 0.0)
