@@ -245,7 +245,7 @@ def _premium_fit(colours: F64) -> F64:
 # candidates
 
 
-def _candidate_quads(small: U8) -> list[F64]:
+def _candidate_quads(small: U8) -> list[tuple[F64, str]]:
     """Rough board/grid outlines: convex four-cornered contours of several edge and threshold maps."""
     h, w = small.shape[:2]
     area_min = 0.012 * h * w  # a board far away still covers ~1.5% of the photo
@@ -265,7 +265,7 @@ def _candidate_quads(small: U8) -> list[F64]:
     maps.append(cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, k, 5))
     maps.append(cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, k, 5))
 
-    quads: list[tuple[float, F64]] = []
+    quads: list[tuple[float, F64, str]] = []
     for m in maps:
         contours, _ = cv2.findContours(m, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
@@ -282,19 +282,19 @@ def _candidate_quads(small: U8) -> list[F64]:
                     q = approx.reshape(4, 2).astype(np.float64)
                     # a quadrilateral must fill most of its hull: blobs are not outlines
                     if cv2.contourArea(approx) > 0.85 * a:
-                        quads.append((a, _order_clockwise(q)))
+                        quads.append((a, _order_clockwise(q), "outline"))
                     break
     # the whole photo: a board filling the frame, or a photo already cropped to the grid
     inset = 0.01 * max(h, w)
     full = np.array([[inset, inset], [w - inset, inset], [w - inset, h - inset], [inset, h - inset]])
-    quads.append((float(h * w), full))
+    quads.append((float(h * w), full, "whole photo"))
 
     quads.sort(key=lambda t: -t[0])
-    kept: list[F64] = []
-    for _, q in quads:
+    kept: list[tuple[F64, str]] = []
+    for _, q, kind in quads:
         tol = 0.02 * max(h, w)
-        if all(np.abs(q - k2).max() > tol for k2 in kept):
-            kept.append(q)
+        if all(np.abs(q - k2).max() > tol for k2, _ in kept):
+            kept.append((q, kind))
         if len(kept) >= 32:
             break
     return kept
@@ -558,11 +558,11 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     detail = ((refine_img, s_ref / s_small), (img, 1.0 / s_small))
     # every candidate is searched for combs of lines; only the few with the strongest combs are worth
     # the premium-colour search (most candidates are tiles, shadows or the table)
-    combs = [c for c in (_combs_in_quad(small, quad, detail) for quad in _candidate_quads(small)) if c]
-    combs.sort(key=lambda c: -(c[1][0][0] + c[2][0][0]))
+    combs = [(c, kind) for quad, kind in _candidate_quads(small) if (c := _combs_in_quad(small, quad, detail))]
+    combs.sort(key=lambda ck: -(ck[0][1][0][0] + ck[0][2][0][0]))
     best: _Found | None = None
-    for from_warp, cx, cy in combs[:WINDOW_SEARCHES]:
-        found = _window(small, from_warp, cx, cy, "outline")
+    for (from_warp, cx, cy), kind in combs[:WINDOW_SEARCHES]:
+        found = _window(small, from_warp, cx, cy, kind)
         if found is not None and (best is None or found.score > best.score):
             best = found
     if best is None or best.score < 0.15:
@@ -591,7 +591,8 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     confidence = share * min(1.0, 0.4 + 2.0 * prem) * (0.6 if continued >= 2 else 0.9 if continued else 1.0)
     confidence = float(np.clip(confidence, 0.0, 1.0))
     return GridLocation(corners=corners.astype(np.float32), confidence=confidence,
-                        doubtful=confidence < DOUBT_BELOW, method=best.method)
+                        doubtful=confidence < DOUBT_BELOW,
+                        method=best.method + ("+lines" if share > 0 else ""))
 
 
 def warp_grid(image_bgr: npt.NDArray[Any], corners: npt.ArrayLike, cell_px: int = 64,
