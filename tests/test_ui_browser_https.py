@@ -7,7 +7,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
 from browser.harness import failure_shot
 
