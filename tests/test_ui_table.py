@@ -149,3 +149,14 @@ def test_debt_is_paid_by_selling_cards_then_elimination_ends_the_game():
     g.sell("Ann", "dark_blue")
     assert g.finished and g.winner() == ["Bob"]
     assert "Ann is out of the game: could not pay a debt." in g.turn_lines
+
+
+def test_a_read_blank_must_be_named_before_the_play_counts():
+    g = TableGame.new_classic(PLAYERS)
+    rows = ["." * 15] * 15
+    rows[7] = ".......HO?EL..."
+    check, warnings = g.check_read(rows)
+    assert not check.ok and check.error == "Name the blank on J8: tap the square and choose its letter."
+    rows[7] = ".......HOtEL..."  # named: a blank standing for T scores nothing (L8 is a DL)
+    check, _ = g.check_read(rows)
+    assert check.ok and check.position == "8H" and check.word == "HOtEL" and check.total == 16  # 18 with a real T
