@@ -155,7 +155,7 @@ def test_a_read_blank_must_be_named_before_the_play_counts():
     g = TableGame.new_classic(PLAYERS)
     rows = ["." * 15] * 15
     rows[7] = ".......HO?EL..."
-    check, warnings = g.check_read(rows)
+    check, _ = g.check_read(rows)
     assert not check.ok and check.error == "Name the blank on J8: tap the square and choose its letter."
     rows[7] = ".......HOtEL..."  # named: a blank standing for T scores nothing (L8 is a DL)
     check, _ = g.check_read(rows)
