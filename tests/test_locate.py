@@ -111,3 +111,13 @@ def test_unlabelled_photos_are_located() -> None:
                             ("b3nkang_stream", "19-3.jpg")):
         img = cv2.imread(str(shared_path("boards", set_name, photo)))
         assert not locate_grid(img).doubtful, photo
+
+
+def test_part_of_a_board_is_not_a_whole_grid() -> None:
+    # a close-up of a third of the board: squares and premiums are there, the 15x15 grid is not
+    img, _ = _load("cava_ro", "1_05.jpg")
+    try:
+        loc = locate_grid(img[400:1100, 200:900])
+    except NoBoardFound:
+        return
+    assert loc.doubtful

@@ -517,11 +517,13 @@ def _outer_edges(img: U8, h_grid: F64, cell: int = 32, reach: float = 0.3) -> F6
 # public API
 
 
-def _continued_sides(img: U8, h_grid: F64, cell: int = 16) -> int:
-    """On how many sides the grid's lines carry on, at the same spacing, for two more squares.
+def _line_checks(img: U8, h_grid: F64, cell: int = 16) -> tuple[int, float]:
+    """(sides on which the lines carry on past the grid, share of inner lines that are really there).
 
     A Scrabble grid ends at its edge (a frame, a track or the table follows); graph paper, floor tiles or
-    a bigger grid do not, so a grid that continues is not a 15x15 board (or not this one's edge).
+    a bigger grid do not, so a grid whose lines continue for two more squares is not a 15x15 board (or
+    not this one's edge). And every inner line of a real grid shows along most of its length: a grid of
+    half squares fitted to a close-up of part of a board finds nothing on every other line.
     """
     c = cell
     pad = 3
@@ -533,6 +535,7 @@ def _continued_sides(img: U8, h_grid: F64, cell: int = 16) -> int:
     half = c // 2
 
     def strength(g: F32, u: int) -> float:
+        # evidence right on line u against the typical level across the square around it
         pos = (u + pad) * c
         strip = g[pad * c:(pad + SIZE) * c, pos - half:pos + half + 1].reshape(SIZE, c, 2 * half + 1)
         prof = strip.mean(axis=1)
@@ -540,14 +543,17 @@ def _continued_sides(img: U8, h_grid: F64, cell: int = 16) -> int:
         return float(np.median(at / (np.median(prof, axis=1) + 1e-3)))
 
     sides = 0
+    present: list[bool] = []
     for g in (gx, gy.T):
-        inner = float(np.median([strength(g, u) for u in range(2, SIZE - 1, 3)]))
+        inner_all = [strength(g, u) for u in range(1, SIZE)]
+        inner = float(np.median(inner_all))
+        present.extend(v > 1.25 for v in inner_all)
         if inner < 1.5:
             continue
         for outside in ((-1, -2), (SIZE + 1, SIZE + 2)):
             if all(strength(g, u) > 1 + 0.5 * (inner - 1) for u in outside):
                 sides += 1
-    return sides
+    return sides, float(np.mean(present))
 
 
 def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
@@ -585,10 +591,14 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     corners = _apply(np.diag([1 / s_ref, 1 / s_ref, 1.0]) @ h, edges)
     corners = _orient(corners)
     prem = float(_premium_fit(_cell_colours(refine_img, h, range(SIZE))))
-    continued = _continued_sides(refine_img, h)
+    continued, support = _line_checks(refine_img, h)
     # Lines alone do not make a Scrabble grid (floor tiles, graph paper): premium colours that follow the
     # standard layout, and lines that stop at the grid's edge, are what make it one.
+    # Every inner line of a real grid shows (measured: all 28 on every labelled photo); a grid fitted to
+    # part of a board, at half its spacing, misses several.
     confidence = share * min(1.0, 0.4 + 2.0 * prem) * (0.6 if continued >= 2 else 0.9 if continued else 1.0)
+    if support < 0.93:
+        confidence *= 0.5 * support
     confidence = float(np.clip(confidence, 0.0, 1.0))
     return GridLocation(corners=corners.astype(np.float32), confidence=confidence,
                         doubtful=confidence < DOUBT_BELOW,
