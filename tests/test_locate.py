@@ -121,3 +121,9 @@ def test_part_of_a_board_is_not_a_whole_grid() -> None:
     except NoBoardFound:
         return
     assert loc.doubtful
+
+
+def test_warp_grid_refuses_malformed_corners() -> None:
+    img = np.zeros((200, 200, 3), np.uint8)
+    with pytest.raises(ValueError, match="four x,y points"):
+        warp_grid(img, [[0, 0], [10, 0], [10, 10]])

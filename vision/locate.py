@@ -6,17 +6,23 @@ here (`vision.cells`, `vision.read` do that).
 
 How it works, and why:
 1. Candidate quadrilaterals (board outlines, printed frames, the whole photo) come from contours of
-   several edge/threshold maps of a downscaled copy. The biggest quadrilateral is often not the grid
-   (a Monopoly Scrabble track, the board's frame), so a candidate is only a rough plane: each one is
-   straightened and searched for a comb of 16 regularly spaced lines in both directions.
+   several edge/threshold maps of a copy downscaled to 800 px. The biggest quadrilateral is often not the
+   grid (a Monopoly Scrabble track, the board's frame), so a candidate is only a rough plane: each one is
+   straightened (from a sharper copy when the board is far away) and searched for a comb of 16 regularly
+   spaced lines across and down.
 2. A comb fixes the spacing but not which 15 squares are the grid (a frame edge one square outside looks
    like a 17th line), so the premium-square colours of the standard layout pick the window: each premium
-   class is one colour, so the right window explains most of the colour variance between squares.
-3. The grid found this way is refined: the 16+16 lines are traced band by band in the straightened image,
-   and a correcting homography is solved directly from "this point lies on line i" constraints, with
-   outliers (tile edges, glare) dropped. This is repeated at a finer scale.
-4. Confidence combines how much of the traced line evidence agrees with the final grid and how well the
-   premium colours fit; a low value sets `doubtful` so the app asks the user for the corners instead.
+   class is one colour, so the right window explains most of the colour differences between squares.
+   The layout is symmetric, so this cannot tell the board's rotation; corners follow the image anyway.
+3. The grid is refined: the 14+14 inner lines are traced square by square in the straightened image and
+   a correcting homography is solved directly from "this point lies on line i" constraints, dropping
+   outliers (tile edges, glare), three times at finer scales. The outer lines are not traced then (a
+   frame edge beside them is often stronger); instead each corner is finally moved onto the visible
+   outer edge of the grid when most of that edge agrees.
+4. Confidence: the share of traced evidence the grid explains, how well the premium colours fit, whether
+   the lines stop at the grid's edge (floor tiles and graph paper do not) and whether every inner line
+   is really there (a half-spacing grid on a close-up of part of a board is not). Below 0.5 the result
+   is `doubtful`, so the app asks the user for the corners.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ LAYOUT = Path(__file__).resolve().parents[1] / "assets" / "layouts" / "standard.
 DETECT_SIDE = 800  # long side of the copy used to find candidates: boards fill >= ~10% of a phone photo
 REFINE_SIDE = 1600  # long side of the copy used for the final line fit (sub-cell accuracy needs no more)
 SCORE_SIDE = 300  # side of a straightened candidate while searching it for a comb of lines
-DOUBT_BELOW = 0.5
+DOUBT_BELOW = 0.5  # confidence under which the app should ask the user for the corners
 OUTERMOST = 0.8  # a peak this close to the strongest one counts as the same (thick) line's other side
 WINDOW_SEARCHES = 6  # candidates (strongest line combs first) searched for the premium-colour window
 
@@ -609,7 +615,12 @@ def warp_grid(image_bgr: npt.NDArray[Any], corners: npt.ArrayLike, cell_px: int 
               margin_cells: float = 0.0) -> U8:
     """The straightened grid: a square of 15*cell_px (+ margin_cells squares each side) BGR pixels."""
     img = _to_bgr(image_bgr)
-    src = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    flat = np.asarray(corners, dtype=np.float32).reshape(-1)
+    if flat.size != 8 or not np.all(np.isfinite(flat)):
+        raise ValueError("corners must be four x,y points: top-left, top-right, bottom-right, bottom-left")
+    if cell_px < 1 or margin_cells < 0:
+        raise ValueError("cell_px must be at least 1 and margin_cells not negative")
+    src = flat.reshape(4, 2)
     m = margin_cells * cell_px
     n = SIZE * cell_px
     dst = np.array([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], dtype=np.float32)
