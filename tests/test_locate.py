@@ -127,3 +127,12 @@ def test_warp_grid_refuses_malformed_corners() -> None:
     img = np.zeros((200, 200, 3), np.uint8)
     with pytest.raises(ValueError, match="four x,y points"):
         warp_grid(img, [[0, 0], [10, 0], [10, 10]])
+
+
+def test_grid_running_out_of_the_photo_is_doubtful() -> None:
+    img, _ = _load("cava_ro", "1_05.jpg")
+    try:
+        loc = locate_grid(img[700:, :])  # the top third of the grid is cut off
+    except NoBoardFound:
+        return
+    assert loc.doubtful

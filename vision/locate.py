@@ -605,6 +605,13 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     confidence = share * min(1.0, 0.4 + 2.0 * prem) * (0.6 if continued >= 2 else 0.9 if continued else 1.0)
     if support < 0.93:
         confidence *= 0.5 * support
+    # a grid running out of the photo cannot be read whole: ask for a photo of the whole board
+    square = float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)])) / SIZE
+    ih, iw = img.shape[:2]
+    out = max(float(-corners[:, 0].min()), float(corners[:, 0].max() - iw),
+              float(-corners[:, 1].min()), float(corners[:, 1].max() - ih))
+    if out > 0.5 * square:
+        confidence *= 0.5
     confidence = float(np.clip(confidence, 0.0, 1.0))
     return GridLocation(corners=corners.astype(np.float32), confidence=confidence,
                         doubtful=confidence < DOUBT_BELOW,
