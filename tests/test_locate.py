@@ -57,7 +57,8 @@ def test_noise_is_not_a_board() -> None:
     rng = np.random.default_rng(4)
     noise = rng.integers(0, 256, (600, 800, 3), dtype=np.uint8)
     gradient = np.dstack([np.tile(np.linspace(0, 255, 800, dtype=np.uint8), (600, 1))] * 3)
-    for img in (noise, gradient):
+    blank = np.full((600, 800, 3), 128, np.uint8)
+    for img in (noise, gradient, blank):
         try:
             loc = locate_grid(img)
         except NoBoardFound as exc:

@@ -244,7 +244,10 @@ def _premium_fit(colours: F64) -> F64:
         sel = x[:, cls == k]
         dk = ((sel - np.median(sel, axis=1, keepdims=True)) ** 2).sum(axis=2)
         within += np.minimum(dk, cap).sum(axis=1)
-    return np.asarray(np.maximum(0.0, 1.0 - within / total), dtype=np.float64).reshape(lead)
+    fit = np.maximum(0.0, 1.0 - within / total)
+    # squares that barely differ (a blank wall, an unprinted board) explain nothing, whatever the ratio
+    fit[cap[:, 0] < 50.0] = 0.0
+    return np.asarray(fit, dtype=np.float64).reshape(lead)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -595,6 +598,9 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
         h, share = h_new, share_new
     edges = _outer_edges(refine_img, h)
     corners = _apply(np.diag([1 / s_ref, 1 / s_ref, 1.0]) @ h, edges)
+    if share <= 0.0:
+        raise NoBoardFound("no Scrabble grid lines could be traced in the photo: photograph the whole board "
+                           "from above, or mark its four corners")
     corners = _orient(corners)
     prem = float(_premium_fit(_cell_colours(refine_img, h, range(SIZE))))
     continued, support = _line_checks(refine_img, h)
