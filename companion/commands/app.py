@@ -1,5 +1,10 @@
 """`companion app`: start the referee web app (Flet, offline web mode), optionally over HTTPS.
 
+The server listens on 127.0.0.1 unless `--host 0.0.0.0` is given; then it prints the network
+addresses a phone at the table can open (`companion.net.addresses_to_open`). `--https` without
+`--cert/--key` makes a self-signed certificate once, keeps it in the data folder and reuses it (phone
+browsers give a page the camera only over HTTPS; the phone asks once to trust the certificate).
+
 Bad options (a port already in use, a data folder that cannot be written, a certificate without its
 key) are one sentence and exit 2, before anything starts.
 """
@@ -29,6 +34,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--cert", type=Path, default=None,
                         help="TLS certificate (PEM): serve HTTPS, which phone browsers need for the camera")
     parser.add_argument("--key", type=Path, default=None, help="the certificate's private key (PEM)")
+    parser.add_argument("--https", action="store_true",
+                        help="serve HTTPS; without --cert/--key a self-signed certificate is made in the data folder "
+                             "and reused (each phone asks once to trust it)")
     parser.set_defaults(func=run)
 
 
@@ -64,10 +72,31 @@ def check_options(args: argparse.Namespace) -> Path:
     return data
 
 
+def certificate(args: argparse.Namespace, data: Path) -> tuple[str | None, str | None]:
+    """The (certificate, key) files to serve HTTPS with, or (None, None) for plain HTTP."""
+    from companion.net import NetError, check_certificate, self_signed_certificate
+
+    try:
+        if args.cert is not None:
+            cert = check_certificate(args.cert, args.key)
+        elif args.https:
+            cert = self_signed_certificate(data)
+            print(f"Table referee: HTTPS with a self-signed certificate kept in {cert.certfile}; each phone's "
+                  "browser asks once to trust it (choose 'Advanced' then 'Proceed')", flush=True)
+        else:
+            return None, None
+    except NetError as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"the certificate cannot be written in {data} ({exc.strerror}): "
+                           "choose another folder with --data") from None
+    return str(cert.certfile), str(cert.keyfile)
+
+
 def run(args: argparse.Namespace) -> int:
     data = check_options(args)
+    cert, key = certificate(args, data)
     from companion.ui.main import serve
 
-    serve(host=args.host, port=args.port, data_dir=str(data),
-          cert=str(args.cert) if args.cert else None, key=str(args.key) if args.key else None)
+    serve(host=args.host, port=args.port, data_dir=str(data), cert=cert, key=key)
     return 0

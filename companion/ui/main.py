@@ -50,6 +50,18 @@ def _logging() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
+def _announce(host: str, port: int, https: bool) -> None:
+    """Print the address(es) to open: this machine's, and the network ones phones use when serving the network."""
+    from companion.net import addresses_to_open
+
+    urls = addresses_to_open(host, port, https)
+    print(f"Table referee: open {urls[0]} in a browser", flush=True)
+    for url in urls[1:]:
+        print(f"Table referee: phones on the same network open {url}", flush=True)
+    if host in ("0.0.0.0", "::") and len(urls) == 1:
+        print("Table referee: no network address found: connect this machine to the table's Wi-Fi", flush=True)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None, cert: str | None = None,
           key: str | None = None) -> None:
     _logging()
@@ -65,8 +77,8 @@ def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None
         import uvicorn
 
         app = ft.run(main, export_asgi_app=True, no_cdn=True)
-        print(f"Table referee: open https://{host}:{port} in a browser", flush=True)
+        _announce(host, port, https=True)
         uvicorn.run(app, host=host, port=port, ssl_certfile=cert, ssl_keyfile=key, log_level="warning")
         return
-    print(f"Table referee: open http://{host}:{port} in a browser", flush=True)
+    _announce(host, port, https=False)
     ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)
