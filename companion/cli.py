@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("app", "gcg", "judge", "moves", "read", "replay")
+COMMAND_MODULES = ("app", "games", "gcg", "judge", "moves", "read", "replay")
 
 
 class CommandError(Exception):

@@ -263,6 +263,31 @@ def backup_file(path: Path, suffix: str) -> Path:
     return target
 
 
+def backup_to(path: Path, target: Path) -> None:
+    """A consistent copy of the database at `target`, taken with SQLite's backup API while the app may be
+    writing: the copy is one committed state (including turns still in the -wal file), written to a temporary
+    name first so a failure never leaves a half file under `target`. The copy is checked before it is kept."""
+    probe(path)  # refuse a file that is not a game store, before anything is written anywhere
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        src = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10.0)
+        try:
+            dst = sqlite3.connect(tmp)
+            try:
+                src.backup(dst)  # all pages in one step: one read transaction, so one consistent state
+                dst.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file, no -wal beside it
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        probe(tmp)
+        os.replace(tmp, target)
+    except sqlite3.Error as exc:
+        raise StoreError(f"the backup could not be made ({exc}): check the disk space and try again") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 # ---------------------------------------------------------------- the store
 
 P = ParamSpec("P")
