@@ -123,10 +123,26 @@ def decode_image(image: bytes | bytearray | str | Path | U8) -> U8:
     else:
         data = bytes(image)
         where = "the data"
+    _check_limits(data, where)
     decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
     if decoded is None:
         raise NotAnImage(f"{where} is not an image this reader can decode: give a JPEG or PNG photo of the board")
     return decoded
+
+
+def _check_limits(data: bytes, where: str) -> None:
+    """Refuse from the header alone a JPEG/PNG/WebP beyond the app's limits (`companion.limits`): a small
+    file can announce a picture that needs gigabytes once decoded (a decompression bomb)."""
+    from companion.limits import UploadError, check_upload, image_size
+
+    try:
+        image_size(data)
+    except UploadError:
+        return  # not a JPEG/PNG/WebP header: OpenCV decides below whether it is an image at all
+    try:
+        check_upload(data)
+    except UploadError as exc:
+        raise NotAnImage(f"{where}: {exc}" if where != "the data" else str(exc)) from None
 
 
 def _parse_corners(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:

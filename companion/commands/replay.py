@@ -50,6 +50,8 @@ def replay_text(text: str) -> tuple[str, Any]:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CommandError(f"the game log is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except (RecursionError, ValueError):  # absurd nesting or a number with thousands of digits
+        raise CommandError("the game log is not a log the app wrote (too deeply nested or too long numbers)") from None
     variant = raw.get("variant") if isinstance(raw, dict) else None
     adapter: TypeAdapter[Any]
     factory: Callable[[], Any]
@@ -69,7 +71,7 @@ def replay_text(text: str) -> tuple[str, Any]:
     for i, event in enumerate(events, 1):
         try:
             log.push(event)
-        except RulesError as exc:
+        except (RulesError, ValueError) as exc:  # some rules checks (positions) raise a plain ValueError
             raise CommandError(f"event {i} ({event.type}) is refused by the rules: {exc}") from None
     return variant, log.state
 
