@@ -165,3 +165,34 @@ def test_board_photographed_from_another_side_is_read_upright(turn: int) -> None
     reading = read_board(cv2.rotate(img, turn), corners=moved, tiles="ro", second_opinion=False)
     assert reading.grid == photo.grid
     assert any("turned" in w for w in reading.warnings)
+
+
+@pytest.mark.parametrize(("set_name", "stem", "tiles"), [
+    ("cava_ro", "3_20", "ro"),
+    ("umich_kwwangkw", "photo_i10", "en"),
+])
+def test_automatic_corners_read_the_grid(set_name: str, stem: str, tiles: str) -> None:
+    # The figures are taken with corners found by the reader itself, not the labelled ones.
+    photo = _photo(set_name, stem)
+    reading = read_board(photo.image, tiles=tiles, second_opinion=False)
+    occ, letters = _scores(reading, photo)
+    assert occ >= 0.995 and letters >= 0.95, (occ, letters, reading.grid)
+    assert reading.located != "given" and not reading.doubtful and not reading.warnings
+    square = np.linalg.norm(np.subtract(photo.corners[1], photo.corners[0])) / 15
+    assert np.abs(np.subtract(reading.corners, photo.corners)).max() < square / 4
+
+
+def test_doubtful_location_says_so_and_given_corners_read_the_board() -> None:
+    photo = _photo("cava_ro", "1_05")
+    img = cv2.imread(str(photo.image))
+    cut = 700  # the top rows of the grid are cut off: the found grid cannot be trusted
+    reading = read_board(img[cut:], tiles="ro", second_opinion=False)
+    assert reading.doubtful and any("give them" in w for w in reading.warnings)
+    # The table then gives the four corners (here the labelled ones, moved into the cut photo).
+    corners = [[x, y - cut] for x, y in photo.corners]
+    given = read_board(img[cut:], corners=corners, tiles="ro", second_opinion=False)
+    assert given.located == "given" and not given.doubtful and not given.warnings
+    square = (photo.corners[3][1] - photo.corners[0][1]) / 15
+    first_whole_row = int(np.ceil((cut - photo.corners[0][1]) / square))
+    for r in range(first_whole_row, 15):
+        assert given.grid[r] == photo.grid[r], r
