@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from browser.harness import PHONE, Tab, app_server, block_outside, launch  # noqa: E402
+from browser.harness import PHONE, Tab, app_server, block_outside, launch
 
 OBSERVER = """() => {
   window.__state = null; window.__since = 0;
@@ -183,9 +183,10 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path("/work/notes/bench/load.txt"))
     parser.add_argument("--hub-only", action="store_true")
     args = parser.parse_args()
-    out: list[str] = [f"benchmarks/load.py --followers {args.followers} --updates {args.updates} "
-                      f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {os.getloadavg()[0]:.1f} on "
-                      f"{os.cpu_count()} cores)"]
+    header = (f"benchmarks/load.py --followers {args.followers} --updates {args.updates} "
+              f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {os.getloadavg()[0]:.1f} on "
+              f"{os.cpu_count()} cores)")
+    out: list[str] = [header]
     hub_load(args.followers, args.updates, out)
     print(out[-1], flush=True)
     if not args.hub_only:
