@@ -25,6 +25,7 @@ from vision.mlp import Mlp
 
 LETTERS_ASSET = Path(__file__).resolve().parents[1] / "assets" / "vision" / "letters.npz"
 BLANK = "?"
+NOT_A_LETTER = "."  # the network's class for premium print, the star and other marks on empty squares
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class MlpRecogniser:
     def __init__(self, net: Mlp, allowed: Iterable[str] | None = None) -> None:
         self.net = net
         allowed_set = set(allowed) if allowed is not None else set(net.classes)
-        allowed_set.add(BLANK)
+        allowed_set.update((BLANK, NOT_A_LETTER))
         self.mask = np.array([c in allowed_set for c in net.classes], bool)
 
     @classmethod
@@ -74,8 +75,22 @@ class MlpRecogniser:
                 out[i, blank] = 1.0
         return out
 
-    def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
+    def not_letter(self, probs: np.ndarray) -> np.ndarray:
+        """P(the mark is not a tile's letter) per row of `probabilities` (0 for older models)."""
+        if NOT_A_LETTER not in self.net.classes:
+            return np.zeros(len(probs), np.float32)
+        return probs[:, self.net.classes.index(NOT_A_LETTER)].copy()
+
+    def letter_probabilities(self, crops: Sequence[TileCrop]) -> np.ndarray:
+        """Probabilities over letters and the blank only (the square is known to hold a tile)."""
         p = self.probabilities(crops)
+        if NOT_A_LETTER in self.net.classes:
+            p[:, self.net.classes.index(NOT_A_LETTER)] = 0.0
+            p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+        return p
+
+    def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
+        p = self.letter_probabilities(crops)
         return [(self.net.classes[int(k)], float(p[i, k])) for i, k in enumerate(p.argmax(axis=1))]
 
 

@@ -41,7 +41,10 @@ from vision.occupancy import measure
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "vision"
 LETTERS_ASSET = ASSETS / "letters.npz"
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-CLASSES = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + ["?"]
+LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+# "?": the cava_ro joker's printed face; ".": not a letter (premium print, the centre star, a neighbour's
+# edge) - glyph-like marks found on squares labelled empty, so the reader can tell them from tiles.
+CLASSES = [*LETTERS, "?", "."]
 F32 = npt.NDArray[np.float32]
 
 
@@ -55,7 +58,7 @@ class PhotoData:
 
 
 def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
-    key = hashlib.sha1(f"{photo.image}:{_code_version()}".encode()).hexdigest()[:16]
+    key = hashlib.sha1(f"{photo.image}:{_code_version()}:v2".encode()).hexdigest()[:16]
     if cache is not None:
         hit = cache / f"{key}.pkl"
         if hit.exists():
@@ -72,7 +75,7 @@ def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
             ch = photo.grid[r][c]
             ys.append(-1 if ch == "#" else (0 if ch == "." else 1))
             g = look.glyphs[r][c]
-            if g is None or ch in ".#" or ch.islower():
+            if g is None or ch == "#" or ch.islower():
                 continue
             gx.append(g.image)
             gy.append(ch)
@@ -116,7 +119,7 @@ def synthetic_glyphs(per_font: int = 6, seed: int = 0) -> tuple[F32, list[str]]:
     ys: list[str] = []
     side = int(CELL * 1.5)
     for font_path in fonts:
-        for letter in CLASSES[:-1]:
+        for letter in LETTERS:
             for _ in range(per_font):
                 size = int(CELL * rng.uniform(0.62, 0.8))
                 font = ImageFont.truetype(str(font_path), size)
@@ -182,11 +185,14 @@ def evaluate(parts: list[PhotoData], occ: Mlp, let: Mlp) -> dict[str, tuple[int,
         pred = occ.predict_proba(p.occ_x)[:, 1] >= 0.5
         acc[0] += int(np.sum(pred[keep] == (p.occ_y[keep] == 1)))
         acc[1] += int(keep.sum())
-        if len(p.glyph_y):
-            probs = let.predict_proba(glyph_features(p.glyph_x))
+        tiles = [i for i, ch in enumerate(p.glyph_y) if ch != "."]
+        if tiles:
+            probs = let.predict_proba(glyph_features(p.glyph_x[tiles]))
+            if "." in let.classes:  # occupancy decides tile or not; here only which letter
+                probs[:, let.classes.index(".")] = 0.0
             guess = [let.classes[i] for i in probs.argmax(axis=1)]
-            acc[2] += sum(g == t for g, t in zip(guess, p.glyph_y, strict=True))
-            acc[3] += len(p.glyph_y)
+            acc[2] += sum(g == p.glyph_y[i] for g, i in zip(guess, tiles, strict=True))
+            acc[3] += len(tiles)
     return {k: (v[0], v[1], v[2], v[3]) for k, v in out.items()}
 
 
