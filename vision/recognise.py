@@ -83,7 +83,11 @@ class MlpRecogniser:
 
     def letter_probabilities(self, crops: Sequence[TileCrop]) -> np.ndarray:
         """Probabilities over letters and the blank only (the square is known to hold a tile)."""
-        p = self.probabilities(crops)
+        return self.letters_only(self.probabilities(crops))
+
+    def letters_only(self, probs: np.ndarray) -> np.ndarray:
+        """`probabilities` rows with the not-a-letter share removed and the rest renormalised."""
+        p = probs.copy()
         if NOT_A_LETTER in self.net.classes:
             p[:, self.net.classes.index(NOT_A_LETTER)] = 0.0
             p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
