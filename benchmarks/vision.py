@@ -8,6 +8,8 @@ letter tiles (A-Z) read as exactly that letter (a missed tile counts as wrong); 
 are counted apart. Moves (cava_ro games): each photo is read with the previous photo's reading as the
 board before (the empty board for move 1); a move is right when the new tiles (squares and letters,
 `?` for the joker) and the score equal the official annotation.
+`not located`: photos the reader refused (no board found; counted as all wrong); `doubtful`: photos read
+with the warning that the found corners should be checked (the app then asks for four corners).
 
 `--models heldout` reads every photo with the models `python -m vision.train --eval-only` trained
 without it (saved under its cache folder; cava_ro games 2-3 by a model trained with game 1, game 1 by one
