@@ -20,6 +20,34 @@ def _cell_size(page_width: float | None, size: int) -> int:
 
 
 @ft.component
+def _board_cell(r: int, c: int, cell: int, bg: str, border_width: float, border_colour: str, text: str,
+                letter_style: str, centre: bool, label: str, tap: Callable[[int, int], None] | None):
+    """One square. Every prop is a plain value (or the same bound method each time), so `ft.memo`
+    skips the squares an update did not change: a follower's re-render then rebuilds and diffs a few
+    squares instead of all 225 (Semantics + Container + Text each)."""
+    is_letter = letter_style != "label"
+    content = ft.Container(
+        width=cell,
+        height=cell,
+        bgcolor=bg,
+        alignment=ft.Alignment.CENTER,
+        border=ft.Border.all(border_width, border_colour),
+        content=ft.Icon(ft.Icons.STAR, size=cell * 0.7, color="#FFFFFF") if centre else ft.Text(
+            text,
+            size=(cell * 0.55) if is_letter else cell * 0.3,
+            weight=ft.FontWeight.BOLD if is_letter else ft.FontWeight.NORMAL,
+            color=("#C62828" if letter_style == "blank" else "#212121") if is_letter else "#FFFFFF",
+            italic=letter_style == "blank",
+        ),
+        on_click=(lambda e: tap(r, c)) if tap is not None else None,
+    )
+    return ft.Semantics(identifier=f"cell-{r}-{c}", label=label, button=tap is not None, content=content)
+
+
+BoardCell = ft.memo(_board_cell)
+
+
+@ft.component
 def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = None,
               properties: dict[tuple[int, int], str] | None = None,
               on_tap: Callable[[int, int], None] | None = None):
@@ -83,24 +111,10 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
             label = f"{COLS[c]}{r + 1} " + (
                 (f"{letter or 'blank'}{' blank' if blank and letter else ''}{' new' if state == 'new' else ''}"
                  f"{' check' if low else ''}") if is_letter else "empty") + (f" property {prop}" if prop else "")
-            content = ft.Container(
-                width=cell,
-                height=cell,
-                bgcolor=bg,
-                alignment=ft.Alignment.CENTER,
-                border=ft.Border.all(3 if (prop or low) and not selected else (2 if border_colour else 0.5),
-                                     border_colour or theme.BOARD_LINE),
-                content=ft.Icon(ft.Icons.STAR, size=cell * 0.7, color="#FFFFFF") if centre else ft.Text(
-                    text,
-                    size=(cell * 0.55) if is_letter else cell * 0.3,
-                    weight=ft.FontWeight.BOLD if is_letter else ft.FontWeight.NORMAL,
-                    color=("#C62828" if blank else "#212121") if is_letter else "#FFFFFF",
-                    italic=blank,
-                ),
-                on_click=(lambda e, r=r, c=c: tap(r, c)) if interactive else None,
-            )
-            cells.append(ft.Semantics(identifier=f"cell-{r}-{c}", label=label, button=interactive,
-                                      content=content))
+            border_width = 3 if (prop or low) and not selected else (2 if border_colour else 0.5)
+            cells.append(BoardCell(r, c, cell, bg, border_width, border_colour or theme.BOARD_LINE, text,
+                                   letter_style=("blank" if blank else "letter") if is_letter else "label",
+                                   centre=centre, label=label, tap=tap if interactive else None))
         label_cell = ft.Container(width=14, height=cell, alignment=ft.Alignment.CENTER_RIGHT,
                                   content=ft.Text(str(r + 1), size=8))
         rows.append(ft.Row([label_cell, *cells], spacing=0, tight=True))
