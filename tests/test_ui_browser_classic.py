@@ -90,7 +90,7 @@ def test_classic_game(tmp_path, playwright_instance):  # noqa: F811
             ref.wait_ident("verdict")
             ref.text("ACCEPTABLE")
             ref.text("Word list: ENABLE")
-            ref.ident("verdict").first.click()
+            ref.tap_ident("verdict")
             ref.text("Bob to play")
             ref.click("Pass")
             ref.text("Bob passed.")

@@ -32,7 +32,7 @@ def test_monopoly_game(tmp_path, playwright_instance):  # noqa: F811
         ref.click("Red")
         ref.fill("Rent", "700")
         ref.click("Set card")
-        ref.ident("cell-7-3").first.click()
+        ref.tap_ident("cell-7-3")
         ref.text(re.compile(r"Red: value M\S+, rent M700, squares E3, K13, D8\."))
         ref.click("Save profile")
         ref.text(re.compile(r"Board profile saved"))
@@ -57,7 +57,7 @@ def test_monopoly_game(tmp_path, playwright_instance):  # noqa: F811
             assert "check" in (ref.ident("cell-7-8").first.get_attribute("aria-label") or
                                ref.ident("cell-7-8").first.inner_text())
             ref.shot("02-board-read")
-            ref.ident("cell-7-8").first.click()
+            ref.tap_ident("cell-7-8")
             ref.wait_ident("correction")
             ref.fill("Letter", "U")
             ref.click("Set letter")
@@ -78,7 +78,7 @@ def test_monopoly_game(tmp_path, playwright_instance):  # noqa: F811
             ref.text("Word list: ENABLE")
             ref.shot("04-verdict")
             fol.text(re.compile(r"UNACCEPTABLE"))
-            ref.ident("verdict").first.click()
+            ref.tap_ident("verdict")
             ref.text("Bob to play")
             ref.text("Ann's token moves from Free Parking to GO (space 0).")
 

@@ -98,34 +98,46 @@ class Tab:
     def button(self, name: str, exact: bool = True) -> Any:
         return self.page.get_by_role("button", name=name, exact=exact)
 
+    @staticmethod
+    def tap(locator: Any, timeout: float = 10_000) -> None:
+        """Tap a control through Flutter's semantics: a DOM `click` on its semantics node, which Flutter's
+        web engine turns into the node's tap action.
+
+        Why not `locator.click()`: that is a mouse click at screen coordinates taken from the semantics
+        DOM after Playwright scrolled the node into view. Flutter draws on a canvas and scrolls its own
+        content (a DOM scroll only asks it to scroll, by its own amount and a frame later), so on a page
+        taller than the window, and on a loaded machine, the click landed on whatever Flutter drew there
+        at that moment: CI's flake was a tap meant for a text field that hit "End game by agreement" or a
+        board square. The tap action goes to exactly this node, wherever it is drawn."""
+        locator.wait_for(state="attached", timeout=timeout)
+        locator.dispatch_event("click")
+
     def click(self, name: str, exact: bool = True, timeout: float = 10_000) -> None:
-        btn = self.button(name, exact).first
-        btn.wait_for(timeout=timeout)
-        self.page.wait_for_timeout(120)  # let the semantics tree settle after a re-render
-        btn.click()
+        self.tap(self.button(name, exact).first, timeout)
 
-    def click_until(self, name: str, expect: Any, tries: int = 3) -> None:
-        """Click, and click again if the expected text does not appear (a tap can be swallowed
-        while Flutter moves focus away from a text field that was just removed)."""
-        for i in range(tries):
-            self.click(name)
-            try:
-                self.page.get_by_text(expect).first.wait_for(timeout=3000)
-                return
-            except Exception:
-                if i == tries - 1:
-                    raise
+    def tap_ident(self, identifier: str, timeout: float = 10_000) -> None:
+        self.tap(self.ident(identifier).first, timeout)
 
-    def fill(self, label: str, value: str) -> None:
+    def fill(self, label: str, value: str, timeout: float = 10_000) -> None:
+        """Type `value` over what a text field holds, once Flutter listens to the field.
+
+        A Flutter text field is a DOM <input> in the semantics tree, but Flutter reads it only after its
+        text-editing strategy has taken it over, a frame or more after the focus. Text typed before then
+        stays in the DOM only and is overwritten with Flutter's old value when it does take over (the
+        server never hears of it). Taking over applies the field's configuration, which turns the
+        input's `autocorrect` attribute from the semantics default 'off' to 'on' (every field of this
+        app keeps Flet's autocorrect=True): that is the condition waited for."""
         box = self.page.get_by_role("textbox", name=label).first
-        box.wait_for(timeout=10_000)
-        self.page.wait_for_timeout(150)
-        box.click()
-        # Select what is there and type over it: a plain fill() can be appended to the old text when
-        # Flutter re-renders the field between the clear and the typing.
-        self.page.keyboard.press("Control+A")
-        self.page.keyboard.press("Backspace")
-        box.fill(value)
+        box.wait_for(state="attached", timeout=timeout)
+        handle = box.element_handle(timeout=timeout)
+        focused = handle.evaluate("e => document.activeElement === e")
+        if not focused:
+            handle.evaluate("e => e.setAttribute('autocorrect', 'off')")  # a former focus left it 'on'
+            handle.focus()
+        self.page.wait_for_function(
+            "e => document.activeElement === e && e.getAttribute('autocorrect') === 'on'",
+            arg=handle, timeout=timeout)
+        handle.fill(value)  # selects what is there and replaces it in one input event
 
     def text(self, text: str | re.Pattern[str], timeout: float = 10_000) -> Any:
         loc = self.page.get_by_text(text).first
