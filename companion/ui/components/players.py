@@ -38,19 +38,33 @@ def PlayersStrip(app: AppState):
     cash = game.cash() if hasattr(game, "cash") else None
     current = game.current_player
     chips = []
-    for p in game.players:
-        lines = [ft.Text(p, weight=ft.FontWeight.BOLD, size=14, color="#FFFFFF")]
-        lines.append(ft.Text(f"{scores.get(p, 0)} pts", size=13, color="#FFFFFF"))
-        if cash is not None:
-            lines.append(ft.Text(theme.money(cash.get(p, 0)), size=13, color="#FFFFFF"))
+    for i, p in enumerate(game.players):
+        clock = None
         if game.clocks is not None:
-            label = _clock(game.clock_seconds(p), game.clock_minutes)
             penalty = game.overtime_penalty(p)
-            lines.append(ft.Text(label + (f" (-{penalty})" if penalty else ""), size=12, color="#FFFFFF"))
-        if p == current:
-            lines.append(ft.Text("to play", size=11, italic=True, color="#FFFFFF"))
-        chips.append(ft.Semantics(identifier=f"player-{game.players.index(p)}", content=ft.Container(
-            padding=6, border_radius=8, bgcolor=theme.token(game.colour(p)),
-            border=ft.Border.all(3, "#000000") if p == current else None,
-            content=ft.Column(lines, spacing=0, tight=True))))
+            clock = _clock(game.clock_seconds(p), game.clock_minutes) + (f" (-{penalty})" if penalty else "")
+        chips.append(PlayerChip(i, p, scores.get(p, 0), theme.money(cash.get(p, 0)) if cash is not None else None,
+                                clock, p == current, theme.token(game.colour(p))))
     return ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
+
+
+@ft.component
+def _player_chip(index: int, name: str, score: int, money: str | None, clock: str | None, to_play: bool,
+                 colour: str):
+    """One player's chip. Plain props, so `ft.memo` skips the chips an update (or a clock tick of
+    another player) did not change."""
+    lines = [ft.Text(name, weight=ft.FontWeight.BOLD, size=14, color="#FFFFFF"),
+             ft.Text(f"{score} pts", size=13, color="#FFFFFF")]
+    if money is not None:
+        lines.append(ft.Text(money, size=13, color="#FFFFFF"))
+    if clock is not None:
+        lines.append(ft.Text(clock, size=12, color="#FFFFFF"))
+    if to_play:
+        lines.append(ft.Text("to play", size=11, italic=True, color="#FFFFFF"))
+    return ft.Semantics(identifier=f"player-{index}", content=ft.Container(
+        padding=6, border_radius=8, bgcolor=colour,
+        border=ft.Border.all(3, "#000000") if to_play else None,
+        content=ft.Column(lines, spacing=0, tight=True)))
+
+
+PlayerChip = ft.memo(_player_chip)
