@@ -86,6 +86,35 @@ def test_store_keeps_every_event_and_resumes_the_open_game(tmp_path):
     assert GameStore(tmp_path).resume() == (None, "")  # a finished game is not resumed
 
 
+def test_clocks_come_back_after_a_restart(tmp_path):
+    """A club game's clocks: the time used is saved beside the store and a resumed game shows it (paused)."""
+    store = GameStore(tmp_path)
+    g = TableGame.new_classic(PLAYERS, preset="club")
+    assert g.clocks is not None
+    g.start_clock()
+    g.clocks.used["Ann"] = 125.0  # two minutes of Ann's thinking, without waiting for them
+    g.play("8H", "PUNCT")  # Bob's clock runs now
+    g.clocks.used["Bob"] = 30.0
+    store.save(g)
+    again, note = GameStore(tmp_path).resume()
+    assert again is not None and again.clocks is not None
+    assert again.clocks.paused() and "clocks are as they were saved" in note
+    assert 125 <= again.clock_seconds("Ann") < 127 and 30 <= again.clock_seconds("Bob") < 32
+    # While a clock runs the tabs ask every second; the file is written at most every few seconds.
+    again.start_clock()
+    again.clocks.used["Bob"] = 300.0
+    store2 = GameStore(tmp_path)
+    store2.save_clocks(again)
+    assert 300 <= GameStore(tmp_path).resume()[0].clock_seconds("Bob") < 302  # type: ignore[union-attr]
+    again.clocks.used["Bob"] = 400.0
+    store2.save_clocks(again)  # too soon after the last write: skipped
+    assert GameStore(tmp_path).resume()[0].clock_seconds("Bob") < 302  # type: ignore[union-attr]
+    # A damaged clocks file does not stop the game: its clocks start from zero, and the note says so.
+    (tmp_path / "clocks.json").write_text("{not json", encoding="utf-8")
+    game, note = GameStore(tmp_path).resume()
+    assert game is not None and game.clock_seconds("Ann") == 0 and "start again from zero" in note
+
+
 def test_classic_gcg_export_reads_back_and_clock_penalty():
     g = TableGame.new_classic(PLAYERS, preset="club")
     g.play("8H", "HOTEL")

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextvars
 import threading
+import time
 from collections.abc import Callable
 
-from companion.ui.persist import GameStore
+from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore
 from companion.ui.table import TableGame
 
 
@@ -22,6 +23,7 @@ class Hub:
         self.game: TableGame | None = None
         self.store = GameStore(None)
         self.resume_note = ""
+        self._clock_saver: threading.Thread | None = None
 
     def configure(self, data_dir: str | None) -> None:
         """Use the store in `data_dir` and pick up its open game, if any."""
@@ -29,6 +31,19 @@ class Hub:
         game, self.resume_note = self.store.resume()
         if game is not None:
             self.game = game
+        if data_dir and self._clock_saver is None:
+            self._clock_saver = threading.Thread(target=self._save_clocks_while_running, daemon=True,
+                                                 name="clock-saver")
+            self._clock_saver.start()
+
+    def _save_clocks_while_running(self) -> None:
+        """A running clock's time goes to disk every few seconds (turn changes save it at once), so a
+        restart loses at most those seconds. A thread, not a tab's task: it must run with no tab open."""
+        while True:
+            time.sleep(CLOCK_SAVE_SECONDS)
+            game = self.game
+            if game is not None and not game.finished:
+                self.store.save_clocks(game)
 
     def subscribe(self, key: str, callback: Callable[[], None]) -> None:
         with self._lock:

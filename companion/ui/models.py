@@ -245,6 +245,18 @@ class AppState:
     def select_none(self) -> None:
         self.selected = None
 
+    def toggle_clocks(self) -> None:
+        """Start or pause the game clocks; saved and shown on every tab like any other change."""
+        game = self.game
+        if game is None or game.clocks is None:
+            return
+        if game.clocks.paused():
+            game.start_clock()
+        else:
+            game.pause_clock()
+        self._done("")
+        self.refresh()
+
     def toggle_camera(self) -> None:
         self.camera_open = not self.camera_open
 

@@ -6,14 +6,19 @@ to rebuild a game that the events do not carry (token colours, banker, clock set
 store's per-game settings), and syncing the in-memory log to the store after each change. The store
 does the crash safety (one transaction per append, WAL + FULL) and refuses stale appends.
 
-Clock time used is not in the event log until the game ends, so a restarted game's clocks start again
-from what the log says (zero mid-game); this is said in the UI's resume message.
+Clock time used is not in the event log until the game ends: it is kept beside the store in
+`clocks.json` (per game id: seconds used by each player, who was running), written at every published
+change and every few seconds while a clock runs, so a restarted game's clocks come back (paused) within
+those few seconds of where they stood.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +26,8 @@ from companion.ui.table import ClassicEngine, PlayerInfo, TableGame
 
 LOG = logging.getLogger("companion.ui")
 FILE_NAME = "games.sqlite"
+CLOCKS_FILE = "clocks.json"
+CLOCK_SAVE_SECONDS = 5.0  # while a clock runs, at most this much of its time is lost when the app stops
 
 
 def default_data_dir() -> Path:
@@ -35,6 +42,7 @@ class GameStore:
         self.data_dir = str(data_dir) if data_dir else None
         self._lock = threading.Lock()
         self._saved: dict[str, int] = {}  # game id -> events already in the store
+        self._clocks_saved_at = 0.0
         self.error = ""
 
     @property
@@ -58,10 +66,45 @@ class GameStore:
             try:
                 with self._open() as store:
                     self._save(store, game)
+                self._save_clocks(game)
                 self.error = ""
             except (StoreError, OSError) as exc:
                 LOG.error("saving game %s failed: %s", game.id, exc)
                 self.error = f"The game could not be saved ({exc})."
+
+    def save_clocks(self, game: TableGame) -> None:
+        """While a clock runs (called every second by the tabs): its time, at most every few seconds."""
+        if self.path is None or game.clocks is None or game.clocks.paused():
+            return
+        if time.monotonic() - self._clocks_saved_at < CLOCK_SAVE_SECONDS:
+            return
+        with self._lock:
+            try:
+                self._save_clocks(game)
+            except OSError as exc:
+                LOG.error("saving the clocks of game %s failed: %s", game.id, exc)
+
+    def _clocks_path(self) -> Path:
+        assert self.data_dir is not None
+        return Path(self.data_dir) / CLOCKS_FILE
+
+    def _read_clocks(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self._clocks_path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}  # none yet, or damaged: the clocks start from zero rather than stop the game
+        return data if isinstance(data, dict) else {}
+
+    def _save_clocks(self, game: TableGame) -> None:
+        if game.clocks is None or self.data_dir is None:
+            return
+        data = self._read_clocks()
+        data[game.id] = {**game.clocks.snapshot(), "saved_at": time.time()}
+        path = self._clocks_path()
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)  # a stop mid-write leaves the previous file whole
+        self._clocks_saved_at = time.monotonic()
 
     def _save(self, store: Any, game: TableGame) -> None:
         events = list(game.engine.log.events)
@@ -127,8 +170,15 @@ class GameStore:
             LOG.exception("resuming game %s failed", info.id)
             return None, f"The open game {info.id} could not be resumed ({exc})."
         self._saved[game.id] = len(events)
-        return game, (f"Resumed the open game of {', '.join(game.players)} ({len(events)} events)."
-                      + (" The clocks start again from zero." if game.clocks is not None else ""))
+        note = ""
+        if game.clocks is not None:
+            saved = self._read_clocks().get(game.id)
+            if isinstance(saved, dict):
+                game.clocks.restore(saved)
+                note = " The clocks are as they were saved, paused: tap Start clocks."
+            else:
+                note = " No clock times were saved for it: the clocks start again from zero."
+        return game, f"Resumed the open game of {', '.join(game.players)} ({len(events)} events).{note}"
 
 
 def table_settings(game: TableGame) -> dict[str, Any]:

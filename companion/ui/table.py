@@ -87,6 +87,20 @@ class Clocks:
     def paused(self) -> bool:
         return self.running is None
 
+    def snapshot(self) -> dict[str, Any]:
+        """What a restart needs: seconds used so far (the running clock's time folded in) and who was running."""
+        return {"used": {p: round(self.seconds(p), 1) for p in self.used}, "running": self.running}
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Back to a snapshot's times, paused: nobody knows how long the app was down, so the table restarts
+        the clock by hand (Start clocks)."""
+        used = snapshot.get("used", {})
+        for p in self.used:
+            value = used.get(p, 0.0)
+            self.used[p] = float(value) if isinstance(value, (int, float)) and value >= 0 else 0.0
+        self.running = None
+        self.since = None
+
 
 def _message(exc: Exception) -> str:
     text = str(exc).strip()

@@ -59,8 +59,7 @@ def TurnScreen(app: AppState):
         items.append(ft.Text(f"{current} to play", size=20, weight=ft.FontWeight.BOLD))
     if game.clocks is not None and not game.finished:
         label = "Start clocks" if game.clocks.paused() else "Pause clocks"
-        action = game.start_clock if game.clocks.paused() else game.pause_clock
-        items.append(ft.OutlinedButton(label, on_click=lambda e: (action(), app.refresh())))
+        items.append(ft.OutlinedButton(label, on_click=lambda e: app.toggle_clocks()))
     if game.kind == "monopoly":
         items.append(MonopolySteps(app))
     items.append(BoardGrid(app))
