@@ -1,6 +1,9 @@
 """A short Monopoly Scrabble game played through the browser, with a follower tab watching.
 
-Photo upload of a real board (shared data), a corrected misread letter, a challenge, hand-entered
+Photo upload of a real board (shared data) read by the stand-in reader (`browser/fake_reader.py`:
+the photo's label with U at I8 misread as V, low confidence), because the correction path needs a
+misread that happens every run; the real reader reads real photos in `test_ui_browser_upload.py`
+(upload) and `test_ui_browser_classic.py` (camera). Then a corrected letter, a challenge, hand-entered
 plays, a bought Bank tile, a Chance card recorded wrong and undone in the Bank, rent, the end of the
 game; screenshots for the README. The rules are the real engine's (`companion.rules.monopoly`).
 """
