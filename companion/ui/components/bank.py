@@ -56,7 +56,7 @@ def BankScreen(app: AppState):
         items.append(ft.Text(f"Replace a blank for {current} (before the word; the fee goes to Free Parking):",
                              weight=ft.FontWeight.BOLD))
         items.append(ft.Row([
-            ft.TextField(label="Blank on square", value=f.square, width=140, dense=True,
+            ft.TextField(label="Blank on square", value=f.square, width=180, dense=True, hint_text="H8",
                          on_change=lambda e: setattr(f, "square", e.control.value)),
             ft.OutlinedButton("Swap blank (own tile)", on_click=lambda e: app.do("blank_swap", f.square, False)),
             ft.OutlinedButton("Swap blank (Bank tile)", on_click=lambda e: app.do("blank_swap", f.square, True)),

@@ -30,7 +30,9 @@ def VerdictScreen(app: AppState):
         expand=True, bgcolor="#2E7D32" if ok else "#C62828", padding=24,
         on_click=lambda e: app.close_verdict(),
         content=ft.Column([
-            ft.Text("ACCEPTABLE" if ok else "UNACCEPTABLE", size=44, weight=ft.FontWeight.BOLD, color="#FFFFFF"),
+            # 44 px broke UNACCEPTABLE in two at phone width (360 px): smaller there, whole word on one line.
+            ft.Text("ACCEPTABLE" if ok else "UNACCEPTABLE", size=44 if (ft.context.page.width or 360) >= 480 else 34,
+                    weight=ft.FontWeight.BOLD, color="#FFFFFF", no_wrap=True),
             ft.Text(" ".join(verdict.words), size=28, color="#FFFFFF"),
             ft.Text(f"Word list: {verdict.lexicon}", size=16, color="#FFFFFF"),
             ft.Text(consequence, size=16, color="#FFFFFF"),
