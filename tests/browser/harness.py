@@ -24,6 +24,9 @@ BASE_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-ne
              "--disable-component-update", "--no-first-run"]
 PHONE = {"width": 360, "height": 1100}
 LAPTOP = {"width": 1100, "height": 900}
+# How long a step may take to show. Each wait ends as soon as its condition holds; the cap is wide
+# because a loaded CI machine (the whole suite on 2 cores) took over 10 s to redraw the turn screen.
+WAIT_MS = 25_000
 
 
 def free_port() -> int:
@@ -99,7 +102,7 @@ class Tab:
         return self.page.get_by_role("button", name=name, exact=exact)
 
     @staticmethod
-    def tap(locator: Any, timeout: float = 10_000) -> None:
+    def tap(locator: Any, timeout: float = WAIT_MS) -> None:
         """Tap a control through Flutter's semantics: a DOM `click` on its semantics node, which Flutter's
         web engine turns into the node's tap action.
 
@@ -112,13 +115,13 @@ class Tab:
         locator.wait_for(state="attached", timeout=timeout)
         locator.dispatch_event("click")
 
-    def click(self, name: str, exact: bool = True, timeout: float = 10_000) -> None:
+    def click(self, name: str, exact: bool = True, timeout: float = WAIT_MS) -> None:
         self.tap(self.button(name, exact).first, timeout)
 
-    def tap_ident(self, identifier: str, timeout: float = 10_000) -> None:
+    def tap_ident(self, identifier: str, timeout: float = WAIT_MS) -> None:
         self.tap(self.ident(identifier).first, timeout)
 
-    def fill(self, label: str, value: str, timeout: float = 10_000) -> None:
+    def fill(self, label: str, value: str, timeout: float = WAIT_MS) -> None:
         """Type `value` over what a text field holds, once Flutter listens to the field.
 
         A Flutter text field is a DOM <input> in the semantics tree, but Flutter reads it only after its
@@ -139,7 +142,7 @@ class Tab:
             arg=handle, timeout=timeout)
         handle.fill(value)  # selects what is there and replaces it in one input event
 
-    def text(self, text: str | re.Pattern[str], timeout: float = 10_000) -> Any:
+    def text(self, text: str | re.Pattern[str], timeout: float = WAIT_MS) -> Any:
         loc = self.page.get_by_text(text).first
         loc.wait_for(timeout=timeout)
         return loc
@@ -147,7 +150,7 @@ class Tab:
     def ident(self, identifier: str) -> Any:
         return self.page.locator(f'[flt-semantics-identifier="{identifier}"]')
 
-    def wait_ident(self, identifier: str, timeout: float = 10_000) -> Any:
+    def wait_ident(self, identifier: str, timeout: float = WAIT_MS) -> Any:
         loc = self.ident(identifier).first
         loc.wait_for(timeout=timeout)
         return loc
