@@ -9,6 +9,7 @@ colours cancel out. The weights (`assets/vision/occupancy.npz`) are produced by 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cells import CELL, SIZE, U8, Glyph, cell_window, dark_ink, find_glyph
+from vision.cells import CELL, MARGIN, SIZE, U8, Glyph, cell_window, find_glyph
 from vision.mlp import Mlp
 
 ASSET = Path(__file__).resolve().parents[1] / "assets" / "vision" / "occupancy.npz"
@@ -43,6 +44,7 @@ _LAYOUT_ROWS = (
     "T..d...T...d..T",
 )
 KINDS = {".": 0, "d": 1, "t": 2, "D": 3, "T": 4}
+_KIND_GRID = np.array([[KINDS[ch] for ch in row] for row in _LAYOUT_ROWS], np.int64)
 
 
 @dataclass
@@ -54,22 +56,40 @@ class SquareLook:
     board_evidence: float = 0.0  # how much the premium squares differ in colour from plain ones (Lab units)
 
 
-def _lab_stats(window_bgr: U8, ink: U8) -> tuple[F32, float, float]:
-    """Median Lab colour of the non-ink pixels in the central part of a square, their spread, and edge density."""
-    h, w = ink.shape
-    y0, x0 = h // 5, w // 5
-    core = window_bgr[y0:h - y0, x0:w - x0]
-    core_ink = ink[y0:h - y0, x0:w - x0]
-    lab = cv2.cvtColor(core, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    keep = core_ink.ravel() == 0
-    if keep.sum() < 10:
-        keep[:] = True
-    pix = lab[keep]
-    med = np.median(pix, axis=0).astype(np.float32)
-    spread = float(np.mean(np.std(pix, axis=0)))
-    gray = cv2.cvtColor(core, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(gray, 60, 150)
-    return med, spread, float(np.mean(edges > 0))
+def _cells(img: npt.NDArray[np.generic], cell_px: int) -> npt.NDArray[np.generic]:
+    """The 15x15 grid of a straightened image as a (15, 15, cell_px, cell_px, ...) view, no copy."""
+    m = round(MARGIN * cell_px)
+    grid = img[m:m + SIZE * cell_px, m:m + SIZE * cell_px]
+    shape = (SIZE, cell_px, SIZE, cell_px, *img.shape[2:])
+    return grid.reshape(shape).swapaxes(1, 2)
+
+
+def _ring(cell_px: int, inner: float, outer: float) -> npt.NDArray[np.bool_]:
+    """Pixels of a square whose distance from the nearest side lies in [inner, outer) squares."""
+    i = np.arange(cell_px, dtype=np.float32) + 0.5
+    d1 = np.minimum(i, cell_px - i) / cell_px
+    d = np.minimum(d1[:, None], d1[None, :])
+    return (d >= inner) & (d < outer)
+
+
+def _robust_z(values: F32, ref: npt.NDArray[np.bool_], kinds: npt.NDArray[np.int64], floor: float) -> F32:
+    """`values` (15x15) as distances from the median of `ref` squares of the same premium kind, in units
+    of those squares' spread (median absolute deviation); kinds with too few reference squares use all."""
+    out = np.zeros_like(values)
+    for k in range(len(KINDS)):
+        sel = kinds == k
+        pool = values[sel & ref]
+        if pool.size < 3:
+            pool = values[ref] if ref.sum() >= 3 else values.ravel()
+        med = float(np.median(pool))
+        mad = float(np.median(np.abs(pool - med)))
+        out[sel] = (values[sel] - med) / max(1.4826 * mad, floor)
+    return out
+
+
+def _centred(g: Glyph | None) -> bool:
+    """A letter-sized glyph near the square's centre: almost always a tile's letter."""
+    return g is not None and 0.38 <= g.height <= 0.9 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
 
 
 def _settle_shared_glyphs(gray: U8, glyphs: list[list[Glyph | None]], cell_px: int) -> None:
@@ -100,62 +120,114 @@ def _settle_shared_glyphs(gray: U8, glyphs: list[list[Glyph | None]], cell_px: i
 
 
 def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
-    """Glyphs and occupancy features of all 225 squares of a straightened board (from `warp_board`)."""
-    gray = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2GRAY)
-    glyphs: list[list[Glyph | None]] = []
-    colour = np.zeros((SIZE, SIZE, 3), np.float32)
-    spread = np.zeros((SIZE, SIZE), np.float32)
-    edges = np.zeros((SIZE, SIZE), np.float32)
-    inkshare = np.zeros((SIZE, SIZE), np.float32)
-    for r in range(SIZE):
-        row: list[Glyph | None] = []
-        for c in range(SIZE):
-            g = find_glyph(cell_window(gray, r, c, 1.5, cell_px), cell_px)
-            row.append(g)
-            win = cell_window(warped_bgr, r, c, 1.0, cell_px)
-            ink = dark_ink(cell_window(gray, r, c, 1.0, cell_px), cell_px)
-            colour[r, c], spread[r, c], edges[r, c] = _lab_stats(win, ink)
-            inkshare[r, c] = float(ink.mean())
-        glyphs.append(row)
-    _settle_shared_glyphs(gray, glyphs, cell_px)
+    """Glyphs and occupancy features of all 225 squares of a straightened board (from `warp_board`).
 
+    Only the glyph search looks at squares one by one; everything else is measured once over the whole
+    straightened image and read per square through a (15, 15, cell, cell) view.
+    """
+    gray = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2GRAY)
+    glyphs: list[list[Glyph | None]] = [
+        [find_glyph(cell_window(gray, r, c, 1.5, cell_px), cell_px) for c in range(SIZE)] for r in range(SIZE)]
+    _settle_shared_glyphs(gray, glyphs, cell_px)
     present = np.array([[g is not None for g in row] for row in glyphs])
-    centred = np.array([[g is not None and 0.38 <= g.height <= 0.9 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
-                         for g in row] for row in glyphs])
+    centred = np.array([[_centred(g) for g in row] for row in glyphs])
+
+    # Ink in both polarities, relative to the local background: dark print on light tiles, and light
+    # print on dark tiles (also premium squares' white text, which the colour features tell apart).
+    k = max(3, (cell_px // 4) | 1)
+    se = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    g32 = gray.astype(np.float32)
+    dark = g32 < 0.8 * cv2.morphologyEx(gray, cv2.MORPH_CLOSE, se).astype(np.float32)
+    light = g32 > 1.25 * cv2.morphologyEx(gray, cv2.MORPH_OPEN, se).astype(np.float32) + 8.0
+    blur = cv2.GaussianBlur(g32, (5, 5), 1.2)
+    grad = np.hypot(cv2.Sobel(blur, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(blur, cv2.CV_32F, 0, 1, ksize=3))
+    canny = cv2.Canny(gray, 60, 150) > 0
+    lab = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    y0 = cell_px // 5
+    core = slice(y0, cell_px - y0)
+    n_core = (cell_px - 2 * y0) ** 2
+    lab_c = _cells(lab, cell_px)[:, :, core, core].reshape(SIZE, SIZE, n_core, 3)
+    dark_c = _cells(dark, cell_px)[:, :, core, core].reshape(SIZE, SIZE, n_core)
+    # Colour of the square without its print: median over the core's non-ink pixels (all of them when
+    # ink covers nearly everything). Sorting puts the NaNs of ink pixels last, so the median is the
+    # middle of the valid prefix, for all squares at once.
+    few = (~dark_c).sum(axis=2) < 10
+    dark_c = dark_c & ~few[:, :, None]
+    valid = (~dark_c).sum(axis=2)
+    srt = np.sort(np.where(dark_c[..., None], np.nan, lab_c), axis=2)
+    mid = np.broadcast_to(((valid - 1) // 2)[:, :, None, None], (SIZE, SIZE, 1, 3))
+    colour = np.take_along_axis(srt, mid, axis=2)[:, :, 0, :]
+    w = (~dark_c)[..., None].astype(np.float32)
+    mean = (lab_c * w).sum(axis=2) / valid[..., None]
+    var = ((lab_c - mean[:, :, None, :]) ** 2 * w).sum(axis=2) / valid[..., None]
+    spread = np.sqrt(var).mean(axis=2)
+    edges = _cells(canny, cell_px)[:, :, core, core].mean(axis=(2, 3))
+    inkshare = _cells(dark, cell_px).mean(axis=(2, 3))
+    centre, ring, band = _ring(cell_px, 0.25, 1.0), _ring(cell_px, 0.08, 0.25), _ring(cell_px, 1 / 6, 2 / 6)
+    dark_all, light_all = _cells(dark, cell_px), _cells(light, cell_px)
+    dark_centre, dark_ring = dark_all[:, :, centre].mean(axis=2), dark_all[:, :, ring].mean(axis=2)
+    light_centre, light_ring = light_all[:, :, centre].mean(axis=2), light_all[:, :, ring].mean(axis=2)
+    band_grad = _cells(grad, cell_px)[:, :, band].mean(axis=2)
+
+    kinds = _KIND_GRID
     flat = colour.reshape(-1, 3)
     # The tile colour: squares with a well-centred letter are almost always tiles.
     tile_col = np.median(colour[centred], axis=0) if centred.sum() >= 3 else np.percentile(flat, 90, axis=0)
-    kinds = np.array([[KINDS[ch] for ch in row] for row in _LAYOUT_ROWS])
     empty_col = np.zeros_like(colour)
     board_empty = np.median(colour[~present], axis=0) if (~present).sum() >= 5 else np.median(flat, axis=0)
-    for k in range(5):
-        sel = (kinds == k) & ~present
+    for kind in range(len(KINDS)):
+        sel = (kinds == kind) & ~present
         ref = np.median(colour[sel], axis=0) if sel.sum() >= 2 else board_empty
-        empty_col[kinds == k] = ref
+        empty_col[kinds == kind] = ref
     d_tile = np.linalg.norm(colour - tile_col, axis=2)
     d_empty = np.linalg.norm(colour - empty_col, axis=2)
     scale = float(np.linalg.norm(tile_col - board_empty)) + 8.0
+    # The same distances in units of their own spread on this photo: how unusual the square is for an
+    # empty square of its premium kind, and for a tile.
+    z_empty = _robust_z(d_empty, ~present, kinds, 2.0)
+    z_tile = _robust_z(d_tile, centred, np.zeros_like(kinds), 2.0)
+    # A tile is a raised block: its sides and shadow put gradient into a band just inside the square's
+    # border. Printed premium squares have gradient there too, so compare with empty squares of the kind.
+    z_band = _robust_z(band_grad, ~present, kinds, 1.0)
+    # Neighbours: how different the square looks from the four around it, and whether it sits in a line
+    # of lettered squares (a blank inside a word has letters on both sides).
+    padded = np.pad(colour, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    around = [padded[1 + dr:1 + dr + SIZE, 1 + dc:1 + dc + SIZE] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+    contrast = np.mean([np.linalg.norm(colour - a, axis=2) for a in around], axis=0) / scale
+    lc = np.pad(centred, 1).astype(np.float32)
+    up, down, left, right = lc[:-2, 1:-1], lc[2:, 1:-1], lc[1:-1, :-2], lc[1:-1, 2:]
+    lettered_around = (up + down + left + right) / 4.0
+    in_line = np.maximum(up * down, left * right)
 
-    feats = np.zeros((SIZE, SIZE, 14), np.float32)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            g = glyphs[r][c]
-            feats[r, c] = [
-                1.0 if g is not None else 0.0,
-                g.height if g else 0.0,
-                g.width if g else 0.0,
-                abs(g.dx) + abs(g.dy) if g else 1.0,
-                g.ink * 10 if g else 0.0,
-                d_tile[r, c] / scale,
-                d_empty[r, c] / scale,
-                (d_empty[r, c] - d_tile[r, c]) / scale,
-                spread[r, c] / 20.0,
-                edges[r, c] * 5,
-                inkshare[r, c] * 5,
-                (colour[r, c, 0] - board_empty[0]) / 50.0,
-                1.0 if centred[r, c] else 0.0,
-                scale / 50.0,
-            ]
+    def glyph_value(fn: Callable[[Glyph], float], default: float) -> F32:
+        return np.array([[fn(g) if g is not None else default for g in row] for row in glyphs], np.float32)
+
+    feats = np.stack([
+        present.astype(np.float32),
+        glyph_value(lambda g: g.height, 0.0),
+        glyph_value(lambda g: g.width, 0.0),
+        glyph_value(lambda g: abs(g.dx) + abs(g.dy), 1.0),
+        glyph_value(lambda g: g.ink * 10, 0.0),
+        d_tile / scale,
+        d_empty / scale,
+        (d_empty - d_tile) / scale,
+        spread / 20.0,
+        edges * 5,
+        inkshare * 5,
+        (colour[:, :, 0] - board_empty[0]) / 50.0,
+        centred.astype(np.float32),
+        np.full((SIZE, SIZE), scale / 50.0, np.float32),
+        np.clip(z_empty, -5, 20) / 5,
+        np.clip(z_tile, -5, 20) / 5,
+        np.clip(z_band, -5, 20) / 5,
+        (dark_centre - dark_ring) * 5,
+        light_centre * 5,
+        (light_centre - light_ring) * 5,
+        contrast,
+        lettered_around,
+        in_line,
+    ], axis=2).astype(np.float32)
     # A real board shows its premium pattern: the median colours of premium kinds differ from the plain
     # squares' (tiles cover some, never most). A picture with no board shows no such pattern.
     plain = np.median(colour[kinds == 0], axis=0)
