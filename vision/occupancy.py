@@ -177,19 +177,21 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     empty_col = np.zeros_like(colour)
     board_empty = np.median(colour[~present], axis=0) if (~present).sum() >= 5 else np.median(flat, axis=0)
     for kind in range(len(KINDS)):
-        sel = (kinds == kind) & ~present
-        ref = np.median(colour[sel], axis=0) if sel.sum() >= 2 else board_empty
+        # Premium print often passes the glyph test, so the reference is every square of the kind without a
+        # well-centred letter (all squares of the kind when tiles cover nearly all of them).
+        sel = (kinds == kind) & ~centred
+        ref = np.median(colour[sel if sel.sum() >= 2 else kinds == kind], axis=0)
         empty_col[kinds == kind] = ref
     d_tile = np.linalg.norm(colour - tile_col, axis=2)
     d_empty = np.linalg.norm(colour - empty_col, axis=2)
     scale = float(np.linalg.norm(tile_col - board_empty)) + 8.0
     # The same distances in units of their own spread on this photo: how unusual the square is for an
     # empty square of its premium kind, and for a tile.
-    z_empty = _robust_z(d_empty, ~present, kinds, 2.0)
+    z_empty = _robust_z(d_empty, ~centred, kinds, 2.0)
     z_tile = _robust_z(d_tile, centred, np.zeros_like(kinds), 2.0)
     # A tile is a raised block: its sides and shadow put gradient into a band just inside the square's
     # border. Printed premium squares have gradient there too, so compare with empty squares of the kind.
-    z_band = _robust_z(band_grad, ~present, kinds, 1.0)
+    z_band = _robust_z(band_grad, ~centred, kinds, 1.0)
     # Neighbours: how different the square looks from the four around it, and whether it sits in a line
     # of lettered squares (a blank inside a word has letters on both sides).
     padded = np.pad(colour, ((1, 1), (1, 1), (0, 0)), mode="edge")
