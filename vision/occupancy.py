@@ -87,6 +87,21 @@ def _robust_z(values: F32, ref: npt.NDArray[np.bool_], kinds: npt.NDArray[np.int
     return out
 
 
+_YX = np.stack(np.meshgrid(np.arange(SIZE), np.arange(SIZE), indexing="ij"), axis=-1).reshape(-1, 2)
+_DIST2 = ((_YX[:, None, :] - _YX[None, :, :]) ** 2).sum(axis=2).astype(np.float32)  # (225, 225) squared
+
+
+def _local_mean(colour: F32, ref: npt.NDArray[np.bool_], sigma: float) -> F32:
+    """For every square, the distance-weighted mean colour of the `ref` squares around it (not itself)."""
+    w = np.exp(-_DIST2 / (2 * sigma * sigma)) * ref.reshape(1, -1)
+    np.fill_diagonal(w, 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    flat = colour.reshape(-1, 3)
+    fallback = flat[ref.ravel()].mean(axis=0) if ref.any() else flat.mean(axis=0)
+    mean = np.where(total > 1e-3, (w @ flat) / np.maximum(total, 1e-6), fallback)
+    return mean.reshape(SIZE, SIZE, 3).astype(np.float32)
+
+
 def _centred(g: Glyph | None) -> bool:
     """A letter-sized glyph near the square's centre: almost always a tile's letter."""
     return g is not None and 0.38 <= g.height <= 0.9 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
@@ -192,6 +207,13 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     # A tile is a raised block: its sides and shadow put gradient into a band just inside the square's
     # border. Printed premium squares have gradient there too, so compare with empty squares of the kind.
     z_band = _robust_z(band_grad, ~centred, kinds, 1.0)
+    # Light falls unevenly (vignetting, a lamp at one side), so compare with nearby squares too: the
+    # colour of the plain unlettered squares and of the lettered ones around each square, weighted by
+    # distance (the square itself left out).
+    local_empty = _local_mean(colour, (kinds == 0) & ~centred, 2.5)
+    local_tile = _local_mean(colour, centred, 3.0)
+    d_local_empty = np.linalg.norm(colour - local_empty, axis=2)
+    d_local_tile = np.linalg.norm(colour - local_tile, axis=2)
     # Neighbours: how different the square looks from the four around it, and whether it sits in a line
     # of lettered squares (a blank inside a word has letters on both sides).
     padded = np.pad(colour, ((1, 1), (1, 1), (0, 0)), mode="edge")
@@ -229,6 +251,10 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
         contrast,
         lettered_around,
         in_line,
+        d_local_empty / scale,
+        d_local_tile / scale,
+        d_local_empty / (d_local_empty + d_local_tile + 1.0),
+        (kinds == 0).astype(np.float32),
     ], axis=2).astype(np.float32)
     # A real board shows its premium pattern: the median colours of premium kinds differ from the plain
     # squares' (tiles cover some, never most). A picture with no board shows no such pattern.
