@@ -228,6 +228,24 @@ def test_a_debt_without_cards_eliminates() -> None:
     conserved(s)
 
 
+def test_a_second_debt_after_the_last_card_is_sold_is_settled_at_once() -> None:
+    # Found by the random-games property test: two debts are queued while Hat still holds a card; the
+    # sale pays the first, and the second can then be met by no sale - it must not wait for one.
+    log = game(small_track(), None, Play(player="Car", position="8H", word="GAME"),
+               Play(player="Dog", position="H8", word=".OD", bought="D"))
+    s = log.push(Play(player="Hat", position="K4", word="WINn.R"))
+    assert s.owners["utilities"] == "Hat" and s.cash["Hat"] == 3000
+    s = log.push(Card(player="Hat", effect="pay_each", amount=3100))
+    assert [(p.kind, p.creditor) for p in s.pending] == [("debt", "Car"), ("debt", "Dog")]
+    car, dog = s.cash["Car"], s.cash["Dog"]
+    # Utilities sells for 500: 3500 pays Car's 3100; the 400 left go to Dog and Hat is out.
+    s = log.push(Sell(player="Hat", group="utilities"))
+    assert s.pending == [] and s.eliminated == ["Hat"]
+    assert s.cash["Car"] == car + 3100 and s.cash["Dog"] == dog + 400 and s.cash["Hat"] == 0
+    assert s.current_player == "Car"
+    conserved(s)
+
+
 def test_bingo_takes_a_card_without_the_50_point_bonus() -> None:
     log = game(None, None)
     # RETAINS from H8: R1 E1 T1 A1 I1x2 (L8 double letter) N1 S1 = 8, x2 the star = 16; no 50 bonus.

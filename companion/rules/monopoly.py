@@ -607,10 +607,22 @@ class MonopolyState:
 
     def _run(self) -> None:
         """Do every automatic step, then end the turn when nothing is left to do."""
-        while self.queue and self.queue[0].kind == "move" and not self.finished:
-            step = self.queue.pop(0)
-            self._insert_at = 0
-            self._move(step.player, step.amount, step.collect_go)
+        while self.queue and not self.finished:
+            step = self.queue[0]
+            if step.kind == "move":
+                self.queue.pop(0)
+                self._insert_at = 0
+                self._move(step.player, step.amount, step.collect_go)
+            elif step.kind == "debt" and (self.cash[step.player] >= step.amount or not self.cards_of(step.player)):
+                # A debt queued while the payer held cards may, by its turn, need no sale (an earlier sale
+                # raised enough cash) or allow none (every card went on an earlier debt): settle it now
+                # rather than wait for a sale that cannot happen.
+                assert step.creditor is not None
+                self.queue.pop(0)
+                self._insert_at = 0
+                self._charge(step.player, step.creditor, step.amount, step.reason)
+            else:
+                break
         if self.finished or self.queue:
             return
         if self.ending:
