@@ -30,10 +30,8 @@ from companion.rules.classic import Exchange, Pass, Play, Start
 from companion.store import Store
 from companion.ui.hub import Hub
 from companion.ui.persist import FILE_NAME
-from companion.ui.table import PlayerInfo, TableError, TableGame
+from companion.ui.table import LOOK_AGAIN, PlayerInfo, StaleView, TableError, TableGame
 from tests.conftest import REPO, shared_path
-
-LOOK_AGAIN = "The game changed on another device: look again and confirm the turn again."
 
 
 def _script() -> tuple[list[str], list[list[Any]]]:
@@ -57,21 +55,22 @@ def _script() -> tuple[list[str], list[list[Any]]]:
     return list(start.settings.players), actions
 
 
-def _act(game: TableGame, action: list[Any]) -> None:
+def _act_args(action: list[Any]) -> tuple[Any, ...]:
+    """The TableGame action (as the app's AppState calls it through `TableGame.act`) and its arguments."""
     if action[0] == "play":
-        game.play(action[1], action[2])
-    elif action[0] == "pass":
-        game.pass_turn()
-    else:
-        game.exchange(int(action[1]))
+        return ("play", action[1], action[2])
+    if action[0] == "pass":
+        return ("pass_turn",)
+    return ("exchange", int(action[1]))
 
 
 class Session:
-    """One browser tab: it acts on what it saw last (the game's revision), as a tap on a stale screen does."""
+    """One browser tab: it acts on what it saw last, as a tap on a stale screen does. It goes through
+    `TableGame.act(seen, ...)`, the guarded entry point every tap of the app's AppState uses."""
 
     def __init__(self, hub: Hub, name: str) -> None:
         self.hub, self.name = hub, name
-        self.seen = -1
+        self.seen: tuple[str, int] | None = None
         self.accepted: list[int] = []
         self.refused: list[str] = []
 
@@ -79,24 +78,23 @@ class Session:
         game = self.hub.game
         assert game is not None
         with game.lock:
-            self.seen = game.revision
+            self.seen = (game.id, game.moves)
             return len(game.engine.log.events)
 
     def confirm(self, action: list[Any], index: int) -> None:
         game = self.hub.game
         assert game is not None
-        with game.lock:  # the check and the change are one step: no other tab can slip in between
-            if game.revision != self.seen:
-                self.refused.append(LOOK_AGAIN)
-                return
-            before = list(game.engine.log.events)
-            try:
-                _act(game, action)
-            except TableError as exc:  # a refusal by the rules changes nothing either
-                assert game.engine.log.events == before
-                self.refused.append(str(exc))
-                return
-            self.accepted.append(index)
+        before = list(game.engine.log.events)
+        try:
+            game.act(self.seen, *_act_args(action))
+        except StaleView as exc:
+            self.refused.append(str(exc))
+            return
+        except TableError as exc:  # a refusal by the rules changes nothing either
+            assert game.engine.log.events == before
+            self.refused.append(str(exc))
+            return
+        self.accepted.append(index)
         self.hub.publish(exclude=self.name)  # saved to the store before any tab shows it
 
 
@@ -139,10 +137,39 @@ def test_tabs_racing_on_the_hub_game_lose_and_double_nothing(tmp_path: Path) -> 
     assert all(n >= 1 for n in renders.values())
 
 
+def test_two_referee_tabs_tapping_pass_together_record_one_pass(tmp_path: Path) -> None:
+    """The app's own tab state (AppState): both tabs show Ann to play and both tap Pass; one pass is
+    recorded, the other tab is told to look again, and after looking it can act."""
+    from companion.ui.hub import HUB
+    from companion.ui.models import AppState
+
+    HUB.configure(str(tmp_path))
+    try:
+        HUB.set_game(TableGame.new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
+        game = HUB.game
+        assert game is not None
+        ann_tab, other_tab = AppState(), AppState()
+        ann_tab.session_key, other_tab.session_key = "tab-a", "tab-b"
+        ann_tab.go("turn")
+        other_tab.go("turn")
+        ann_tab.pass_turn()
+        other_tab.pass_turn()  # its screen still shows Ann to play
+        assert [e.type for e in game.engine.log.events] == ["start", "pass"]
+        assert ann_tab.info == "Ann passed." and other_tab.error == LOOK_AGAIN
+        other_tab.pass_turn()  # the refusal redrew the tab with the game as it is: now it is Bob's pass
+        assert [e.type for e in game.engine.log.events] == ["start", "pass", "pass"]
+        assert other_tab.info == "Bob passed."
+        with Store(tmp_path / FILE_NAME) as store:
+            assert store.events(game.id) == game.engine.log.events
+    finally:
+        HUB.game = None
+        HUB.configure(None)
+
+
 PROCESS = r"""
 import json, os, sys, time
 from companion.ui.persist import GameStore
-from tests.test_concurrent import _act
+from tests.test_concurrent import _act_args
 
 data, actions, name = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
 store = GameStore(data)
@@ -158,7 +185,7 @@ while True:
     if n >= len(actions):
         break
     before = n + 1
-    _act(game, actions[n])
+    game.act(None, *_act_args(actions[n]))
     store.save(game)
     if store.error:
         refused.append(store.error)
@@ -199,7 +226,7 @@ def test_app_processes_racing_on_one_file_lose_and_double_nothing(tmp_path: Path
         assert len(events) == len(actions) + 1 and [len(t) for t in store.turns(game.id)] == [1] * len(events)
     replay = TableGame.new_classic([PlayerInfo(p, "red") for p in players])
     for action in actions:
-        _act(replay, action)
+        replay.act(None, *_act_args(action))
     assert [e.model_dump(exclude={"at", "device"}) for e in events] == \
         [e.model_dump(exclude={"at", "device"}) for e in replay.engine.log.events]
 

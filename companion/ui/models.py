@@ -38,6 +38,8 @@ class Form:
         self.letter = ""
         self.exchange_count = "7"
         self.racks: dict[str, str] = {}
+        # The game as this tab last showed it (game id, moves): an action from an older screen is refused.
+        self.seen: tuple[str, int] | None = None
         self.amount = ""
         self.space = ""
         self.bought = ""
@@ -92,11 +94,27 @@ class AppState:
         self.error = ""
         self.info = ""
         self.screen = screen
+        self.look()
 
     def refresh(self) -> None:
+        self.look()
         self.revision += 1
         if self.verdict is not None and time.time() > self.verdict_until:
             self.verdict = None
+
+    def look(self) -> None:
+        """Note the game as this tab is about to show it (called whenever the tab is redrawn for a change)."""
+        game = self.game
+        self.form.seen = (game.id, game.moves) if game is not None else None
+
+    def _act(self, game: TableGame, action: str, *args: Any) -> Any:
+        """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
+        this tab last looked; afterwards this tab has seen its own change."""
+        with game.lock:  # held until this tab has noted the result: no other change slips in between
+            try:
+                return game.act(self.form.seen, action, *args)
+            finally:
+                self.look()  # the redraw after this tap (or its refusal) shows the game as it is now
 
     def follow(self) -> None:
         self.role = "follower"
@@ -327,7 +345,7 @@ class AppState:
         player = game.current_player
         before = game.scores().get(player or "", 0)
         try:
-            game.play(position, word, self.form.bought)
+            self._act(game, "play", position, word, self.form.bought)
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -344,7 +362,7 @@ class AppState:
         if game is None:
             return
         try:
-            result = getattr(game, action)(*args)
+            result = self._act(game, action, *args)
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -417,7 +435,7 @@ class AppState:
         if game is None:
             return
         try:
-            verdict: Verdict = game.challenge(challenger)
+            verdict: Verdict = self._act(game, "challenge", challenger)
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -456,7 +474,7 @@ class AppState:
             return
         racks = {p: self.form.racks.get(p, "") for p in game.players}
         try:
-            game.end_game(racks, agreed)
+            self._act(game, "end_game", racks, agreed)
         except TableError as exc:
             self.fail(str(exc))
             return

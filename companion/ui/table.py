@@ -43,6 +43,13 @@ class TableError(Exception):
     """A refusal worded for the table."""
 
 
+LOOK_AGAIN = "The game changed on another device: look at the board again, then confirm the turn again."
+
+
+class StaleView(TableError):
+    """The tab acted on a game that another device has changed since it last looked."""
+
+
 @dataclass
 class PlayerInfo:
     name: str
@@ -275,6 +282,9 @@ class TableGame:
         self.last_verdict_at: float = 0.0
         self.lock = threading.RLock()
         self.revision = 0
+        # Changes to the game itself (plays, passes, challenges, card effects, undo...), not photo reads or
+        # clocks: a tab that acts on an older count acted on a screen that no longer shows the game.
+        self.moves = 0
         self.notice = ""
         self.new_pin = ""  # the referee PIN chosen at setup, until the store has hashed it
 
@@ -372,9 +382,19 @@ class TableGame:
                 raise
             except (RulesError, ValueError) as exc:
                 raise TableError(_plain_validation(exc)) from None
+            self.moves += 1
             self._after_turn()
             self.last_read = None
             self._changed()
+
+    def act(self, seen: tuple[str, int] | None, action: str, *args: Any) -> Any:
+        """Run `action` for a tab that last saw the game at `seen` (game id, moves): refused with
+        LOOK_AGAIN, changing nothing, when another device changed the game since (two phones tapping
+        Pass at the same moment record one pass, not two). `seen` None: the tab has not looked yet."""
+        with self.lock:  # the check and the change are one step: no other tab can slip in between
+            if seen is not None and seen != (self.id, self.moves):
+                raise StaleView(LOOK_AGAIN)
+            return getattr(self, action)(*args)
 
     def check(self, position: str, word: str, bought: str = "") -> PlayCheck:
         """`bought` (Monopoly Scrabble: Bank rack letters in the word) is ignored by classic Scrabble."""
