@@ -196,3 +196,24 @@ def test_doubtful_location_says_so_and_given_corners_read_the_board() -> None:
     first_whole_row = int(np.ceil((cut - photo.corners[0][1]) / square))
     for r in range(first_whole_row, 15):
         assert given.grid[r] == photo.grid[r], r
+
+
+def test_plain_blank_tile_inside_a_word_is_a_tile() -> None:
+    # declanfinerty labels blank tiles (no letter printed) in lowercase: board_002 has one inside "NoW".
+    photo = _photo("declanfinerty", "board_002")
+    assert photo.grid[4][10] == "o"
+    reading = read_board(photo.image, corners=photo.corners, tiles="en", second_opinion=False)
+    assert reading.grid[4][10] == "?" and reading.recogniser[4][10] == "blank"
+
+
+def test_square_without_letter_or_lettered_neighbours_stays_empty() -> None:
+    from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel
+
+    model = OccupancyModel.load()
+    rng = np.random.default_rng(0)
+    x = rng.normal(model.net.mean, model.net.scale * 3, (500, len(FEATURES))).astype(np.float32)
+    x[:, FEATURES.index("glyph")] = 0.0
+    x[:, FEATURES.index("between_letters")] = 0.0
+    assert model.decide(x).max() <= PLAIN_AT_MOST
+    x[:, FEATURES.index("between_letters")] = 1.0
+    assert model.decide(x).max() > 0.5  # flanked by letters, a tile-like plain square may be a blank

@@ -43,6 +43,16 @@ _LAYOUT_ROWS = (
     ".D...t...t...D.",
     "T..d...T...d..T",
 )
+# The occupancy features, in the order `measure` stacks them (the trained model expects this order).
+FEATURES = (
+    "glyph", "glyph_height", "glyph_width", "glyph_offset", "glyph_ink",
+    "to_tile_colour", "to_empty_colour", "empty_minus_tile", "colour_spread", "edges", "dark_ink",
+    "lightness", "centred_letter", "tile_board_contrast",
+    "z_to_empty", "z_to_tile", "z_side_gradient",
+    "dark_ink_compact", "light_ink", "light_ink_compact", "neighbour_contrast",
+    "letters_around", "between_letters", "to_local_empty", "to_local_tile", "local_empty_share", "plain_kind",
+)
+PLAIN_AT_MOST = 0.45  # P(tile) ceiling for a square with no letter and no lettered squares on both sides
 KINDS = {".": 0, "d": 1, "t": 2, "D": 3, "T": 4}
 _KIND_GRID = np.array([[KINDS[ch] for ch in row] for row in _LAYOUT_ROWS], np.int64)
 
@@ -256,6 +266,7 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
         d_local_empty / (d_local_empty + d_local_tile + 1.0),
         (kinds == 0).astype(np.float32),
     ], axis=2).astype(np.float32)
+    assert feats.shape[2] == len(FEATURES)
     # A real board shows its premium pattern: the median colours of premium kinds differ from the plain
     # squares' (tiles cover some, never most). A picture with no board shows no such pattern.
     plain = np.median(colour[kinds == 0], axis=0)
@@ -274,5 +285,17 @@ class OccupancyModel:
         return cls(Mlp.load(path))
 
     def probabilities(self, look: SquareLook) -> F32:
-        p = self.net.predict_proba(look.features)[:, 1]
-        return p.reshape(SIZE, SIZE).astype(np.float32)
+        return self.decide(look.features).reshape(SIZE, SIZE)
+
+    def decide(self, features: F32) -> F32:
+        """P(tile) per row of features, with the rule for squares that show no letter.
+
+        The model learns blank tiles from lettered tiles with their print painted out (`vision/train.py`),
+        but a board's own wood or a shadow can look just as plain. A square without any letter is taken for
+        a tile only when lettered squares flank it in its row or column (a blank inside a word); elsewhere
+        it stays below one half, whatever its colour.
+        """
+        p = self.net.predict_proba(features)[:, 1]
+        no_letter = features[:, FEATURES.index("glyph")] == 0
+        flanked = features[:, FEATURES.index("between_letters")] > 0
+        return np.where(no_letter & ~flanked, np.minimum(p, PLAIN_AT_MOST), p).astype(np.float32)

@@ -7,8 +7,10 @@ Data used:
   (`/usr/share/fonts/truetype/dejavu`), with a point number, rotation, blur, noise and stroke
   thickness changes, passed through the same glyph finder as real tiles;
 - the labelled photos of `../shared/data/boards` (cava_ro, declanfinerty, umich_kwwangkw), read in
-  place. Only learned weights and input scalings are written to `assets/vision/` (`occupancy.npz`,
-  letters.npz`): no photo pixels, crops or per-photo features ship.
+  place. Real blank tiles are few, so every fourth lettered tile of each photo is also measured with its
+  print painted out (`blank_tiles`), as a weighted-down example of a plain tile. Only learned weights
+  and input scalings are written to `assets/vision/` (`occupancy.npz`, `letters.npz`): no photo pixels,
+  crops or per-photo features ship.
 
 Hold-out: folds by group, never by square. Fold "cava": train on everything except cava_ro games 2 and
 3, test on games 2-3; fold "cava1": train without game 1, test on game 1 (so the cava figures come from
@@ -25,18 +27,18 @@ import pickle
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cells import CELL, GLYPH, find_glyph, glyph_features, warp_board
+from vision.cells import CELL, GLYPH, MARGIN, U8, dark_ink, find_glyph, glyph_features, warp_board
 from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos
 from vision.mlp import Mlp, train_mlp
 from vision.occupancy import ASSET as OCC_ASSET
-from vision.occupancy import measure
+from vision.occupancy import OccupancyModel, SquareLook, measure
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "vision"
 LETTERS_ASSET = ASSETS / "letters.npz"
@@ -46,6 +48,7 @@ LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
 # edge) - glyph-like marks found on squares labelled empty, so the reader can tell them from tiles.
 CLASSES = [*LETTERS, "?", "."]
 F32 = npt.NDArray[np.float32]
+BLANK_WEIGHT = 0.1  # training weight of one painted-out tile relative to one labelled square
 
 
 @dataclass
@@ -55,10 +58,37 @@ class PhotoData:
     occ_y: npt.NDArray[np.int64]  # 1 tile, 0 empty, -1 unlabelled
     glyph_x: F32  # (n, GLYPH, GLYPH)
     glyph_y: list[str]
+    blank_x: F32 = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, f) synthetic blanks
+
+
+def blank_tiles(warped: U8, photo: LabelledPhoto, look: SquareLook, every: int = 4) -> F32:
+    """Occupancy features of lettered tiles with their print painted out: plain blank tiles.
+
+    Real blanks are rare in the labelled photos (a handful, all on one set), so the occupancy model would
+    learn that a tile always carries a letter. Every `every`-th lettered tile of the photo has its dark
+    print (letter and point number) inpainted from the surrounding wood or plastic, keeping its edges,
+    shadow and colour; the squares are then measured as the reader would measure them.
+    """
+    chosen = [(r, c) for r in range(15) for c in range(15)
+              if photo.grid[r][c].isupper() and look.glyphs[r][c] is not None][::every]
+    if not chosen:
+        return np.zeros((0, look.features.shape[1]), np.float32)
+    gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
+    mask = np.zeros(gray.shape, np.uint8)
+    m = round(MARGIN * CELL)
+    lo, hi = round(0.12 * CELL), round(0.88 * CELL)
+    for r, c in chosen:
+        y, x = m + r * CELL, m + c * CELL
+        ink = dark_ink(gray[y:y + CELL, x:x + CELL], CELL)
+        mask[y + lo:y + hi, x + lo:x + hi] = ink[lo:hi, lo:hi]
+    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=2)
+    painted = cv2.inpaint(warped, mask * 255, 4, cv2.INPAINT_TELEA)
+    feats = measure(painted).features.reshape(15, 15, -1)
+    return np.array([feats[r, c] for r, c in chosen], np.float32)
 
 
 def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
-    key = hashlib.sha1(f"{photo.image}:{_code_version()}:v2".encode()).hexdigest()[:16]
+    key = hashlib.sha1(f"{photo.image}:{_code_version()}:v3".encode()).hexdigest()[:16]
     if cache is not None:
         hit = cache / f"{key}.pkl"
         if hit.exists():
@@ -80,7 +110,7 @@ def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
             gx.append(g.image)
             gy.append(ch)
     data = PhotoData(photo, look.features, np.array(ys, np.int64),
-                     np.array(gx, np.float32).reshape(-1, GLYPH, GLYPH), gy)
+                     np.array(gx, np.float32).reshape(-1, GLYPH, GLYPH), gy, blank_tiles(warped, photo, look))
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         (cache / f"{key}.pkl").write_bytes(pickle.dumps(data))
@@ -160,8 +190,14 @@ def train_occupancy(parts: list[PhotoData], seed: int = 0) -> Mlp:
     x = np.concatenate([p.occ_x for p in parts])
     y = np.concatenate([p.occ_y for p in parts])
     keep = y >= 0
-    net = train_mlp(x[keep], y[keep], ["empty", "tile"], hidden=(24,), epochs=30, seed=seed)
-    return net
+    x, y = x[keep], y[keep]
+    blanks = [p.blank_x for p in parts if len(p.blank_x)]
+    bx = np.concatenate(blanks) if blanks else np.zeros((0, x.shape[1]), np.float32)
+    # Painted-out tiles outnumber the real blanks of a game many times over: weighted down, they teach that
+    # a plain tile-coloured square can be a tile without drowning the letters' evidence.
+    w = np.concatenate([np.ones(len(y), np.float32), np.full(len(bx), BLANK_WEIGHT, np.float32)])
+    return train_mlp(np.concatenate([x, bx]), np.concatenate([y, np.ones(len(bx), np.int64)]), ["empty", "tile"],
+                     hidden=(24,), epochs=30, seed=seed, sample_weight=w)
 
 
 def train_letters(parts: list[PhotoData], synth: tuple[F32, list[str]], seed: int = 0) -> Mlp:
@@ -182,7 +218,7 @@ def evaluate(parts: list[PhotoData], occ: Mlp, let: Mlp) -> dict[str, tuple[int,
     for p in parts:
         acc = out.setdefault(p.photo.set, [0, 0, 0, 0])
         keep = p.occ_y >= 0
-        pred = occ.predict_proba(p.occ_x)[:, 1] >= 0.5
+        pred = OccupancyModel(occ).decide(p.occ_x) >= 0.5
         acc[0] += int(np.sum(pred[keep] == (p.occ_y[keep] == 1)))
         acc[1] += int(keep.sum())
         tiles = [i for i, ch in enumerate(p.glyph_y) if ch != "."]
