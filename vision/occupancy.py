@@ -52,7 +52,12 @@ FEATURES = (
     "dark_ink_compact", "light_ink", "light_ink_compact", "neighbour_contrast",
     "letters_around", "between_letters", "to_local_empty", "to_local_tile", "local_empty_share", "plain_kind",
 )
-PLAIN_AT_MOST = 0.45  # P(tile) ceiling for a square with no letter and no lettered squares on both sides
+# A square with no letter is a blank tile only when flanked by lettered squares and P(tile) >= BLANK_FROM
+# (a plain square needs more evidence than a lettered one); otherwise its P(tile) is capped at PLAIN_AT_MOST.
+# 0.7 was chosen on the held-out labelled photos: the blanks found scored 0.79-0.93, empty squares of wood
+# or shadow between tiles 0.5-0.8.
+BLANK_FROM = 0.7
+PLAIN_AT_MOST = 0.45
 KINDS = {".": 0, "d": 1, "t": 2, "D": 3, "T": 4}
 _KIND_GRID = np.array([[KINDS[ch] for ch in row] for row in _LAYOUT_ROWS], np.int64)
 
@@ -292,10 +297,11 @@ class OccupancyModel:
 
         The model learns blank tiles from lettered tiles with their print painted out (`vision/train.py`),
         but a board's own wood or a shadow can look just as plain. A square without any letter is taken for
-        a tile only when lettered squares flank it in its row or column (a blank inside a word); elsewhere
-        it stays below one half, whatever its colour.
+        a tile only when lettered squares flank it in its row or column (a blank inside a word) and the
+        model is fairly sure (`BLANK_FROM`); otherwise it stays below one half, whatever its colour.
         """
         p = self.net.predict_proba(features)[:, 1]
         no_letter = features[:, FEATURES.index("glyph")] == 0
         flanked = features[:, FEATURES.index("between_letters")] > 0
-        return np.where(no_letter & ~flanked, np.minimum(p, PLAIN_AT_MOST), p).astype(np.float32)
+        plain = no_letter & (~flanked | (p < BLANK_FROM))
+        return np.where(plain, np.minimum(p, PLAIN_AT_MOST), p).astype(np.float32)
