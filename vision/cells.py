@@ -94,12 +94,12 @@ def find_glyph(window_gray: U8, cell_px: int = CELL, light_letters: bool = False
     `exclude` (dx, dy in squares from the window centre) skips a blob a neighbouring square has claimed.
     """
     found = _find_glyph(window_gray, cell_px, False, exclude)
-    if found is None and light_letters and _dark_centre(window_gray):
+    if found is None and light_letters and dark_centre(window_gray):
         found = _find_glyph(255 - window_gray, cell_px, True, exclude)
     return found
 
 
-def _dark_centre(window_gray: U8) -> bool:
+def dark_centre(window_gray: U8) -> bool:
     """Whether the middle of the window is darker than its surroundings, as on a dark tile."""
     h, w = window_gray.shape
     centre = float(np.median(window_gray[h // 3:2 * h // 3, w // 3:2 * w // 3]))

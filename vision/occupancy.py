@@ -9,6 +9,7 @@ colours cancel out. The weights (`assets/vision/occupancy.npz`) are produced by 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cells import CELL, MARGIN, SIZE, U8, Glyph, cell_window, find_glyph
+from vision.cells import CELL, MARGIN, SIZE, U8, Glyph, cell_window, dark_centre, find_glyph
 from vision.mlp import Mlp
 
 ASSET = Path(__file__).resolve().parents[1] / "assets" / "vision" / "occupancy.npz"
@@ -57,6 +58,7 @@ FEATURES = (
 # 0.7 was chosen on the held-out labelled photos: the blanks found scored 0.79-0.93, empty squares of wood
 # or shadow between tiles 0.5-0.8.
 BLANK_FROM = 0.7
+ODD_Z = 4.0  # spreads from both the empty squares of its kind and the tiles: a square worth a light-letter look
 PLAIN_AT_MOST = 0.45
 KINDS = {".": 0, "d": 1, "t": 2, "D": 3, "T": 4}
 _KIND_GRID = np.array([[KINDS[ch] for ch in row] for row in _LAYOUT_ROWS], np.int64)
@@ -122,6 +124,34 @@ def _centred(g: Glyph | None) -> bool:
     return g is not None and 0.38 <= g.height <= 0.9 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
 
 
+def _light_letters_on_odd_squares(gray: U8, glyphs: list[list[Glyph | None]], colour: F32, cell_px: int) -> None:
+    """Squares coloured like neither the empty squares of their kind nor the tiles may be dark tiles with
+    light letters: there a centred light letter replaces whatever dark mark (a tile edge, a shadow) was found.
+
+    Only such odd squares are searched, so the white print of ordinary dark premium squares is never taken
+    for a letter, and the extra search costs little.
+    """
+    centred = np.array([[_centred(g) for g in row] for row in glyphs])
+    if centred.sum() < 3:
+        return
+    tile_col = np.median(colour[centred], axis=0)
+    d_tile = np.linalg.norm(colour - tile_col, axis=2)
+    d_empty = np.zeros_like(d_tile)
+    for kind in range(len(KINDS)):
+        sel = (_KIND_GRID == kind) & ~centred
+        ref = np.median(colour[sel if sel.sum() >= 2 else _KIND_GRID == kind], axis=0)
+        d_empty[_KIND_GRID == kind] = np.linalg.norm(colour[_KIND_GRID == kind] - ref, axis=1)
+    odd = (_robust_z(d_empty, ~centred, _KIND_GRID, 2.0) > ODD_Z) & (
+        _robust_z(d_tile, centred, np.zeros_like(_KIND_GRID), 2.0) > ODD_Z) & ~centred
+    for r, c in zip(*np.nonzero(odd), strict=True):
+        window = cell_window(gray, r, c, 1.5, cell_px)
+        if not dark_centre(window):
+            continue
+        light = find_glyph(255 - window, cell_px)
+        if light is not None and _centred(light):
+            glyphs[r][c] = dataclasses.replace(light, inverted=True)
+
+
 def _settle_shared_glyphs(gray: U8, glyphs: list[list[Glyph | None]], cell_px: int) -> None:
     """A letter seen from two neighbouring squares belongs to the one it is nearer to.
 
@@ -159,8 +189,6 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     glyphs: list[list[Glyph | None]] = [
         [find_glyph(cell_window(gray, r, c, 1.5, cell_px), cell_px) for c in range(SIZE)] for r in range(SIZE)]
     _settle_shared_glyphs(gray, glyphs, cell_px)
-    present = np.array([[g is not None for g in row] for row in glyphs])
-    centred = np.array([[_centred(g) for g in row] for row in glyphs])
 
     # Ink in both polarities, relative to the local background: dark print on light tiles, and light
     # print on dark tiles (also premium squares' white text, which the colour features tell apart).
@@ -201,6 +229,9 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     band_grad = _cells(grad, cell_px)[:, :, band].mean(axis=2)
 
     kinds = _KIND_GRID
+    _light_letters_on_odd_squares(gray, glyphs, colour, cell_px)
+    present = np.array([[g is not None for g in row] for row in glyphs])
+    centred = np.array([[_centred(g) for g in row] for row in glyphs])
     flat = colour.reshape(-1, 3)
     # The tile colour: squares with a well-centred letter are almost always tiles.
     tile_col = np.median(colour[centred], axis=0) if centred.sum() >= 3 else np.percentile(flat, 90, axis=0)
