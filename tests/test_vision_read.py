@@ -217,3 +217,14 @@ def test_square_without_letter_or_lettered_neighbours_stays_empty() -> None:
     assert model.decide(x).max() <= PLAIN_AT_MOST
     x[:, FEATURES.index("between_letters")] = 1.0
     assert model.decide(x).max() > 0.5  # flanked by letters, a tile-like plain square may be a blank
+
+
+def test_light_letters_on_dark_tiles_are_tiles() -> None:
+    # umich photo_s6: most tiles are pale wood, but JIM and FOREVER are dark red tiles printed in white.
+    photo = _photo("umich_kwwangkw", "photo_s6")
+    reading = read_board(photo.image, corners=photo.corners, tiles="en", second_opinion=False)
+    dark = [(0, 11), (0, 12), (0, 13), *((13, c) for c in range(3, 10))]
+    found = sum(reading.grid[r][c] != "." for r, c in dark)
+    assert found >= 8, [reading.grid[r][c] for r, c in dark]
+    occ, _letters = _scores(reading, photo)
+    assert occ >= 0.99, occ
