@@ -6,7 +6,7 @@ maximum CPU and wall time per photo by image size. Straightened overlays (grid l
 grid) are written to `/tmp/vision_overlays/<set>/` for looking at.
 
     .venv/bin/python benchmarks/vision_locate.py [--sets cava_ro,jheidel] [--no-overlays] [--verbose]
-        [--synthetic 20] [--big 10]
+        [--synthetic 20] [--big 10] [--single-thread]
 
 Times are CPU time (`time.process_time`, the machine may be shared) and wall time.
 """
@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+# `--single-thread` must reach OpenBLAS before numpy loads it (its thread count is read once, at load)
+if "--single-thread" in sys.argv:
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 import cv2
 import numpy as np
@@ -59,7 +64,11 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--synthetic", type=int, default=20, help="synthetic Monopoly boards to try (0: none)")
     ap.add_argument("--big", type=int, default=10, help="photos to time again upscaled to 12 MP (0: none)")
+    ap.add_argument("--single-thread", action="store_true",
+                    help="one OpenCV and one OpenBLAS thread (as the app reads photos; see vision.read)")
     args = ap.parse_args()
+    if args.single_thread:
+        cv2.setNumThreads(1)
     if not BOARDS.exists():
         print(f"photo data not found at {BOARDS}")
         return 2
