@@ -97,12 +97,27 @@ def _to_bgr(image: npt.NDArray[Any]) -> U8:
     return np.ascontiguousarray(img)
 
 
-def _resize_long(img: U8, side: int) -> tuple[U8, float]:
+def _resize_long(img: U8, side: int, keep_above: float = 1.0) -> tuple[U8, float]:
+    """`img` shrunk to a long side of `side` pixels, and the scale; unchanged if the scale would be
+    `keep_above` or more.
+
+    Shrinks by exact halves first (linear interpolation at exactly 1/2 averages 2x2 pixels, so nothing
+    aliases), then by what is left: OpenCV's area interpolation, the obvious choice, costs 14-20 ms per
+    2 MP photo here against ~2 ms this way.
+    """
     h, w = img.shape[:2]
     s = min(1.0, side / max(h, w))
-    if s >= 1.0:
+    if s >= keep_above:
         return img, 1.0
-    return cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA), s
+    out = img
+    while max(out.shape[:2]) * 0.5 >= side:
+        out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+    size = (round(w * s), round(h * s))
+    rest = size[0] / out.shape[1]
+    if (out.shape[1], out.shape[0]) != size:
+        # a last step down to a half: area interpolation on the already smaller copy
+        out = cv2.resize(out, size, interpolation=cv2.INTER_AREA if rest < 0.75 else cv2.INTER_LINEAR)
+    return out, s
 
 
 def _order_clockwise(pts: F64) -> F64:
@@ -589,7 +604,8 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     """Locate the 15x15 grid; raises `NoBoardFound` when no grid can be seen at all."""
     img = _to_bgr(image_bgr)
     small, s_small = _resize_long(img, DETECT_SIDE)
-    refine_img, s_ref = _resize_long(img, REFINE_SIDE)
+    # a photo little bigger than the refinement size is refined as it is (shrinking it gains nothing)
+    refine_img, s_ref = _resize_long(img, REFINE_SIDE, keep_above=0.85)
     detail = ((refine_img, s_ref / s_small), (img, 1.0 / s_small))
     # every candidate is searched for combs of lines; only the few with the strongest combs are worth
     # the premium-colour search (most candidates are tiles, shadows or the table)
