@@ -121,7 +121,8 @@ def _local_mean(colour: F32, ref: npt.NDArray[np.bool_], sigma: float) -> F32:
 
 def _centred(g: Glyph | None) -> bool:
     """A letter-sized glyph near the square's centre: almost always a tile's letter."""
-    return g is not None and 0.38 <= g.height <= 0.9 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
+    # Taller marks (0.78-0.9 of a square) are shadows and gaps between tiles: no labelled letter is that tall.
+    return g is not None and 0.38 <= g.height <= 0.78 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
 
 
 def _light_letters_on_odd_squares(gray: U8, glyphs: list[list[Glyph | None]], colour: F32, cell_px: int) -> None:
