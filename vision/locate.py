@@ -261,6 +261,22 @@ def _cell_colours(bgr: U8, h_grid: F64, cells: range) -> F64:
     return np.asarray(inner.mean(axis=(1, 3)), dtype=np.float64)
 
 
+def _median_last(a: F64) -> F64:
+    """`np.median(a, axis=-1)` by one partition of the last (contiguous) axis: several times cheaper on
+    the small arrays the window search measures by the thousand."""
+    n = a.shape[-1]
+    m = n // 2
+    if n % 2:
+        return np.asarray(np.partition(a, m, axis=-1)[..., m], dtype=np.float64)
+    part = np.partition(a, (m - 1, m), axis=-1)
+    return np.asarray(0.5 * (part[..., m - 1] + part[..., m]), dtype=np.float64)
+
+
+# squares ordered by premium class, and where each class starts in that order
+_BY_CLASS = np.argsort(_CLASSES.ravel(), kind="stable")
+_CLASS_BOUNDS = np.searchsorted(_CLASSES.ravel()[_BY_CLASS], np.arange(7))
+
+
 def _premium_fit(colours: F64) -> F64:
     """Share of the colour differences among 15x15 squares explained by the standard premium classes.
 
@@ -269,15 +285,20 @@ def _premium_fit(colours: F64) -> F64:
     part; uniform noise explains nothing.
     """
     lead = colours.shape[:-3]
-    x = colours.reshape(-1, SIZE * SIZE, 3)
-    cls = _CLASSES.ravel()
-    d0 = ((x - np.median(x, axis=1, keepdims=True)) ** 2).sum(axis=2)
-    cap = np.percentile(d0, 90, axis=1, keepdims=True) + 1e-6
+    # (window, channel, square) with the squares grouped by class: every median is then a partition of
+    # a contiguous run (the same values as np.median over the squares, ~5x cheaper)
+    x = np.ascontiguousarray(colours.reshape(-1, SIZE * SIZE, 3)[:, _BY_CLASS].transpose(0, 2, 1))
+    d0 = ((x - _median_last(x)[:, :, None]) ** 2).sum(axis=1)
+    # the 90th percentile of d0 per window (np.percentile's linear rule)
+    pos = 0.9 * (SIZE * SIZE - 1)
+    lo = int(pos)
+    part = np.partition(d0, (lo, lo + 1), axis=1)
+    cap = (part[:, lo] + (part[:, lo + 1] - part[:, lo]) * (pos - lo))[:, None] + 1e-6
     total = np.minimum(d0, cap).sum(axis=1) + 1e-6
     within = np.zeros(len(x))
     for k in range(6):
-        sel = x[:, cls == k]
-        dk = ((sel - np.median(sel, axis=1, keepdims=True)) ** 2).sum(axis=2)
+        sel = x[:, :, _CLASS_BOUNDS[k]:_CLASS_BOUNDS[k + 1]]
+        dk = ((sel - _median_last(sel)[:, :, None]) ** 2).sum(axis=1)
         within += np.minimum(dk, cap).sum(axis=1)
     fit = np.maximum(0.0, 1.0 - within / total)
     # squares that barely differ (a blank wall, an unprinted board) explain nothing, whatever the ratio
