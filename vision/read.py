@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,26 @@ from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel, measure
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
+
+# OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
+# browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
+# faster. One thread, measured with benchmarks/vision.py at 2 MP: CPU median 0.49-0.55 -> 0.32-0.34 s
+# with wall time unchanged (0.30-0.35 s). Set COMPANION_VISION_THREADS to another count, 0 for OpenCV's
+# own default (a big machine reading one photo at a time).
+THREADS_ENV = "COMPANION_VISION_THREADS"
+
+
+@functools.lru_cache(maxsize=1)
+def _opencv_threads() -> int:
+    """Set OpenCV's thread count once, at the first read (it is process-wide); returns it (0: default)."""
+    raw = os.environ.get(THREADS_ENV, "1").strip()
+    if not raw.isdigit():
+        raise ValueError(f"{THREADS_ENV} must be a whole number of threads (0 for OpenCV's default), not {raw!r}")
+    n = int(raw)
+    if n > 0:
+        cv2.setNumThreads(n)
+    return n
+
 
 # Above this many pixels along the board's side the photo is shrunk before warping: the straightened
 # board is only 15 * CELL pixels, and shrinking first both saves time and avoids aliasing.
@@ -213,6 +234,7 @@ def read_board(
     the shipped models (the benchmark passes held-out ones). With `upright`, a board photographed from
     another side of the table (letters sideways or upside down) is turned so its letters read upright.
     """
+    _opencv_threads()
     tileset = _tileset(tiles)
     img = decode_image(image)
     warnings: list[str] = []
@@ -230,7 +252,15 @@ def read_board(
     work, work_pts = img, pts
     if side > _MAX_BOARD_PX:
         f = _MAX_BOARD_PX / side
-        work = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        # by exact halves first (linear interpolation at 1/2 averages 2x2 pixels), then area interpolation
+        # for the rest: area interpolation of a whole 12 MP photo costs 40-80 ms
+        work, done = img, 1.0
+        while f / done <= 0.5:
+            work = cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+            done = work.shape[1] / img.shape[1]
+        if f / done < 0.99:
+            work = cv2.resize(work, None, fx=f / done, fy=f / done, interpolation=cv2.INTER_AREA)
+        f = work.shape[1] / img.shape[1]
         work_pts = pts * f
     warped = warp_board(work, work_pts, CELL, MARGIN)
     look = measure(warped, CELL)
