@@ -97,26 +97,27 @@ def _to_bgr(image: npt.NDArray[Any]) -> U8:
     return np.ascontiguousarray(img)
 
 
-def _resize_long(img: U8, side: int, keep_above: float = 1.0) -> tuple[U8, float]:
+def _resize_long(img: U8, side: int, keep_above: float = 1.0, halve_below: float = 0.5,
+                 linear_from: float = 0.75) -> tuple[U8, float]:
     """`img` shrunk to a long side of `side` pixels, and the scale; unchanged if the scale would be
     `keep_above` or more.
 
-    Shrinks by exact halves first (linear interpolation at exactly 1/2 averages 2x2 pixels, so nothing
-    aliases), then by what is left: OpenCV's area interpolation, the obvious choice, costs 14-20 ms per
-    2 MP photo here against ~2 ms this way.
+    While the scale still to go is `halve_below` or less, shrinks by exact halves (linear interpolation at
+    exactly 1/2 averages 2x2 pixels, so nothing aliases, at a tenth of the cost of OpenCV's area
+    interpolation in this build: 14-20 ms per 2 MP photo); the rest is one area step, or a linear one
+    when it is a small step (`linear_from` or more).
     """
     h, w = img.shape[:2]
     s = min(1.0, side / max(h, w))
     if s >= keep_above:
         return img, 1.0
     out = img
-    while max(out.shape[:2]) * 0.5 >= side:
+    while side / max(out.shape[:2]) <= halve_below:
         out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
     size = (round(w * s), round(h * s))
-    rest = size[0] / out.shape[1]
     if (out.shape[1], out.shape[0]) != size:
-        # a last step down to a half: area interpolation on the already smaller copy
-        out = cv2.resize(out, size, interpolation=cv2.INTER_AREA if rest < 0.75 else cv2.INTER_LINEAR)
+        rest = size[0] / out.shape[1]
+        out = cv2.resize(out, size, interpolation=cv2.INTER_AREA if rest < linear_from else cv2.INTER_LINEAR)
     return out, s
 
 
@@ -624,7 +625,9 @@ def _line_checks(img: U8, h_grid: F64, cell: int = 16) -> tuple[int, float]:
 def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     """Locate the 15x15 grid; raises `NoBoardFound` when no grid can be seen at all."""
     img = _to_bgr(image_bgr)
-    small, s_small = _resize_long(img, DETECT_SIDE)
+    # the copy that candidates and premium colours come from: up to ~3 MP exactly one area step as before
+    # (halving first nudges corners by a fraction of a pixel, enough to flip a borderline letter)
+    small, s_small = _resize_long(img, DETECT_SIDE, halve_below=0.25, linear_from=2.0)
     # a photo little bigger than the refinement size is refined as it is (shrinking it gains nothing)
     refine_img, s_ref = _resize_long(img, REFINE_SIDE, keep_above=0.85)
     detail = ((refine_img, s_ref / s_small), (img, 1.0 / s_small))
