@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+# The numeric work (the board reader's small networks, the move list's arrays) is small matrices, where
+# a pool of BLAS threads only spins: on a 2-core machine it added ~40% CPU per photo for no gain in wall
+# time (benchmarks/vision.py --single-thread). OpenBLAS reads this once, when numpy is first imported,
+# so it is set here, before any subcommand imports numpy; an explicit setting in the environment wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 COMMAND_MODULES = ("app", "games", "gcg", "judge", "moves", "read", "replay")
 
