@@ -176,6 +176,8 @@ class Layout:
 
 def load_layout(name_or_path: str | Path = "standard") -> Layout:
     """A layout by name from `assets/layouts/`, or from a JSON file path."""
+    if not str(name_or_path).strip():
+        raise RulesDataError("the premium layout has no name: give one (like 'standard') or a JSON file path")
     path = Path(name_or_path)
     if not path.suffix:
         path = ASSETS / "layouts" / f"{name_or_path}.json"

@@ -244,10 +244,15 @@ def validate_profile(data: object) -> Profile:
     """A profile from parsed JSON, or `RulesDataError` saying what is wrong."""
     try:
         profile = Profile.model_validate(data)
-        profile.load_layout()
-        return profile
     except ValidationError as exc:
         raise RulesDataError(f"the board profile is inconsistent: {_first_error(exc)}") from None
+    try:
+        profile.load_layout()
+    except RulesDataError as exc:
+        raise RulesDataError(f"the board profile's premium layout cannot be used: {exc}") from None
+    except ValidationError as exc:
+        raise RulesDataError(f"the board profile is inconsistent: {_first_error(exc)}") from None
+    return profile
 
 
 def profile_path(name_or_path: str | Path) -> Path:
