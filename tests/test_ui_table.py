@@ -137,6 +137,18 @@ def test_reader_adapter_reads_a_real_photo_and_refuses_junk(shared_data):
         read_board(b"not a photo")
 
 
+def test_a_romanian_classic_game_reads_and_scores_with_romanian_values(shared_data):
+    # The first move of a real CAVA game: PUNCT, officially 14 with Romanian values (20 with English ones).
+    game = TableGame.new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], tileset="ro")
+    assert game.tileset_name == "ro"
+    photo = shared_data / "boards" / "cava_ro" / "1_01.jpg"
+    read = read_board(photo.read_bytes(), game.board.rows(), game.tileset_name)
+    check, warnings = game.check_read(list(read.rows))
+    assert check.ok and check.word == "PUNCT" and check.total == 14 and not warnings
+    english = TableGame.new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+    assert english.tileset_name == "en" and english.check_read(list(read.rows))[0].total == 20
+
+
 def test_judge_names_the_word_list():
     v = JUDGE.judge(["HOTEL", "qi"])
     assert v.lexicon == "ENABLE" and not v.acceptable and v.bad_words == ("QI",)

@@ -28,6 +28,7 @@ class Form:
         self.preset = "box"
         self.variant = "standard"
         self.finish_level = "intermediate"
+        self.tileset = "en"
         self.lexicon = ""  # empty: the judge's default (ENABLE unless COMPANION_LEXICON says otherwise)
         self.banker = ""
         self.pin = ""
@@ -172,7 +173,8 @@ class AppState:
         try:
             if self.kind == "classic":
                 game = TableGame.new_classic(players, preset=f.preset, variant=f.variant,
-                                             finish_level=f.finish_level, lexicon=self.lexicon_name())
+                                             finish_level=f.finish_level, lexicon=self.lexicon_name(),
+                                             tileset=f.tileset)
             else:
                 from companion.ui.monopoly_adapter import new_monopoly
 
@@ -218,7 +220,7 @@ class AppState:
         rows = game.board.rows()
         try:
             loop = asyncio.get_running_loop()
-            read = await loop.run_in_executor(None, read_board, image, rows, "en", mirrored)
+            read = await loop.run_in_executor(None, read_board, image, rows, game.tileset_name, mirrored)
         except (ReaderUnavailable, ValueError) as exc:
             self.busy = ""
             self.fail(str(exc))

@@ -291,7 +291,8 @@ class TableGame:
     # ----- construction
     @classmethod
     def new_classic(cls, players: list[PlayerInfo], preset: str = "box", variant: str = "standard",
-                    finish_level: str = "intermediate", lexicon: str = "ENABLE") -> TableGame:
+                    finish_level: str = "intermediate", lexicon: str = "ENABLE",
+                    tileset: str = "en") -> TableGame:
         names = [p.name.strip() for p in players]
         table = presets()
         if preset not in table:
@@ -299,7 +300,7 @@ class TableGame:
         target = finish_line_target(finish_level, len(names)) if variant == "finish_line" else None
         try:
             settings = Settings(players=names, preset=preset, variant=variant,  # type: ignore[arg-type]
-                                finish_target=target, lexicon=lexicon)
+                                finish_target=target, lexicon=lexicon, tileset=tileset)
             engine = ClassicEngine(settings)
         except (RulesError, ValueError) as exc:
             raise TableError(_plain_validation(exc)) from None
@@ -315,6 +316,12 @@ class TableGame:
     @property
     def players(self) -> list[str]:
         return [p.name for p in self.player_info]
+
+    @property
+    def tileset_name(self) -> str:
+        """The tile set the game scores with (what the board reader is told, so it reads that alphabet)."""
+        tiles = getattr(self.engine.state, "tileset", None)
+        return str(tiles.name) if tiles is not None else "en"
 
     def colour(self, player: str) -> str:
         for p in self.player_info:

@@ -46,6 +46,8 @@ def Setup(app: AppState):
         if f.variant == "finish_line":
             rows.append(Choice([("beginner", "Beginner"), ("intermediate", "Intermediate"), ("expert", "Expert")],
                                f.finish_level, lambda v: pick("finish_level", v)))
+        rows.append(ft.Text("Tiles (letter values)"))
+        rows.append(Choice([("en", "English"), ("ro", "Romanian")], f.tileset, lambda v: pick("tileset", v)))
     rows.append(ft.Text("Players"))
     rows.append(Choice([("2", "2 players"), ("3", "3 players"), ("4", "4 players")], str(app.player_count),
                        lambda v: app.set_player_count(int(v))))
