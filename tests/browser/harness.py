@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
@@ -130,17 +132,25 @@ class Tab:
         server never hears of it). Taking over applies the field's configuration, which turns the
         input's `autocorrect` attribute from the semantics default 'off' to 'on' (every field of this
         app keeps Flet's autocorrect=True): that is the condition waited for."""
-        box = self.page.get_by_role("textbox", name=label).first
-        box.wait_for(state="attached", timeout=timeout)
-        handle = box.element_handle(timeout=timeout)
-        focused = handle.evaluate("e => document.activeElement === e")
-        if not focused:
-            handle.evaluate("e => e.setAttribute('autocorrect', 'off')")  # a former focus left it 'on'
-            handle.focus()
-        self.page.wait_for_function(
-            "e => document.activeElement === e && e.getAttribute('autocorrect') === 'on'",
-            arg=handle, timeout=timeout)
-        handle.fill(value)  # selects what is there and replaces it in one input event
+        for attempt in range(5):
+            box = self.page.get_by_role("textbox", name=label).first
+            box.wait_for(state="attached", timeout=timeout)
+            handle = box.element_handle(timeout=timeout)
+            try:
+                focused = handle.evaluate("e => document.activeElement === e")
+                if not focused:
+                    handle.evaluate("e => e.setAttribute('autocorrect', 'off')")  # a former focus left it 'on'
+                    handle.focus()
+                self.page.wait_for_function(
+                    "e => document.activeElement === e && e.getAttribute('autocorrect') === 'on'",
+                    arg=handle, timeout=timeout)
+                handle.fill(value)  # selects what is there and replaces it in one input event
+                return
+            except PlaywrightError as exc:
+                # Flutter rebuilt the semantics tree between finding the field and using it (a redraw
+                # on a loaded machine): find the field again.
+                if "not attached" not in str(exc) or attempt == 4:
+                    raise
 
     def text(self, text: str | re.Pattern[str], timeout: float = WAIT_MS) -> Any:
         loc = self.page.get_by_text(text).first
