@@ -167,6 +167,17 @@ def test_referee_pin_is_kept_hashed_and_locks_after_five_wrong_tries(tmp_path):
     assert store.check_pin(g, "2468").startswith("Too many wrong PINs: wait")
 
 
+def test_an_unreadable_store_never_lets_another_phone_skip_the_pin(tmp_path):
+    store = GameStore(tmp_path)
+    g = new_monopoly(PLAYERS, "Ann")
+    g.new_pin = "2468"
+    store.save(g)
+    (tmp_path / "games.sqlite").write_bytes(b"this is not a database any more" * 100)
+    assert store.has_pin(g)  # cannot tell: treated as guarded
+    answer = store.check_pin(g, "2468")
+    assert answer.startswith("The PIN could not be checked") and "\n" not in answer
+
+
 def test_bingo_card_debt_and_jail_steps():
     g = new_monopoly(PLAYERS, "Ann")
     g.play("8D", "ANOTHER")  # all seven tiles: a bingo

@@ -132,7 +132,9 @@ class GameStore:
             with self._open() as store:
                 return bool(store.game(game.id).has_pin)
         except (StoreError, OSError):
-            return bool(game.new_pin)
+            # The store cannot say whether a PIN guards this game: fail closed, so a damaged or locked
+            # file never lets another phone referee a protected game (check_pin then says what is wrong).
+            return True
 
     def check_pin(self, game: TableGame, pin: str) -> str:
         """'' when the PIN opens the referee's screens, else a sentence (wrong PIN, or wait after 5 tries)."""
