@@ -15,7 +15,6 @@ whole run is printed too, as the machine may be shared and wall time noisy.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -25,31 +24,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from browser.harness import Tab, app_server, launch
+from browser.harness import Tab, app_server, cpu_seconds, launch, server_pid
 
 DEFAULT_PHOTO = Path(__file__).resolve().parents[2] / "shared" / "data" / "boards" / "cava_ro" / "1_01.jpg"
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def app_pid(port: str) -> int | None:
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmd = (proc / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"companion" in cmd and b"app" in cmd and port.encode() in cmd:
-                return int(proc.name)
-    return None
-
-
 def one_run(playwright: object, photo: Path) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as data, app_server(Path(data)) as url:
-        pid = app_pid(url.rsplit(":", 1)[1])
+        pid = server_pid(url)
         browser = launch(playwright)
         try:
             ctx = browser.new_context(viewport={"width": 390, "height": 1100})
@@ -73,7 +55,7 @@ def one_run(playwright: object, photo: Path) -> dict[str, float]:
             tab.click("Confirm play", timeout=10_000)
             tab.text("M1,500", timeout=10_000)
             money = time.perf_counter() - t2
-            cpu = cpu_seconds(pid) if pid else float("nan")
+            cpu = cpu_seconds(pid)
         finally:
             browser.close()
     return {"first": first, "read": read, "money": money, "app_cpu": cpu}

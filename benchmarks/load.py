@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from browser.harness import PHONE, Tab, app_server, block_outside, launch
+from browser.harness import PHONE, Tab, app_server, block_outside, cpu_seconds, launch, server_pid
 
 OBSERVER = """() => {
   window.__state = null; window.__since = 0;
@@ -50,23 +50,6 @@ OBSERVER = """() => {
                                                      attributes: true});
   look();
 }"""
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def app_pid(port: str) -> int | None:
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmd = (proc / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"companion" in cmd and b"app" in cmd and port.encode() in cmd:
-                return int(proc.name)
-    return None
 
 
 def distribution(values: list[float]) -> str:
@@ -84,7 +67,7 @@ def browser_load(followers: int, updates: int, out: list[str]) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp, app_server(Path(tmp)) as url, sync_playwright() as p:
-        pid = app_pid(url.rsplit(":", 1)[1])
+        pid = server_pid(url)
         browser = launch(p)
         ctx = browser.new_context(viewport=PHONE)
         block_outside(ctx)
@@ -106,7 +89,7 @@ def browser_load(followers: int, updates: int, out: list[str]) -> None:
             page.get_by_text("Watching (read-only)").first.wait_for(timeout=120_000)
             page.evaluate(OBSERVER)
         out.append(f"{followers} followers open and watching in {time.perf_counter() - t_open:.1f} s wall")
-        cpu0 = cpu_seconds(pid) if pid else 0.0
+        cpu0 = cpu_seconds(pid)
         latencies: list[float] = []
         per_update: list[float] = []
         missed = 0
@@ -129,7 +112,7 @@ def browser_load(followers: int, updates: int, out: list[str]) -> None:
                 worst = max(worst, (seen - t0) / 1000)
             per_update.append(worst)
             ref.text(f"{expect} to play")
-        cpu = (cpu_seconds(pid) - cpu0) if pid else float("nan")
+        cpu = cpu_seconds(pid) - cpu0
         out.append(f"browser, {followers} followers x {updates} updates: tap -> follower shows it: "
                    + distribution(latencies))
         out.append("  slowest follower per update: " + distribution(per_update))

@@ -37,6 +37,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+_SERVER_PIDS: dict[str, int] = {}
+
+
+def server_pid(url: str) -> int:
+    """The process id of the app `app_server` is running at `url` (benchmarks read its CPU time)."""
+    return _SERVER_PIDS[url]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
 def app_server(data_dir: Path, env: dict[str, str] | None = None, extra: list[str] | None = None,
                scheme: str = "http") -> Iterator[str]:
@@ -48,6 +62,7 @@ def app_server(data_dir: Path, env: dict[str, str] | None = None, extra: list[st
                              *(extra or [])],
                             cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=full_env)
     url = f"{scheme}://127.0.0.1:{port}"
+    _SERVER_PIDS[url] = proc.pid
     try:
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -62,6 +77,7 @@ def app_server(data_dir: Path, env: dict[str, str] | None = None, extra: list[st
             raise RuntimeError("the app did not start listening within 30 s")
         yield url
     finally:
+        _SERVER_PIDS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)
