@@ -29,6 +29,7 @@ from companion.rules.board import ASSETS, Board, Layout, PlacedTile, Position, l
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import validate_placement
+from companion.rules.players import check_player_names
 from companion.rules.scoring import ScoredPlay, score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
 
@@ -91,11 +92,7 @@ class Settings(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Settings:
-        names = [p.strip() for p in self.players]
-        if any(not n for n in names):
-            raise ValueError("every player needs a name")
-        if len({n.lower() for n in names}) != len(names):
-            raise ValueError("two players have the same name")
+        check_player_names(self.players)
         if self.variant == "finish_line" and self.finish_target is None:
             raise ValueError("Finish Line needs a target score")
         return self

@@ -56,6 +56,7 @@ from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.monopoly_profile import RESERVED_ACCOUNTS, Profile, load_profile, validate_profile
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import rack_letters_used, validate_placement
+from companion.rules.players import check_player_names
 from companion.rules.scoring import score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
 
@@ -79,11 +80,7 @@ class Settings(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Settings:
-        names = [p.strip() for p in self.players]
-        if any(not n for n in names):
-            raise ValueError("every player needs a name")
-        if len({n.lower() for n in names}) != len(names):
-            raise ValueError("two players have the same name")
+        names = check_player_names(self.players)
         if any(n.lower() in RESERVED_ACCOUNTS for n in names):
             raise ValueError("'bank' and 'pot' are account names and cannot be player names")
         return self
