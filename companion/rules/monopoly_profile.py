@@ -248,10 +248,8 @@ def validate_profile(data: object) -> Profile:
         raise RulesDataError(f"the board profile is inconsistent: {_first_error(exc)}") from None
     try:
         profile.load_layout()
-    except RulesDataError as exc:
+    except RulesDataError as exc:  # load_layout turns every layout fault into one
         raise RulesDataError(f"the board profile's premium layout cannot be used: {exc}") from None
-    except ValidationError as exc:
-        raise RulesDataError(f"the board profile is inconsistent: {_first_error(exc)}") from None
     return profile
 
 
