@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from companion.events import GameLog
+from companion.games.classic.rules import new_state
 from companion.gcg import (
     GcgError,
     classic_events_from_record,
@@ -26,7 +27,6 @@ from companion.gcg import (
 )
 from companion.gcg_replay import replay, verify_file
 from companion.rules.board import load_layout
-from companion.rules.classic import new_state
 from companion.rules.tiles import load_tileset
 
 ROOT = Path(__file__).resolve().parents[1]

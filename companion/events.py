@@ -1,16 +1,22 @@
 """A game is its ordered log of events; its state is the fold of that log.
 
-This module owns the machinery every game variant shares:
+This module owns the machinery every game shares:
 
-- `Event`: the pydantic base of every event (a `type` tag, who recorded it and when).
+- `Event`: the pydantic base of every event of every game (a `type` tag, when it was recorded and on
+  which device).
+- `PlayerEvent`: an event one player makes (`player`: who).
+- `StartEvent`: the base of every game's first event, `start`; a game's `Start` adds the `settings` it
+  needs (seating, the rules chosen, the deck or profile used), so a log replays the same after an asset
+  file is edited.
+- `PassEvent`: a player lets the turn go (`pass`), the same in every game that has one.
 - `Undo`: an event that cancels the latest event still in force. Undo is itself logged, so the audit
   trail keeps the mistake and its correction.
 - `effective_events`: the events still in force once undos are applied.
 - `GameLog`: a log plus a variant's fold. `push` validates an event against the current state and
   either appends it or raises, leaving log and state exactly as they were.
 
-Variants (classic Scrabble, Monopoly Scrabble) define their own event models and a `GameState` with
-`apply(event)`; see `companion.rules.classic`.
+Each game (`companion/games/<game>/rules.py`) defines its events as subclasses of these and a state
+with `apply(event)`; the contract is `docs/adding-a-game.md`.
 """
 
 from __future__ import annotations
@@ -36,6 +42,24 @@ class Event(BaseModel):
     type: str
     at: datetime | None = Field(default=None, description="when the event was recorded (UTC)")
     device: str | None = Field(default=None, description="which device recorded it, for the audit trail")
+
+
+class PlayerEvent(Event):
+    """An event one player makes: `player` is who."""
+
+    player: str
+
+
+class StartEvent(Event):
+    """The first event of every game. A game subclasses it with a `settings` field of its own."""
+
+    type: Literal["start"] = "start"
+
+
+class PassEvent(PlayerEvent):
+    """The player lets the turn go without playing."""
+
+    type: Literal["pass"] = "pass"
 
 
 class Undo(Event):

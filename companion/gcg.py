@@ -375,7 +375,7 @@ def record_from_classic(events: Sequence[Event]) -> GcgRecord:
     """
     # Imported here: the rules package does not depend on the record format, only this function does.
     from companion.events import effective_events
-    from companion.rules.classic import Challenge, EndGame, Exchange, Pass, Play, Start, new_state
+    from companion.games.classic.rules import Challenge, EndGame, Exchange, Pass, Play, Start, new_state
 
     state = new_state()
     record = GcgRecord(encoding="utf-8")
@@ -456,7 +456,7 @@ def classic_events_from_record(record: GcgRecord, tileset: str = "en") -> list[E
     challenge; leftovers added once for the player who went out mean the box rule, else twice
     (tournament). A line the referee refuses raises `GcgError` with its line number.
     """
-    from companion.rules.classic import Challenge, EndGame, Exchange, Pass, Play, Settings, Start
+    from companion.games.classic.rules import Challenge, EndGame, Exchange, Pass, Play, Settings, Start
     from companion.rules.tiles import load_tileset
 
     names = [p.nick for p in record.players]
@@ -471,7 +471,7 @@ def classic_events_from_record(record: GcgRecord, tileset: str = "en") -> list[E
     settings = Settings(players=names, preset=preset[by_bonus, box], lexicon=record.lexicon or "ENABLE",
                         tileset=tileset)
     from companion.events import GameLog
-    from companion.rules.classic import new_state
+    from companion.games.classic.rules import new_state
     from companion.rules.errors import IllegalAction, IllegalPlacement
 
     log = GameLog(new_state)

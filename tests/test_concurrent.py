@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
+from companion.games.classic.rules import Exchange, Pass, Play, Start
 from companion.gcg import classic_events_from_record, read_gcg
-from companion.rules.classic import Exchange, Pass, Play, Start
 from companion.store import Store
 from companion.ui.hub import Hub
 from companion.ui.persist import FILE_NAME

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from companion.cli import CommandError
 from companion.commands.replay import replay_text
 from companion.events import LogFormatError, dump_events, load_events
+from companion.games.classic import rules as classic
+from companion.games.monopoly_scrabble import rules as monopoly
 from companion.limits import MAX_PIXELS, UploadError, check_upload, decode_upload
-from companion.rules import classic, monopoly
 from lexicon.store import LexiconError, load_word_list
 from lexicon.wordlist import MAX_WORD_LENGTH, parse_word_list, read_word_list
 from tests.conftest import SHARED_DATA

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.events import LogFormatError, load_events
+from companion.games.classic import rules as classic
 from companion.gcg import classic_events_from_record, read_gcg
-from companion.rules import classic
 from companion.store import Store, StoreError, StoreOpenError, read_log
 from tests.conftest import shared_path
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.monopoly_scrabble.table import new_monopoly
 from companion.gcg import classic_events_from_record, parse_gcg
 from companion.ui.adapters import JUDGE, read_board
-from companion.ui.monopoly_adapter import new_monopoly
 from companion.ui.persist import GameStore
 from companion.ui.table import PlayerInfo, TableError, TableGame
 

@@ -80,7 +80,7 @@ class AppState:
     verdict_until: float = 0.0
     form: Form = field(default_factory=Form)
     session_key: str = ""
-    # board profile being edited (a companion.rules.monopoly_profile.Profile; None = not loaded yet)
+    # board profile being edited (a companion.games.monopoly_scrabble.profile.Profile; None = not loaded yet)
     profile: Any = None
     edit_group: str = "brown"
     edit_amount: str = "go_salary"
@@ -176,7 +176,7 @@ class AppState:
                                              finish_level=f.finish_level, lexicon=self.lexicon_name(),
                                              tileset=f.tileset)
             else:
-                from companion.ui.monopoly_adapter import new_monopoly
+                from companion.games.monopoly_scrabble.table import new_monopoly
 
                 banker = f.banker if f.banker in [p.name for p in players] else players[0].name
                 game = new_monopoly(players, banker, self.table_profile(), lexicon=self.lexicon_name())
@@ -486,8 +486,8 @@ class AppState:
     # ----- board profile (Monopoly Scrabble): what the table's box prints
     def table_profile(self) -> Any:
         """The profile being edited, else the table's saved one, else the box defaults."""
+        from companion.games.monopoly_scrabble.profile import load_profile
         from companion.rules.errors import RulesDataError
-        from companion.rules.monopoly_profile import load_profile
 
         if self.profile is not None:
             return self.profile
@@ -520,12 +520,12 @@ class AppState:
         self.form.rent = str(g.rent.value or "")
 
     def toggle_square(self, row: int, col: int) -> None:
-        from companion.rules.monopoly_profile import toggle_property_square
+        from companion.games.monopoly_scrabble.profile import toggle_property_square
 
         self._edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.edit_group)
 
     def set_card(self) -> None:
-        from companion.rules.monopoly_profile import set_card
+        from companion.games.monopoly_scrabble.profile import set_card
 
         try:
             value = int(self.form.card_value.replace("M", "").replace(",", "").strip())
@@ -540,7 +540,7 @@ class AppState:
         self.form.amount_value = str(getattr(self.profile.amounts, name).value)
 
     def set_amount(self) -> None:
-        from companion.rules.monopoly_profile import set_amount
+        from companion.games.monopoly_scrabble.profile import set_amount
 
         try:
             value = int(self.form.amount_value.replace("M", "").replace(",", "").strip())
@@ -550,7 +550,7 @@ class AppState:
         self._edit(set_amount, self.edit_amount, value)
 
     def set_space(self, remove: bool = False) -> None:
-        from companion.rules.monopoly_profile import Space, set_track_space
+        from companion.games.monopoly_scrabble.profile import Space, set_track_space
 
         try:
             index = int(self.form.space_index.strip())
@@ -571,7 +571,7 @@ class AppState:
         self._edit(set_track_space, index, space)
 
     def save_profile(self) -> None:
-        from companion.rules.monopoly_profile import save_profile
+        from companion.games.monopoly_scrabble.profile import save_profile
 
         path = _profile_file()
         if path is None:
@@ -586,7 +586,7 @@ class AppState:
         self.say(f"Board profile saved ({path}). New games use it.")
 
     def reset_profile(self) -> None:
-        from companion.rules.monopoly_profile import load_profile
+        from companion.games.monopoly_scrabble.profile import load_profile
 
         self.profile = load_profile()
         self.say("Back to the box defaults (not saved yet).")

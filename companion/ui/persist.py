@@ -200,14 +200,14 @@ def rebuild(game_id: str, variant: str, table: dict[str, Any], events: list[Any]
     from companion.events import GameLog
 
     if variant == "monopoly":
-        from companion.rules.monopoly import new_state
-        from companion.ui.monopoly_adapter import MonopolyEngine, MonopolyTable
+        from companion.games.monopoly_scrabble.rules import new_state
+        from companion.games.monopoly_scrabble.table import MonopolyEngine, MonopolyTable
 
         engine: Any = MonopolyEngine.__new__(MonopolyEngine)
         engine.log = GameLog(lambda: new_state(None), events)
         cls: type[TableGame] = MonopolyTable
     else:
-        from companion.rules.classic import new_state as classic_state
+        from companion.games.classic.rules import new_state as classic_state
 
         engine = ClassicEngine.__new__(ClassicEngine)
         engine.log = GameLog(classic_state, events)

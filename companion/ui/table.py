@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.events import GameLog, dump_events
-from companion.rules.board import Board, Direction, Layout, PlacedTile, Position, Square, Tile
-from companion.rules.classic import (
+from companion.games.classic.rules import (
     Challenge,
     ClassicState,
     EndGame,
@@ -30,6 +29,7 @@ from companion.rules.classic import (
     new_state,
     presets,
 )
+from companion.rules.board import Board, Direction, Layout, PlacedTile, Position, Square, Tile
 from companion.rules.errors import RulesError
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import validate_placement

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.games.classic.scoresheet import Scoresheet
 from companion.ui.components.end_game import EndScreen
 from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
 from companion.ui.components.messages import Messages
-from companion.ui.components.scoresheet import Scoresheet
 from companion.ui.components.setup import Setup
 from companion.ui.components.turn import TurnScreen
 from companion.ui.components.verdict import VerdictScreen
@@ -61,13 +61,13 @@ def App():
     elif screen == "sheet" and app.game is not None:
         body = Scoresheet(app)
     elif screen == "bank" and app.game is not None:
-        from companion.ui.components.bank import BankScreen
+        from companion.games.monopoly_scrabble.bank import BankScreen
 
         body = BankScreen(app)
     elif screen == "end" and app.game is not None:
         body = EndScreen(app)
     elif screen == "profile":
-        from companion.ui.components.profile_editor import ProfileEditor
+        from companion.games.monopoly_scrabble.profile_editor import ProfileEditor
 
         body = ProfileEditor(app)
     elif screen == "verdict":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.rules.classic import presets
+from companion.games.classic.rules import presets
 from companion.ui import theme
 from companion.ui.components.choice import Choice
 from companion.ui.models import AppState

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.games.monopoly_scrabble.steps import MonopolySteps
 from companion.ui.components.board import BoardGrid
 from companion.ui.components.camera import CameraPanel
 from companion.ui.components.choice import Choice
 from companion.ui.components.correction import Correction
-from companion.ui.components.monopoly_steps import MonopolySteps
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.games.monopoly_scrabble.steps import MonopolySteps
 from companion.ui import theme
-from companion.ui.components.monopoly_steps import MonopolySteps
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
@@ -24,7 +24,7 @@ def BankScreen(app: AppState):
     game = app.game
     if game is None or game.kind != "monopoly":
         return ft.Text("The Bank is for Monopoly Scrabble.")
-    from companion.rules.monopoly import POT
+    from companion.games.monopoly_scrabble.rules import POT
 
     st = game.mstate
     profile = st.profile

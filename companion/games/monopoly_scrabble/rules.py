@@ -2,7 +2,7 @@
 
 The rules are the project's rules text (`rules-text/000_b2c36b3fcfcd0666.txt`); what the box decides
 (track, rents, card values, property squares, amounts) comes from a board profile
-(`companion.rules.monopoly_profile`, default `assets/profiles/monopoly_scrabble.json`).
+(`companion.games.monopoly_scrabble.profile`, default `assets/profiles/monopoly_scrabble.json`).
 
 Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`):
 
@@ -50,15 +50,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from companion.events import Event, GameLog, Undo
+from companion.events import Event, GameLog, PassEvent, PlayerEvent, StartEvent, Undo
+from companion.games.monopoly_scrabble.profile import (
+    RESERVED_ACCOUNTS,
+    Profile,
+    load_profile,
+    validate_profile,
+)
 from companion.rules.board import Board, Layout, Position, Square, Tile, parse_square
 from companion.rules.errors import IllegalAction, RulesDataError
-from companion.rules.monopoly_profile import RESERVED_ACCOUNTS, Profile, load_profile, validate_profile
+from companion.rules.ledger import Transaction, money, transfer
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
+from companion.rules.word_events import WordChallenge, WordPlay
 
 VARIANT = "monopoly"
 BANK = "bank"
@@ -86,40 +93,31 @@ class Settings(BaseModel):
         return self
 
 
-class Start(Event):
-    type: Literal["start"] = "start"
+class Start(StartEvent):
     settings: Settings
 
 
-class JailFee(Event):
+class JailFee(PlayerEvent):
     type: Literal["jail_fee"] = "jail_fee"
-    player: str
 
 
-class ReplaceBlank(Event):
+class ReplaceBlank(PlayerEvent):
     """Swap the blank on `square` for the same letter from the player's rack or the Bank rack."""
 
     type: Literal["replace_blank"] = "replace_blank"
-    player: str
     square: str
     source: Literal["rack", "bank"] = "rack"
 
 
-class Play(Event):
-    """A word: `position` as `8D`/`D8`, `word` in GCG form (`.` = tile on the board, lower case = blank)."""
+class Play(WordPlay):
+    """A word; `bought` = letters bought from the Bank rack for it, `bank_drawn` = the Banker's refill."""
 
-    type: Literal["play"] = "play"
-    player: str
-    position: str
-    word: str
     bought: str = Field(default="", description="letters bought from the Bank rack for this word ('?' = a blank)")
-    rack: str | None = Field(default=None, description="the player's own rack before the play, when known")
     bank_drawn: str | None = Field(default=None, description="letters the Banker drew to refill the Bank rack")
 
 
-class BingoChoice(Event):
+class BingoChoice(PlayerEvent):
     type: Literal["bingo_choice"] = "bingo_choice"
-    player: str
     group: str
 
 
@@ -127,11 +125,10 @@ CardEffectKind = Literal["collect", "pay_bank", "pay_pot", "pay_each", "collect_
                          "go_to_jail", "take_property", "none"]
 
 
-class Card(Event):
+class Card(PlayerEvent):
     """The effect of the Chance / Community Chest card just drawn, picked by the table."""
 
     type: Literal["card"] = "card"
-    player: str
     deck: Literal["chance", "community_chest"] | None = None
     effect: CardEffectKind
     amount: int | None = Field(default=None, ge=0)
@@ -151,25 +148,16 @@ class Card(Event):
         return self
 
 
-class Sell(Event):
+class Sell(PlayerEvent):
     type: Literal["sell"] = "sell"
-    player: str
     group: str
 
 
-class Pass(Event):
-    type: Literal["pass"] = "pass"
-    player: str
+Pass = PassEvent
 
 
-class Challenge(Event):
+class Challenge(WordChallenge):
     """A ruling on the latest play; `acceptable` None asks the state's `judge`."""
-
-    type: Literal["challenge"] = "challenge"
-    challenger: str
-    acceptable: bool | None = None
-    lexicon: str = ""
-    words: list[str] = Field(default_factory=list)
 
 
 class EndGame(Event):
@@ -189,18 +177,6 @@ EVENT_ADAPTER: TypeAdapter[MonopolyEvent] = TypeAdapter(_EVENT_UNION)
 
 
 # ---------------------------------------------------------------- state records
-
-
-@dataclass(frozen=True)
-class Transaction:
-    """One movement of money between accounts (`bank`, `pot`, or a player)."""
-
-    seq: int
-    payer: str
-    payee: str
-    amount: int
-    reason: str
-    turn: int
 
 
 @dataclass(frozen=True)
@@ -457,16 +433,7 @@ class MonopolyState:
 
     # ----- money -----
     def _transfer(self, payer: str, payee: str, amount: int, reason: str) -> None:
-        if amount < 0:
-            raise IllegalAction(f"an amount of money cannot be negative (M{amount})")
-        if amount == 0:
-            return
-        if payer != BANK and self.cash[payer] < amount:
-            # Internal guard: callers check first; a transfer never makes a player or the pot negative.
-            raise IllegalAction(f"{payer} has M{self.cash[payer]}, not M{amount}")
-        self.cash[payer] -= amount
-        self.cash[payee] += amount
-        self.ledger.append(Transaction(len(self.ledger) + 1, payer, payee, amount, reason, len(self.turns)))
+        transfer(self.cash, self.ledger, payer, payee, amount, reason, len(self.turns), overdraft=(BANK,))
 
     def _charge(self, payer: str, payee: str, amount: int, reason: str) -> None:
         """A payment that must be made: short of cash, the payer owes a debt (sell cards) or is eliminated."""
@@ -1010,3 +977,25 @@ def new_game(players: list[str], banker: str | None = None, profile: Profile | s
     log.push(Start(settings=Settings(players=players, banker=banker, profile=chosen.name,
                                      profile_data=chosen.model_dump(mode="json"), bank_rack=bank_rack)))
     return log
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """`MonopolyState.summary()` as the plain text `companion replay` prints."""
+    lines = [f"Monopoly Scrabble, {len(s['players'])} players, "
+             + (f"game over ({s['end_reason']})" if s["finished"] else f"in progress: {s['next']}")]
+    lines.append(f"{'player':<10} {'cash':>9} {'cards':>9} {'wealth':>9}  position / status")
+    for p in s["players"]:
+        status = "eliminated" if p["eliminated"] else f"{p['position']} {p['space']}" + (" (in Jail)" if p["in_jail"] else "")
+        lines.append(f"{p['name']:<10} {money(p['cash']):>9} {money(p['card_value']):>9} {money(p['wealth']):>9}  "
+                     f"{status}")
+    lines.append(f"Free Parking pot: {money(s['pot'])}; Bank: {money(s['bank'])}; "
+                 f"bag: {s['bag']} tiles; Bank rack: {s['bank_rack']}")
+    owned: dict[str, list[str]] = {}
+    for group, owner in s["owners"].items():
+        owned.setdefault(owner, []).append(group)
+    lines.append("Property Cards: " + "; ".join(f"{o}: {', '.join(g)}" for o, g in owned.items()))
+    if s["eliminated"]:
+        lines.append("Eliminated: " + ", ".join(s["eliminated"]))
+    if s["winner"]:
+        lines.append("Winner: " + " and ".join(s["winner"]))
+    return "\n".join(lines)

@@ -1,6 +1,6 @@
 """Board profile editor (Monopoly Scrabble): what the table's own box prints. Property squares are
 tapped on the grid, card values and rents typed from the cards, track spaces and amounts set one by
-one. Every change goes through `companion.rules.monopoly_profile`, which refuses an inconsistent
+one. Every change goes through `companion.games.monopoly_scrabble.profile`, which refuses an inconsistent
 profile with a sentence; the placeholders still unchecked are counted."""
 
 from __future__ import annotations

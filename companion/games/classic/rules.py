@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from companion.events import Event, Undo
+from companion.events import Event, PassEvent, PlayerEvent, StartEvent, Undo
 from companion.rules.board import ASSETS, Board, Layout, PlacedTile, Position, load_layout
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.notation import format_play, parse_play
@@ -32,6 +32,7 @@ from companion.rules.placement import validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import ScoredPlay, score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
+from companion.rules.word_events import WordChallenge, WordPlay
 
 VARIANT = "classic"
 ChallengeMode = Literal["double", "single", "penalty", "void"]
@@ -98,41 +99,27 @@ class Settings(BaseModel):
         return self
 
 
-class Start(Event):
-    type: Literal["start"] = "start"
+class Start(StartEvent):
     settings: Settings
 
 
-class Play(Event):
-    """Tiles placed: `position` as `8D`/`D8`, `word` in GCG form (`.` = tile already on the board)."""
-
-    type: Literal["play"] = "play"
-    player: str
-    position: str
-    word: str
-    rack: str | None = Field(default=None, description="the rack before the play, when known")
+class Play(WordPlay):
+    """Tiles placed; `rack` is the rack before the play, when known (checked letter by letter)."""
 
 
-class Pass(Event):
-    type: Literal["pass"] = "pass"
-    player: str
+Pass = PassEvent
 
 
-class Exchange(Event):
+class Exchange(PlayerEvent):
     type: Literal["exchange"] = "exchange"
-    player: str
     count: int = Field(ge=1)
     tiles: str | None = None
 
 
-class Challenge(Event):
-    """A ruling on the latest play: `acceptable` is the word judge's verdict on the whole play."""
+class Challenge(WordChallenge):
+    """A ruling on the latest play: `acceptable` is the word judge's verdict on the whole play (required)."""
 
-    type: Literal["challenge"] = "challenge"
-    challenger: str
     acceptable: bool
-    lexicon: str = ""
-    words: list[str] = Field(default_factory=list)
 
 
 class EndGame(Event):
@@ -242,6 +229,18 @@ class ClassicState:
             before = max(self.scores_before_adjustment[p] for p in tied)
             tied = [p for p in tied if self.scores_before_adjustment[p] == before]
         return tied
+
+    def summary(self) -> dict[str, Any]:
+        """The state as plain data (what `companion replay --json` prints)."""
+        return {
+            "variant": VARIANT,
+            "finished": self.finished,
+            "end_reason": self.end_reason,
+            "players": [{"name": p, "score": self.scores[p]} for p in self.players],
+            "winner": self.winner() if self.finished else None,
+            "bag": self.bag_count,
+            "turns": len(self.turns),
+        }
 
     # ----- folding -----
     def apply(self, event: Event) -> None:
@@ -466,3 +465,12 @@ class ClassicState:
 
 def new_state() -> ClassicState:
     return ClassicState()
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """`summary()` as the plain text `companion replay` prints."""
+    lines = ["Classic Scrabble, " + (f"game over ({s['end_reason'] or 'settled'})" if s["finished"] else "in progress")]
+    lines += [f"{p['name']:<10} {p['score']:>5}" for p in s["players"]]
+    if s["winner"]:
+        lines.append("Winner: " + " and ".join(s["winner"]))
+    return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Monopoly Scrabble for the UI: a thin wrapper over `companion.rules.monopoly` (no rules here).
+"""Monopoly Scrabble for the UI: a thin wrapper over `companion.games.monopoly_scrabble.rules` (no rules here).
 
 What it owns: turning the table's taps into engine events (`play`, `card`, `sell`, `jail_fee`...),
 previewing a play on a copy of the engine state (so the referee sees score, token move, rent and
@@ -13,9 +13,7 @@ import copy
 from typing import Any
 
 from companion.events import Event, dump_events
-from companion.rules.board import Board, Layout
-from companion.rules.errors import RulesError
-from companion.rules.monopoly import (
+from companion.games.monopoly_scrabble.rules import (
     BANK,
     POT,
     BingoChoice,
@@ -31,6 +29,8 @@ from companion.rules.monopoly import (
     Transaction,
     new_game,
 )
+from companion.rules.board import Board, Layout
+from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
 from companion.ui.table import PlayCheck, PlayerInfo, TableError, TableGame, _message, _plain_validation
@@ -174,7 +174,7 @@ class MonopolyEngine:
         """Wealth (cash + printed card values) of each player after every event in force, folded again
         through the engine (a few milliseconds for a whole game); repeated values are dropped."""
         from companion.events import effective_events
-        from companion.rules.monopoly import new_state
+        from companion.games.monopoly_scrabble.rules import new_state
 
         state = new_state(None)
         out: list[dict[str, int]] = []
