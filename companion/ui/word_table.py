@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.events import GameLog, PassEvent, dump_events
 from companion.rules.board import Board, Direction, Layout, PlacedTile, Position, Square, Tile
 from companion.rules.notation import format_play
 from companion.rules.scoring import play_direction
@@ -75,6 +76,60 @@ def tiles_to_notation(board: Board, tiles: list[PlacedTile]) -> tuple[str, str]:
     notation = format_play(pos, tiles, board)
     position, word = notation.split(" ", 1)
     return position, word
+
+
+class WordEngine:
+    """A word-board game's log with the calls `WordTable` makes. Each game's engine sets `variant` and
+    `challenge_event` (its challenge event class) and adds `check`, `play`, `end_game`, `history`..."""
+
+    variant = ""
+    challenge_event: Any = None
+    log: GameLog[Any]
+
+    @property
+    def state(self) -> Any:
+        return self.log.state
+
+    @property
+    def board(self) -> Board:
+        return self.state.board  # type: ignore[no-any-return]
+
+    @property
+    def layout(self) -> Layout:
+        assert self.state.layout is not None
+        return self.state.layout  # type: ignore[no-any-return]
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.state.players)
+
+    @property
+    def current_player(self) -> str | None:
+        return self.state.current_player  # type: ignore[no-any-return]
+
+    def to_act(self, refusal: str = "The game is over.") -> str:
+        """The player whose turn it is, or TableError(`refusal`) when nobody is to play."""
+        player = self.current_player
+        if player is None:
+            raise TableError(refusal)
+        return player
+
+    def pass_turn(self) -> None:
+        self.log.push(PassEvent(player=self.to_act()))
+
+    def challenge(self, challenger: str, verdict: Verdict) -> None:
+        self.log.push(self.challenge_event(challenger=challenger, acceptable=verdict.acceptable,
+                                           lexicon=verdict.lexicon, words=list(verdict.words)))
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.finished)
+
+    def winner(self) -> list[str]:
+        return list(self.state.winner())
+
+    def events_json(self) -> str:
+        return dump_events(self.log.events, self.variant)
 
 
 class WordTable(TableBase):

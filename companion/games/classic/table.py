@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.events import GameLog, dump_events
+from companion.events import GameLog
 from companion.games.classic.rules import (
     VARIANT,
     Challenge,
     ClassicState,
     EndGame,
     Exchange,
-    Pass,
     Play,
     Settings,
     Start,
@@ -21,43 +20,21 @@ from companion.games.classic.rules import (
     new_state,
     presets,
 )
-from companion.rules.board import Board, Layout
 from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
 from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
-from companion.ui.adapters import Verdict
 from companion.ui.table import PlayerInfo, TableError, _message, _plain_validation
-from companion.ui.word_table import PlayCheck, WordTable
+from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 
-class ClassicEngine:
+class ClassicEngine(WordEngine):
     variant = VARIANT
+    challenge_event = Challenge
 
     def __init__(self, settings: Settings) -> None:
         self.log: GameLog[ClassicState] = GameLog(new_state)
         self.log.push(Start(settings=settings))
-
-    @property
-    def state(self) -> ClassicState:
-        return self.log.state
-
-    @property
-    def board(self) -> Board:
-        return self.state.board
-
-    @property
-    def layout(self) -> Layout:
-        assert self.state.layout is not None
-        return self.state.layout
-
-    @property
-    def players(self) -> list[str]:
-        return self.state.players
-
-    @property
-    def current_player(self) -> str | None:
-        return self.state.current_player
 
     def scores(self) -> dict[str, int]:
         return dict(self.state.scores)
@@ -75,22 +52,10 @@ class ClassicEngine:
                          scored.bingo_bonus, new_squares=[(t.square.row, t.square.col) for t in tiles])
 
     def play(self, position: str, word: str) -> None:
-        player = self.current_player
-        if player is None:
-            raise TableError("The game is over: no more plays.")
-        self.log.push(Play(player=player, position=position, word=word))
-
-    def pass_turn(self) -> None:
-        player = self.current_player
-        if player is None:
-            raise TableError("The game is over.")
-        self.log.push(Pass(player=player))
+        self.log.push(Play(player=self.to_act("The game is over: no more plays."), position=position, word=word))
 
     def exchange(self, count: int) -> None:
-        player = self.current_player
-        if player is None:
-            raise TableError("The game is over.")
-        self.log.push(Exchange(player=player, count=count))
+        self.log.push(Exchange(player=self.to_act(), count=count))
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
         last = self.state.last_play
@@ -98,23 +63,12 @@ class ClassicEngine:
             return None
         return last.player, list(self.state.turns[last.turn_index].words)
 
-    def challenge(self, challenger: str, verdict: Verdict) -> None:
-        self.log.push(Challenge(challenger=challenger, acceptable=verdict.acceptable, lexicon=verdict.lexicon,
-                                words=list(verdict.words)))
-
     def end_game(self, racks: dict[str, str], time_used: dict[str, int], agreed: bool = False) -> None:
         self.log.push(EndGame(racks=racks, time_used=time_used, agreed=agreed))
 
     @property
-    def finished(self) -> bool:
-        return self.state.finished
-
-    @property
     def end_reason(self) -> str | None:
         return self.state.end_reason
-
-    def winner(self) -> list[str]:
-        return self.state.winner()
 
     def history(self) -> list[dict[str, int]]:
         """Score of every player after each turn (the chart)."""
@@ -124,9 +78,6 @@ class ClassicEngine:
             running[turn.player] = turn.total
             out.append(dict(running))
         return out
-
-    def events_json(self) -> str:
-        return dump_events(self.log.events, self.variant)
 
 
 

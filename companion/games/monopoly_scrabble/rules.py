@@ -57,7 +57,7 @@ from companion.games.monopoly_scrabble.profile import (
     load_profile,
     validate_profile,
 )
-from companion.rules.board import Board, Layout, Position, Square, Tile, parse_square
+from companion.rules.board import Board, Position, Square, Tile, parse_square
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.ledger import Transaction, money, transfer
 from companion.rules.notation import format_play, parse_play
@@ -65,7 +65,7 @@ from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
-from companion.rules.word_events import WordChallenge, WordPlay
+from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay
 
 VARIANT = "monopoly"
 BANK = "bank"
@@ -254,48 +254,41 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-@dataclass
-class _LastPlay:
-    player: str
+@dataclass(kw_only=True)
+class _LastPlay(LastPlay):
+    """The play's words (what a challenge judges) and the state before it (what a withdrawal restores)."""
+
     words: list[str]
     snapshot: dict[str, Any]
-    turn_index: int
-    challenged: bool = False
 
 
 @dataclass
-class MonopolyState:
+class MonopolyState(WordBoardState):
     """The folded state of a Monopoly Scrabble game (see the module docstring)."""
+
+    GAME_LABEL = "Monopoly Scrabble"
 
     judge: Judge | None = None
     settings: Settings | None = None
     profile: Profile | None = None
-    layout: Layout | None = None
-    tileset: TileSet | None = None
     square_groups: dict[Square, str] = field(default_factory=dict)
-    board: Board = field(default_factory=Board)
     cash: dict[str, int] = field(default_factory=dict)
     ledger: list[Transaction] = field(default_factory=list)
     owners: dict[str, str | None] = field(default_factory=dict)
     card_transfers: list[CardTransfer] = field(default_factory=list)
     positions: dict[str, int] = field(default_factory=dict)
     in_jail: set[str] = field(default_factory=set)
-    rack_counts: dict[str, int] = field(default_factory=dict)
     bag_count: int = 0
     bank_rack_count: int = 0
     bank_rack: str | None = None
     eliminated: list[str] = field(default_factory=list)
     queue: list[Step] = field(default_factory=list)
     turns: list[TurnRecord] = field(default_factory=list)
-    to_move: int = 0
     acted: bool = False
     bank_taken: int = 0
-    skip_next: set[str] = field(default_factory=set)
     passes: int = 0
     last_play: _LastPlay | None = None
-    went_out: str | None = None
     ending: bool = False
-    finished: bool = False
     end_reason: str | None = None
     _insert_at: int = 0
 
@@ -468,40 +461,17 @@ class MonopolyState:
         self.card_transfers.append(CardTransfer(group, giver or BANK, taker or BANK, reason, len(self.turns)))
 
     # ----- folding -----
-    def apply(self, event: Event) -> None:
-        if isinstance(event, Start):
-            self._start(event)
-            return
-        if self.settings is None:
-            raise IllegalAction("the game has not started: the first event must be 'start'")
-        if self.finished:
-            raise IllegalAction("the game is over")
+    def handlers(self) -> dict[type[Event], Callable[[Any], None]]:
+        return {Challenge: self._challenge, Sell: self._sell, JailFee: self._jail_fee, BingoChoice: self._bingo_choice,
+                Card: self._card, ReplaceBlank: self._replace_blank, Play: self._play, Pass: self._pass,
+                EndGame: self._end_game}
+
+    def _handle(self, event: Event) -> None:
         self._insert_at = 0
-        if isinstance(event, Challenge):
-            self._challenge(event)
-        elif isinstance(event, Sell):
-            self._sell(event)
-        elif isinstance(event, JailFee):
-            self._jail_fee(event)
-        elif isinstance(event, BingoChoice):
-            self._bingo_choice(event)
-        elif isinstance(event, Card):
-            self._card(event)
-        elif isinstance(event, ReplaceBlank):
-            self._replace_blank(event)
-        elif isinstance(event, Play):
-            self._play(event)
-        elif isinstance(event, Pass):
-            self._pass(event)
-        elif isinstance(event, EndGame):
-            self._end_game(event)
-        else:
-            raise IllegalAction(f"a Monopoly Scrabble game has no '{event.type}' event")
+        super()._handle(event)
         self._run()
 
     def _start(self, event: Start) -> None:
-        if self.settings is not None:
-            raise IllegalAction("the game has already started")
         s = event.settings
         try:
             profile = validate_profile(s.profile_data) if s.profile_data is not None else load_profile(s.profile)
@@ -761,7 +731,7 @@ class MonopolyState:
         record = TurnRecord(player, "play", score, notation, [w.text for w in scored.words],
                             self.positions[player])
         self.turns.append(record)
-        self.last_play = _LastPlay(player, record.words, snapshot, len(self.turns) - 1)
+        self.last_play = _LastPlay(player=player, words=record.words, snapshot=snapshot, turn_index=len(self.turns) - 1)
 
         # Property squares: the first tile placed on a square takes its card (FAQ reading).
         for placed in tiles:

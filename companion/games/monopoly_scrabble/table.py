@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from companion.events import Event, GameLog, dump_events
+from companion.events import Event, GameLog
 from companion.games.monopoly_scrabble.rules import (
     BANK,
     POT,
@@ -23,7 +23,6 @@ from companion.games.monopoly_scrabble.rules import (
     EndGame,
     JailFee,
     MonopolyState,
-    Pass,
     Play,
     ReplaceBlank,
     Sell,
@@ -31,13 +30,12 @@ from companion.games.monopoly_scrabble.rules import (
     new_game,
     new_state,
 )
-from companion.rules.board import Board, Layout
 from companion.rules.errors import RulesError
 from companion.rules.ledger import describe, money
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
 from companion.ui.table import PlayerInfo, TableError, _plain_validation
-from companion.ui.word_table import PlayCheck, WordTable
+from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 STAGES = {"jail_fee": "jail", "bingo_choice": "bingo", "card": "card", "debt": "debt", "end_game": "end_game",
           "move": "move"}
@@ -55,10 +53,11 @@ def describe_transaction(t: Transaction) -> str:
     return describe(t, ACCOUNT_NAMES, bank=BANK)
 
 
-class MonopolyEngine:
-    """The engine's game log with the interface `TableGame` expects."""
+class MonopolyEngine(WordEngine):
+    """The engine's game log with the interface `MonopolyTable` expects."""
 
     variant = VARIANT
+    challenge_event = Challenge
 
     def __init__(self, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> None:
         self.log = new_game(players, banker, profile)
@@ -66,23 +65,6 @@ class MonopolyEngine:
     @property
     def state(self) -> MonopolyState:
         return self.log.state
-
-    @property
-    def board(self) -> Board:
-        return self.state.board
-
-    @property
-    def layout(self) -> Layout:
-        assert self.state.layout is not None
-        return self.state.layout
-
-    @property
-    def players(self) -> list[str]:
-        return self.state.players
-
-    @property
-    def current_player(self) -> str | None:
-        return self.state.current_player
 
     def scores(self) -> dict[str, int]:
         """Points scored per player (in this game they move the token; wealth decides)."""
@@ -124,16 +106,8 @@ class MonopolyEngine:
                          effects=changes(st, after))
 
     def play(self, position: str, word: str, bought: str = "") -> None:
-        player = self.current_player
-        if player is None:
-            raise TableError("The game is over: no more plays.")
-        self.log.push(Play(player=player, position=position, word=word, bought=bought.upper()))
-
-    def pass_turn(self) -> None:
-        player = self.current_player
-        if player is None:
-            raise TableError("The game is over.")
-        self.log.push(Pass(player=player))
+        self.log.push(Play(player=self.to_act("The game is over: no more plays."), position=position, word=word,
+                           bought=bought.upper()))
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
         last = self.state.last_play
@@ -141,18 +115,10 @@ class MonopolyEngine:
             return None
         return last.player, list(last.words)
 
-    def challenge(self, challenger: str, verdict: Any) -> None:
-        self.log.push(Challenge(challenger=challenger, acceptable=verdict.acceptable, lexicon=verdict.lexicon,
-                                words=list(verdict.words)))
-
     def end_game(self, tiles_left: dict[str, int], agreed: bool) -> None:
         st = self.state
         reason = "played_out" if st.went_out else ("agreed" if agreed else "no_plays")
         self.log.push(EndGame(reason=reason, tiles_left=tiles_left or None))  # type: ignore[arg-type]
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
 
     @property
     def end_reason(self) -> str | None:
@@ -160,9 +126,6 @@ class MonopolyEngine:
         if st.went_out or (st.bag_count == 0 and st.passes >= len(st.active_players)):
             return "played_out" if st.went_out else "no_plays"
         return st.end_reason
-
-    def winner(self) -> list[str]:
-        return self.state.winner()
 
     def history(self) -> list[dict[str, int]]:
         """Wealth (cash + printed card values) of each player after every event in force, folded again
@@ -177,9 +140,6 @@ class MonopolyEngine:
             if not out or out[-1] != point:
                 out.append(point)
         return out
-
-    def events_json(self) -> str:
-        return dump_events(self.log.events, self.variant)
 
 
 def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
