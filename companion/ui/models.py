@@ -167,6 +167,7 @@ class AppState:
     def _done(self, message: str = "") -> None:
         HUB.publish(exclude=self.session_key)
         self.say(message)
+        self.touch()  # the game changed: redraw this tab even when the message line stays the same
 
     # ----- new game
     def new_game(self) -> None:
