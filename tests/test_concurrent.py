@@ -25,9 +25,10 @@ from typing import Any
 
 import pytest
 
+from companion.games.classic.gcg import classic_events_from_record
 from companion.games.classic.rules import Exchange, Pass, Play, Start
 from companion.games.classic.table import new_classic
-from companion.gcg import classic_events_from_record, read_gcg
+from companion.gcg import read_gcg
 from companion.store import Store
 from companion.ui.hub import Hub
 from companion.ui.persist import FILE_NAME

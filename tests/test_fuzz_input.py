@@ -126,7 +126,8 @@ def test_hostile_word_list_files(tmp_path: Path, data: bytes) -> None:
 
 def _real_logs() -> list[str]:
     """A classic game from a real GCG record and a short Monopoly game, in the documented log format."""
-    from companion.gcg import GcgError, classic_events_from_record, read_gcg
+    from companion.games.classic.gcg import classic_events_from_record
+    from companion.gcg import GcgError, read_gcg
     from companion.rules.errors import RulesError
 
     logs = []

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from companion.events import Undo
+from companion.games.classic.gcg import classic_events_from_record
 from companion.games.classic.rules import Pass, Play, Settings, Start
-from companion.gcg import GcgError, classic_events_from_record, read_gcg
+from companion.gcg import GcgError, read_gcg
 from companion.rules.errors import RulesError
 from companion.store import (
     APPLICATION_ID,

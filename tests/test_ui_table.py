@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.classic.gcg import classic_events_from_record
 from companion.games.classic.table import new_classic
 from companion.games.monopoly_scrabble.table import new_monopoly
-from companion.gcg import classic_events_from_record, parse_gcg
+from companion.gcg import parse_gcg
 from companion.ui.adapters import JUDGE, read_board
 from companion.ui.persist import GameStore
 from companion.ui.table import PlayerInfo, TableError

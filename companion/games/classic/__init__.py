@@ -9,13 +9,15 @@ from companion.games.spec import GameSpec
 
 
 def _to_gcg(events: Sequence[Event]) -> str:
-    from companion.gcg import record_from_classic, write_gcg
+    from companion.games.classic.gcg import record_from_classic
+    from companion.gcg import write_gcg
 
     return write_gcg(record_from_classic(events))
 
 
 def _from_gcg(text: str) -> list[Event]:
-    from companion.gcg import classic_events_from_record, parse_gcg
+    from companion.games.classic.gcg import classic_events_from_record
+    from companion.gcg import parse_gcg
 
     return classic_events_from_record(parse_gcg(text))
 

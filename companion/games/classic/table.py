@@ -104,7 +104,8 @@ class ClassicTable(WordTable):
 
     def gcg(self) -> str:
         """The GCG record of the game (the project's GCG writer; the UI adds nothing)."""
-        from companion.gcg import record_from_classic, write_gcg
+        from companion.games.classic.gcg import record_from_classic
+        from companion.gcg import write_gcg
 
         return write_gcg(record_from_classic(self.log.events))
 
