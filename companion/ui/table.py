@@ -94,9 +94,6 @@ def _plain_validation(exc: Exception) -> str:
     return _message(exc)
 
 
-plain_message = _plain_validation
-
-
 class TableBase:
     """One game at the table: its log plus what the table adds (colours, clocks, the tap guard).
 
@@ -238,5 +235,4 @@ class TableBase:
         self.revision += 1
 
 
-__all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "Clocks", "PlayerInfo", "StaleView", "TableBase", "TableError",
-           "plain_message"]
+__all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "Clocks", "PlayerInfo", "StaleView", "TableBase", "TableError"]
