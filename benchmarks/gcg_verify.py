@@ -16,17 +16,11 @@ import time
 from pathlib import Path
 
 from companion.events import GameLog
-from companion.gcg import (
-    GcgError,
-    classic_events_from_record,
-    parse_gcg,
-    read_gcg,
-    record_from_classic,
-    write_gcg,
-)
+from companion.games.classic.gcg import classic_events_from_record, record_from_classic
+from companion.games.classic.rules import new_state
+from companion.gcg import GcgError, parse_gcg, read_gcg, write_gcg
 from companion.gcg_replay import replay, verify_file
 from companion.rules.board import load_layout
-from companion.rules.classic import new_state
 from companion.rules.tiles import load_tileset
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -124,13 +124,14 @@ def browser_load(followers: int, updates: int, out: list[str]) -> None:
 def hub_load(followers: int, updates: int, out: list[str]) -> None:
     import threading
 
+    from companion.games.classic.table import new_classic
     from companion.ui.hub import Hub
-    from companion.ui.table import PlayerInfo, TableGame
+    from companion.ui.table import PlayerInfo
 
     with tempfile.TemporaryDirectory() as tmp:
         hub = Hub()
         hub.configure(tmp)
-        hub.set_game(TableGame.new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
+        hub.set_game(new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
         game = hub.game
         assert game is not None
         seen: dict[int, float] = {}

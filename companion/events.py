@@ -1,16 +1,25 @@
 """A game is its ordered log of events; its state is the fold of that log.
 
-This module owns the machinery every game variant shares:
+This module owns the machinery every game shares:
 
-- `Event`: the pydantic base of every event (a `type` tag, who recorded it and when).
+- `Event`: the pydantic base of every event of every game (a `type` tag, when it was recorded and on
+  which device).
+- `PlayerEvent`: an event one player makes (`player`: who).
+- `StartEvent`: the base of every game's first event, `start`; a game's `Start` adds the `settings` it
+  needs (seating, the rules chosen, the deck or profile used), so a log replays the same after an asset
+  file is edited.
+- `PassEvent`: a player lets the turn go (`pass`), the same in every game that has one.
 - `Undo`: an event that cancels the latest event still in force. Undo is itself logged, so the audit
   trail keeps the mistake and its correction.
+- `RulesState`: an optional base of a game's folded state: `apply` refuses what no game accepts (an
+  event before `start`, a second `start`, anything once the game is over) and hands the rest to the
+  game's handler for that event class.
 - `effective_events`: the events still in force once undos are applied.
 - `GameLog`: a log plus a variant's fold. `push` validates an event against the current state and
   either appends it or raises, leaving log and state exactly as they were.
 
-Variants (classic Scrabble, Monopoly Scrabble) define their own event models and a `GameState` with
-`apply(event)`; see `companion.rules.classic`.
+Each game (`companion/games/<game>/rules.py`) defines its events as subclasses of these and a state
+with `apply(event)`; the contract is `docs/adding-a-game.md`.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import copy
 import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -38,10 +47,66 @@ class Event(BaseModel):
     device: str | None = Field(default=None, description="which device recorded it, for the audit trail")
 
 
+class PlayerEvent(Event):
+    """An event one player makes: `player` is who."""
+
+    player: str
+
+
+class StartEvent(Event):
+    """The first event of every game. A game subclasses it with a `settings` field of its own."""
+
+    type: Literal["start"] = "start"
+
+
+class PassEvent(PlayerEvent):
+    """The player lets the turn go without playing."""
+
+    type: Literal["pass"] = "pass"
+
+
 class Undo(Event):
     """Cancels the latest event still in force."""
 
     type: Literal["undo"] = "undo"
+
+
+class RulesState:
+    """Base of a game's folded state (a dataclass with `settings` None until `start`, and `finished`).
+
+    `apply(event)`: a `start` goes to `_start` (once); before it, and once `finished`, every event is
+    refused; any other event goes to `_handle`, which by default calls the method `handlers()` names
+    for the event's class, and refuses an event class the game does not have.
+    """
+
+    GAME_LABEL: ClassVar[str] = "this"
+    settings: Any
+    finished: bool
+
+    def apply(self, event: Event) -> None:
+        if isinstance(event, StartEvent):
+            if self.settings is not None:
+                raise IllegalAction("the game has already started")
+            self._start(event)
+            return
+        if self.settings is None:
+            raise IllegalAction("the game has not started: the first event must be 'start'")
+        if self.finished:
+            raise IllegalAction("the game is over")
+        self._handle(event)
+
+    def _start(self, event: Any) -> None:
+        raise NotImplementedError
+
+    def handlers(self) -> dict[type[Event], Callable[[Any], None]]:
+        """The game's events (other than `start`) and the method that applies each."""
+        raise NotImplementedError
+
+    def _handle(self, event: Event) -> None:
+        handler = self.handlers().get(type(event))
+        if handler is None:
+            raise IllegalAction(f"a {self.GAME_LABEL} game has no '{event.type}' event")
+        handler(event)
 
 
 class SupportsApply(Protocol):

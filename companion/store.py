@@ -134,16 +134,11 @@ class Variant:
 
 
 def variants() -> dict[str, Variant]:
-    """The variants the store knows. Imported on demand so one rules module cannot break the others."""
-    from companion.rules import classic
+    """The variants the store knows: every game of the registry (`companion.games`) that loads. Each is
+    imported on demand, so one broken game cannot break the others."""
+    from companion.games import GAMES
 
-    known = {classic.VARIANT: Variant(classic.EVENT_ADAPTER, classic.new_state)}
-    try:
-        from companion.rules import monopoly
-    except ImportError:  # pragma: no cover - the Monopoly engine is optional while it is written
-        return known
-    known[monopoly.VARIANT] = Variant(monopoly.EVENT_ADAPTER, monopoly.new_state)
-    return known
+    return {spec.id: Variant(spec.adapter, spec.new_state) for spec in GAMES.available()}
 
 
 def _variant(name: str) -> Variant:
@@ -550,14 +545,16 @@ class Store:
 
     @_guarded
     def export_gcg(self, game_id: str) -> str:
-        """A classic game as a GCG record."""
-        from companion.gcg import record_from_classic, write_gcg
-        from companion.rules.classic import VARIANT
+        """The game as a GCG record, for the games whose record format is GCG (classic Scrabble)."""
+        from companion.games import GAMES
 
         variant = self._row(game_id)[1]
-        if variant != VARIANT:
-            raise StoreError(f"only classic games export as GCG and this is a {variant} game: export it as JSON")
-        return write_gcg(record_from_classic(self.events(game_id)))
+        gcg_games = GAMES.with_gcg()
+        spec = next((s for s in gcg_games if s.id == variant), None)
+        if spec is None or spec.to_gcg is None:
+            names = " and ".join(s.id for s in gcg_games) or "no"
+            raise StoreError(f"only {names} games export as GCG and this is a {variant} game: export it as JSON")
+        return spec.to_gcg(self.events(game_id))
 
     @_guarded
     def import_json(self, text: str, *, pin: str | None = None, game_id: str | None = None) -> str:
@@ -567,16 +564,19 @@ class Store:
 
     @_guarded
     def import_gcg(self, text: str, *, pin: str | None = None, game_id: str | None = None) -> str:
-        """A new classic game from a GCG record; returns its id."""
-        from companion.gcg import GcgError, classic_events_from_record, parse_gcg
-        from companion.rules.classic import VARIANT
+        """A new game from a GCG record (the first game whose record format is GCG: classic Scrabble)."""
+        from companion.games import GAMES
+        from companion.gcg import GcgError
         from companion.rules.errors import RulesError
 
+        spec = next(iter(GAMES.with_gcg()), None)
+        if spec is None or spec.from_gcg is None:
+            raise StoreError("no game reads GCG records: import the game's JSON log instead")
         try:
-            events = classic_events_from_record(parse_gcg(text))
+            events = spec.from_gcg(text)
         except (GcgError, RulesError) as exc:
             raise StoreError(f"the GCG record cannot be imported: {exc}") from None
-        return self._import(VARIANT, events, pin, game_id)
+        return self._import(spec.id, events, pin, game_id)
 
     def _import(self, variant: str, events: Sequence[Event], pin: str | None, game_id: str | None) -> str:
         from companion.rules.errors import RulesError

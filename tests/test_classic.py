@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.events import GameLog, dump_events, load_events
-from companion.rules.classic import (
+from companion.games.classic.rules import (
     EVENT_ADAPTER,
     Challenge,
     ClassicState,

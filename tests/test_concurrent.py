@@ -2,7 +2,7 @@
 
 Two layers are raced, with the code paths the app uses:
 
-- Threads: browser tabs in one app share the hub's `TableGame`; each acts from what it last saw and
+- Threads: browser tabs in one app share the hub's table (`TableBase`); each acts from what it last saw and
   the hub saves through `persist.GameStore`. A tab whose view is out of date (another tab confirmed a
   turn first) is refused with "the game changed, look again" and changes nothing; every accepted action
   is in the game and in the store exactly once, in order.
@@ -25,12 +25,14 @@ from typing import Any
 
 import pytest
 
-from companion.gcg import classic_events_from_record, read_gcg
-from companion.rules.classic import Exchange, Pass, Play, Start
+from companion.games.classic.gcg import classic_events_from_record
+from companion.games.classic.rules import Exchange, Pass, Play, Start
+from companion.games.classic.table import new_classic
+from companion.gcg import read_gcg
 from companion.store import Store
 from companion.ui.hub import Hub
 from companion.ui.persist import FILE_NAME
-from companion.ui.table import LOOK_AGAIN, PlayerInfo, StaleView, TableError, TableGame
+from companion.ui.table import LOOK_AGAIN, PlayerInfo, StaleView, TableError
 from tests.conftest import REPO, shared_path
 
 
@@ -56,7 +58,7 @@ def _script() -> tuple[list[str], list[list[Any]]]:
 
 
 def _act_args(action: list[Any]) -> tuple[Any, ...]:
-    """The TableGame action (as the app's AppState calls it through `TableGame.act`) and its arguments."""
+    """The table action (as the app's AppState calls it through `TableBase.act`) and its arguments."""
     if action[0] == "play":
         return ("play", action[1], action[2])
     if action[0] == "pass":
@@ -66,7 +68,7 @@ def _act_args(action: list[Any]) -> tuple[Any, ...]:
 
 class Session:
     """One browser tab: it acts on what it saw last, as a tap on a stale screen does. It goes through
-    `TableGame.act(seen, ...)`, the guarded entry point every tap of the app's AppState uses."""
+    `TableBase.act(seen, ...)`, the guarded entry point every tap of the app's AppState uses."""
 
     def __init__(self, hub: Hub, name: str) -> None:
         self.hub, self.name = hub, name
@@ -102,7 +104,7 @@ def test_tabs_racing_on_the_hub_game_lose_and_double_nothing(tmp_path: Path) -> 
     players, actions = _script()
     hub = Hub()
     hub.configure(str(tmp_path))
-    hub.set_game(TableGame.new_classic([PlayerInfo(p, "red") for p in players]))
+    hub.set_game(new_classic([PlayerInfo(p, "red") for p in players]))
     game = hub.game
     assert game is not None
     renders = {f"tab{i}": 0 for i in range(6)}
@@ -145,7 +147,7 @@ def test_two_referee_tabs_tapping_pass_together_record_one_pass(tmp_path: Path) 
 
     HUB.configure(str(tmp_path))
     try:
-        HUB.set_game(TableGame.new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
+        HUB.set_game(new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
         game = HUB.game
         assert game is not None
         ann_tab, other_tab = AppState(), AppState()
@@ -200,7 +202,7 @@ def test_app_processes_racing_on_one_file_lose_and_double_nothing(tmp_path: Path
     players, actions = _script()
     from companion.ui.persist import GameStore
 
-    game = TableGame.new_classic([PlayerInfo(p, "red") for p in players])
+    game = new_classic([PlayerInfo(p, "red") for p in players])
     GameStore(str(tmp_path)).save(game)
     procs = [subprocess.Popen([sys.executable, "-c", PROCESS, str(tmp_path), json.dumps(actions), f"app{i}"],
                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -224,7 +226,7 @@ def test_app_processes_racing_on_one_file_lose_and_double_nothing(tmp_path: Path
     with Store(tmp_path / FILE_NAME) as store:
         events = store.events(game.id)
         assert len(events) == len(actions) + 1 and [len(t) for t in store.turns(game.id)] == [1] * len(events)
-    replay = TableGame.new_classic([PlayerInfo(p, "red") for p in players])
+    replay = new_classic([PlayerInfo(p, "red") for p in players])
     for action in actions:
         replay.act(None, *_act_args(action))
     assert [e.model_dump(exclude={"at", "device"}) for e in events] == \

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.events import LogFormatError, load_events
-from companion.rules.classic import EVENT_ADAPTER
+from companion.games.classic.rules import EVENT_ADAPTER
 
 
 @pytest.mark.parametrize(("text", "words"), [

@@ -16,11 +16,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.games.monopoly_scrabble.profile import load_profile, profile_path, validate_profile
 from companion.gcg import GcgError, parse_gcg_bytes
 from companion.gcg_replay import FindingKind, verify_file
 from companion.rules.board import load_layout
 from companion.rules.errors import RulesDataError
-from companion.rules.monopoly_profile import load_profile, profile_path, validate_profile
 from companion.rules.tiles import load_tileset
 from tests.conftest import REPO, SHARED_DATA
 

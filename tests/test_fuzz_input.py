@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from companion.cli import CommandError
 from companion.commands.replay import replay_text
 from companion.events import LogFormatError, dump_events, load_events
+from companion.games.classic import rules as classic
+from companion.games.monopoly_scrabble import rules as monopoly
 from companion.limits import MAX_PIXELS, UploadError, check_upload, decode_upload
-from companion.rules import classic, monopoly
 from lexicon.store import LexiconError, load_word_list
 from lexicon.wordlist import MAX_WORD_LENGTH, parse_word_list, read_word_list
 from tests.conftest import SHARED_DATA
@@ -125,7 +126,8 @@ def test_hostile_word_list_files(tmp_path: Path, data: bytes) -> None:
 
 def _real_logs() -> list[str]:
     """A classic game from a real GCG record and a short Monopoly game, in the documented log format."""
-    from companion.gcg import GcgError, classic_events_from_record, read_gcg
+    from companion.games.classic.gcg import classic_events_from_record
+    from companion.gcg import GcgError, read_gcg
     from companion.rules.errors import RulesError
 
     logs = []

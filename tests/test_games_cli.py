@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.rules.classic import Play, Settings, Start
+from companion.games.classic.rules import Play, Settings, Start
 from companion.store import Store, StoreOpenError
 from tests.conftest import REPO
 
@@ -102,7 +102,7 @@ def test_backup_while_another_process_writes_is_consistent(data: Path, tmp_path:
     writer = subprocess.Popen([sys.executable, "-c", f"""
 import sys
 from companion.store import Store
-from companion.rules.classic import Pass
+from companion.games.classic.rules import Pass
 with Store({str(data / 'games.sqlite')!r}) as s:
     seq = s.last_seq('g1')
     for i in range(60):

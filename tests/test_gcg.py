@@ -223,8 +223,8 @@ def test_recorded_games_load_into_the_referee_and_export_back_exactly() -> None:
     This runs the classic game fold (turns, double and 5-point challenges, going out, leftovers,
     overtime) against real games, not only the scorer."""
     from companion.events import GameLog
-    from companion.gcg import classic_events_from_record, record_from_classic
-    from companion.rules.classic import new_state
+    from companion.games.classic.gcg import classic_events_from_record, record_from_classic
+    from companion.games.classic.rules import new_state
 
     rng = random.Random(11)
     traditional = sorted(shared_path("gcg", "quackle_selfplay", "traditional").glob("*.gcg"))

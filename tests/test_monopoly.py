@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from companion.events import Event, GameLog
-from companion.rules.board import parse_square
-from companion.rules.errors import IllegalAction, IllegalPlacement, RulesError
-from companion.rules.monopoly import (
+from companion.games.monopoly_scrabble.profile import Profile, load_profile, toggle_property_square
+from companion.games.monopoly_scrabble.rules import (
     BANK,
     POT,
     BingoChoice,
@@ -33,7 +32,8 @@ from companion.rules.monopoly import (
     new_game,
     new_state,
 )
-from companion.rules.monopoly_profile import Profile, load_profile, toggle_property_square
+from companion.rules.board import parse_square
+from companion.rules.errors import IllegalAction, IllegalPlacement, RulesError
 
 PLAYERS = ["Car", "Dog", "Hat"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.events import GameLog, load_events
+from companion.games.monopoly_scrabble.rules import BANK, EVENT_ADAPTER, POT, MonopolyState, new_state
 from companion.rules.board import ASSETS
-from companion.rules.monopoly import BANK, EVENT_ADAPTER, POT, MonopolyState, new_state
 
 EXAMPLE = ASSETS / "examples" / "monopoly_full_game.json"
 

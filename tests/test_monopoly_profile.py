@@ -9,9 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules.board import ASSETS
-from companion.rules.errors import RulesDataError
-from companion.rules.monopoly_profile import (
+from companion.games.monopoly_scrabble.profile import (
     Profile,
     Space,
     load_profile,
@@ -22,6 +20,8 @@ from companion.rules.monopoly_profile import (
     toggle_property_square,
     validate_profile,
 )
+from companion.rules.board import ASSETS
+from companion.rules.errors import RulesDataError
 
 
 def raw() -> dict[str, Any]:

@@ -11,9 +11,7 @@ from hypothesis import strategies as st
 from test_monopoly import small_track
 
 from companion.events import Event, GameLog
-from companion.rules.board import Direction, Square
-from companion.rules.errors import RulesError
-from companion.rules.monopoly import (
+from companion.games.monopoly_scrabble.rules import (
     BANK,
     POT,
     BingoChoice,
@@ -30,6 +28,8 @@ from companion.rules.monopoly import (
     Start,
     new_state,
 )
+from companion.rules.board import Direction, Square
+from companion.rules.errors import RulesError
 
 LETTERS = "EEEEAAIIOONRTLSUDGBCMPFHVWYKJXQZ"
 

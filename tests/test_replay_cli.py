@@ -11,7 +11,8 @@ import pytest
 
 from companion.cli import main
 from companion.events import dump_events
-from companion.rules import classic, monopoly
+from companion.games.classic import rules as classic
+from companion.games.monopoly_scrabble import rules as monopoly
 
 
 def write(tmp_path: Path, text: str, name: str = "game.json") -> str:

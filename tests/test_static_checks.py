@@ -1,5 +1,5 @@
 """The code's own promises, checked like any behaviour: the typed core passes `mypy --strict` (the
-packages and modules listed under [tool.mypy] in pyproject.toml) and the whole tree passes ruff.
+files listed under [tool.mypy] in pyproject.toml: every game's rules module by glob) and the whole tree passes ruff.
 
 Both tools are dev dependencies installed by `./dev.sh`; they run on the checked-out files, so a
 change that breaks typing or lint fails the suite, not only a reviewer's eye.
@@ -19,7 +19,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_typed_core_passes_mypy_strict() -> None:
-    done = _run("mypy")  # packages, modules and strictness come from pyproject.toml
+    done = _run("mypy")  # files and strictness come from pyproject.toml
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success" in done.stdout
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from companion.events import Undo
-from companion.gcg import GcgError, classic_events_from_record, read_gcg
-from companion.rules.classic import Pass, Play, Settings, Start
+from companion.games.classic.gcg import classic_events_from_record
+from companion.games.classic.rules import Pass, Play, Settings, Start
+from companion.gcg import GcgError, read_gcg
 from companion.rules.errors import RulesError
 from companion.store import (
     APPLICATION_ID,
@@ -74,7 +75,7 @@ def test_bad_appends_say_why_and_write_nothing(store: Store) -> None:
         store.append(game, [], 1)
     with pytest.raises(StoreError, match="no game 'nope'"):
         store.append("nope", [Pass(player="Ann")], 0)
-    from companion.rules import monopoly
+    from companion.games.monopoly_scrabble import rules as monopoly
 
     money = monopoly.Pass(player="Ann")
     with pytest.raises(StoreError, match="not a valid classic event"):
@@ -121,7 +122,7 @@ def test_two_devices_acting_at_once_lose_and_double_nothing(tmp_path: Path) -> N
 _DEVICE = """
 import sys, time
 from companion.events import Undo
-from companion.rules.classic import Play
+from companion.games.classic.rules import Play
 from companion.store import Store, StaleLogError
 path, game, name, turns, start = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
 refused = 0

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.events import GameLog
-from companion.gcg import classic_events_from_record, read_gcg
-from companion.rules.classic import new_state
+from companion.games.classic.gcg import classic_events_from_record
+from companion.games.classic.rules import new_state
+from companion.gcg import read_gcg
 from companion.store import Store
 from tests.conftest import REPO, shared_path
 

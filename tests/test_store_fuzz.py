@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.events import LogFormatError, load_events
-from companion.gcg import classic_events_from_record, read_gcg
-from companion.rules import classic
+from companion.games.classic import rules as classic
+from companion.games.classic.gcg import classic_events_from_record
+from companion.gcg import read_gcg
 from companion.store import Store, StoreError, StoreOpenError, read_log
 from tests.conftest import shared_path
 

@@ -40,7 +40,8 @@ def write_y4m(photo: Path, out: Path, width: int = 640, height: int = 480) -> Pa
 
 @pytest.mark.skipif(not PHOTO.exists(), reason="shared board photos (../shared/data/boards) are not here")
 def test_classic_game(tmp_path, playwright_instance):  # noqa: F811
-    from companion.gcg import classic_events_from_record, parse_gcg
+    from companion.games.classic.gcg import classic_events_from_record
+    from companion.gcg import parse_gcg
 
     video = write_y4m(PHOTO, tmp_path / "board.y4m")
     env = reader_env(CAVA / "1_01.json")

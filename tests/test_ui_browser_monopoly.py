@@ -5,7 +5,7 @@ the photo's label with U at I8 misread as V, low confidence), because the correc
 misread that happens every run; the real reader reads real photos in `test_ui_browser_upload.py`
 (upload) and `test_ui_browser_classic.py` (camera). Then a corrected letter, a challenge, hand-entered
 plays, a bought Bank tile, a Chance card recorded wrong and undone in the Bank, rent, the end of the
-game; screenshots for the README. The rules are the real engine's (`companion.rules.monopoly`).
+game; screenshots for the README. The rules are the real engine's (`companion.games.monopoly_scrabble.rules`).
 """
 
 from __future__ import annotations

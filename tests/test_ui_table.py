@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from companion.gcg import classic_events_from_record, parse_gcg
+from companion.games.classic.gcg import classic_events_from_record
+from companion.games.classic.table import new_classic
+from companion.games.monopoly_scrabble.table import new_monopoly
+from companion.gcg import parse_gcg
 from companion.ui.adapters import JUDGE, read_board
-from companion.ui.monopoly_adapter import new_monopoly
 from companion.ui.persist import GameStore
-from companion.ui.table import PlayerInfo, TableError, TableGame
+from companion.ui.table import PlayerInfo, TableError
 
 PLAYERS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]
 
@@ -89,7 +91,7 @@ def test_store_keeps_every_event_and_resumes_the_open_game(tmp_path):
 def test_clocks_come_back_after_a_restart(tmp_path):
     """A club game's clocks: the time used is saved beside the store and a resumed game shows it (paused)."""
     store = GameStore(tmp_path)
-    g = TableGame.new_classic(PLAYERS, preset="club")
+    g = new_classic(PLAYERS, preset="club")
     assert g.clocks is not None
     g.start_clock()
     g.clocks.used["Ann"] = 125.0  # two minutes of Ann's thinking, without waiting for them
@@ -116,7 +118,7 @@ def test_clocks_come_back_after_a_restart(tmp_path):
 
 
 def test_classic_gcg_export_reads_back_and_clock_penalty():
-    g = TableGame.new_classic(PLAYERS, preset="club")
+    g = new_classic(PLAYERS, preset="club")
     g.play("8H", "HOTEL")
     g.exchange(3)
     g.play("I7", "FOX")
@@ -139,13 +141,13 @@ def test_reader_adapter_reads_a_real_photo_and_refuses_junk(shared_data):
 
 def test_a_romanian_classic_game_reads_and_scores_with_romanian_values(shared_data):
     # The first move of a real CAVA game: PUNCT, officially 14 with Romanian values (20 with English ones).
-    game = TableGame.new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], tileset="ro")
+    game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], tileset="ro")
     assert game.tileset_name == "ro"
     photo = shared_data / "boards" / "cava_ro" / "1_01.jpg"
     read = read_board(photo.read_bytes(), game.board.rows(), game.tileset_name)
     check, warnings = game.check_read(list(read.rows))
     assert check.ok and check.word == "PUNCT" and check.total == 14 and not warnings
-    english = TableGame.new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+    english = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
     assert english.tileset_name == "en" and english.check_read(list(read.rows))[0].total == 20
 
 
@@ -204,7 +206,7 @@ def test_debt_is_paid_by_selling_cards_then_elimination_ends_the_game():
 
 
 def test_a_read_blank_must_be_named_before_the_play_counts():
-    g = TableGame.new_classic(PLAYERS)
+    g = new_classic(PLAYERS)
     rows = ["." * 15] * 15
     rows[7] = ".......HO?EL..."
     check, _ = g.check_read(rows)

@@ -1,6 +1,6 @@
 """The process-wide hub: the game on the table and the browser tabs that watch it.
 
-Each browser tab is its own Flet session. The referee's tab changes the game through `TableGame`
+Each browser tab is its own Flet session. The referee's tab changes the game through `TableBase`
 and calls `publish()`; every subscribed tab (referee and followers) then re-renders from the shared
 game, after saving it to the store (`persist.GameStore`). Subscribers are callables that schedule work on their own session (`page.run_task`).
 """
@@ -13,14 +13,14 @@ import time
 from collections.abc import Callable
 
 from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore
-from companion.ui.table import TableGame
+from companion.ui.table import TableBase
 
 
 class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: dict[str, Callable[[], None]] = {}
-        self.game: TableGame | None = None
+        self.game: TableBase | None = None
         self.store = GameStore(None)
         self.resume_note = ""
         self._clock_saver: threading.Thread | None = None
@@ -53,7 +53,7 @@ class Hub:
         with self._lock:
             self._subscribers.pop(key, None)
 
-    def set_game(self, game: TableGame | None) -> None:
+    def set_game(self, game: TableBase | None) -> None:
         self.game = game
         self.publish()
 

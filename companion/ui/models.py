@@ -1,8 +1,14 @@
 """Per-tab state with methods and no UI (the trolli pattern).
 
-`AppState` is what one browser tab shows: which screen, what the referee is drafting (a photo read
-with corrections, a hand-entered play), errors in plain words. The game itself lives in the hub and
-is shared; every action here calls `TableGame` (which calls the engines) and then `HUB.publish(exclude=self.session_key)`.
+`AppState` is what one browser tab shows: which screen, which game is being set up, errors in plain
+words, and what the referee is drafting. The game itself lives in the hub and is shared; every action
+here calls the game's table (`companion.ui.table.TableBase` and its game's subclass, which call the
+rules) through `act`, then `HUB.publish(exclude=self.session_key)`.
+
+No game is named here: the games come from the registry (`companion.games`). The drafts of a turn on
+the 15x15 word board (photo read, corrections, a typed play, challenges, racks left) are shared by the
+two word-board games and live here; any other game keeps its drafts in its own per-tab object,
+`app.local()` (made by its `GameUI.tab_state`), and calls `app.do(action, ...)` to change the game.
 """
 
 from __future__ import annotations
@@ -16,21 +22,31 @@ import flet as ft
 
 from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_board
 from companion.ui.hub import HUB
-from companion.ui.table import TOKEN_COLOURS, PlayCheck, PlayerInfo, TableError, TableGame
+from companion.ui.table import TOKEN_COLOURS, PlayerInfo, TableBase, TableError
+from companion.ui.word_table import PlayCheck
+
+
+def game_ui(kind: str) -> Any:
+    """The UI side (`GameUI`) of a registered game."""
+    from companion.games import GAMES
+
+    return GAMES.get(kind).load_ui()
+
+
+def setup_games() -> list[Any]:
+    """The games the setup screen offers: every registered game that loads and has screens."""
+    from companion.games import GAMES
+
+    return [spec for spec in GAMES.available() if spec.ui is not None]
 
 
 class Form:
     """Typed-in text kept off the observable, so a keystroke does not redraw the page."""
 
     def __init__(self) -> None:
-        self.names = ["Ann", "Bob", "Cleo", "Dev"]
-        self.colours = list(TOKEN_COLOURS[:4])
-        self.preset = "box"
-        self.variant = "standard"
-        self.finish_level = "intermediate"
-        self.tileset = "en"
+        self.names = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Finn"]
+        self.colours = list(TOKEN_COLOURS[:6])
         self.lexicon = ""  # empty: the judge's default (ENABLE unless COMPANION_LEXICON says otherwise)
-        self.banker = ""
         self.pin = ""
         self.pin_try = ""
         self.word = ""
@@ -41,15 +57,9 @@ class Form:
         self.racks: dict[str, str] = {}
         # The game as this tab last showed it (game id, moves): an action from an older screen is refused.
         self.seen: tuple[str, int] | None = None
-        self.amount = ""
-        self.space = ""
-        self.bought = ""
-        # board profile editor
-        self.card_value = ""
-        self.rent = ""
-        self.amount_value = ""
-        self.space_index = ""
-        self.space_name = ""
+        self.bought = ""  # Monopoly Scrabble: Bank rack letters in the word (other word games ignore it)
+        # Each game's own per-tab object (`GameUI.tab_state`), by game id: its setup answers and drafts.
+        self.games: dict[str, Any] = {}
 
 
 @ft.observable
@@ -61,8 +71,8 @@ class AppState:
     error: str = ""
     info: str = ""
     busy: str = ""
-    # new game
-    kind: str = "monopoly"
+    # new game: the registry id of the game being set up ("" = the first the registry offers)
+    chosen_game: str = ""
     player_count: int = 2
     # turn draft
     read_rows: tuple[str, ...] | None = None
@@ -73,23 +83,31 @@ class AppState:
     hand_check: Any = None
     camera_open: bool = False
     camera_mirrored: bool = False
-    show_gcg: bool = False
-    gcg_path: str = ""
     # challenge
     verdict: Any = None
     verdict_until: float = 0.0
     form: Form = field(default_factory=Form)
     session_key: str = ""
-    # board profile being edited (a companion.rules.monopoly_profile.Profile; None = not loaded yet)
-    profile: Any = None
-    edit_group: str = "brown"
-    edit_amount: str = "go_salary"
-    edit_space_type: str = "property"
 
     # ----- navigation and messages
     @property
-    def game(self) -> TableGame | None:
+    def game(self) -> Any:
+        """The table's game (a `TableBase` of the game's own kind), or None."""
         return HUB.game
+
+    def local(self, kind: str | None = None) -> Any:
+        """This tab's object of the game `kind` (default: the game on the table, else the one being set
+        up), made by its `GameUI.tab_state` on first use: the game's setup answers and drafts."""
+        game = self.game
+        kind = kind or (game.kind if game is not None else self.setup_kind())
+        if kind not in self.form.games:
+            factory = game_ui(kind).tab_state
+            self.form.games[kind] = factory() if factory is not None else None
+        return self.form.games[kind]
+
+    def touch(self) -> None:
+        """Redraw this tab (after a change to an object the observable does not watch, e.g. `local()`)."""
+        self.revision += 1
 
     def go(self, screen: str) -> None:
         self.error = ""
@@ -108,7 +126,7 @@ class AppState:
         game = self.game
         self.form.seen = (game.id, game.moves) if game is not None else None
 
-    def _act(self, game: TableGame, action: str, *args: Any) -> Any:
+    def _act(self, game: TableBase, action: str, *args: Any) -> Any:
         """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
         this tab last looked; afterwards this tab has seen its own change."""
         with game.lock:  # held until this tab has noted the result: no other change slips in between
@@ -132,7 +150,11 @@ class AppState:
                 return
         self.role = "referee"
         game = self.game
-        self.go("end" if game is not None and game.finished else "turn")
+        if game is None:
+            self.go("home")
+            return
+        ui = game_ui(game.kind)
+        self.go(ui.end_screen if game.finished and ui.end_screen else ui.play_screen)
 
     def fail(self, message: str) -> None:
         self.info = ""
@@ -145,6 +167,7 @@ class AppState:
     def _done(self, message: str = "") -> None:
         HUB.publish(exclude=self.session_key)
         self.say(message)
+        self.touch()  # the game changed: redraw this tab even when the message line stays the same
 
     # ----- new game
     def new_game(self) -> None:
@@ -155,14 +178,30 @@ class AppState:
             return
         self.go("setup")
 
-    def set_kind(self, kind: str) -> None:
-        self.kind = kind
+    def setup_kind(self) -> str:
+        """The game being set up: the one chosen, else the first the registry offers."""
+        offered = [spec.id for spec in setup_games()]
+        if self.chosen_game in offered:
+            return self.chosen_game
+        return offered[0] if offered else ""
+
+    def choose_game(self, game_id: str) -> None:
+        self.chosen_game = game_id
+        self.set_player_count(self.player_count)
 
     def set_player_count(self, n: int) -> None:
-        self.player_count = max(2, min(4, n))
+        kind = self.setup_kind()
+        ui = game_ui(kind) if kind else None
+        low, high = (ui.min_players, ui.max_players) if ui is not None else (2, 4)
+        self.player_count = max(low, min(high, len(self.form.names), n))
 
     def start_game(self) -> None:
         f = self.form
+        kind = self.setup_kind()
+        if not kind:
+            self.fail("No game could be loaded: see the app's log.")
+            return
+        ui = game_ui(kind)
         players = [PlayerInfo(f.names[i].strip(), f.colours[i]) for i in range(self.player_count)]
         if any(not p.name for p in players):
             self.fail("Every player needs a name.")
@@ -171,15 +210,7 @@ class AppState:
             self.fail("Two players have the same token colour: pick another colour.")
             return
         try:
-            if self.kind == "classic":
-                game = TableGame.new_classic(players, preset=f.preset, variant=f.variant,
-                                             finish_level=f.finish_level, lexicon=self.lexicon_name(),
-                                             tileset=f.tileset)
-            else:
-                from companion.ui.monopoly_adapter import new_monopoly
-
-                banker = f.banker if f.banker in [p.name for p in players] else players[0].name
-                game = new_monopoly(players, banker, self.table_profile(), lexicon=self.lexicon_name())
+            game = ui.start(self, players)
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -192,7 +223,7 @@ class AppState:
         self.clear_draft()
         HUB.set_game(game)
         self.role = "referee"
-        self.go("turn")
+        self.go(ui.play_screen)
 
     def lexicon_name(self) -> str:
         from companion.ui.adapters import JUDGE
@@ -355,8 +386,7 @@ class AppState:
         self.clear_draft()
         self.form.bought = ""
         self._done(f"{player} played {word.upper()} at {position}: {gained} points.")
-        if game.kind == "monopoly":
-            self.screen = "turn"
+        self.screen = game_ui(game.kind).play_screen
 
     def do(self, action: str, *args: Any) -> None:
         """Run a TableGame action by name; refusals become the error line."""
@@ -380,32 +410,6 @@ class AppState:
         self.clear_draft()
         message = result if isinstance(result, str) else ""
         self._done(message)
-
-    def card(self, effect: str, group: str | None = None) -> None:
-        """Record the card the table drew: the amount, space or steps come from the card fields."""
-        amount = 0
-        space: int | None = None
-        steps: int | None = None
-        if effect in ("collect", "pay_bank", "pay_pot", "pay_each", "collect_each"):
-            try:
-                amount = int(self.form.amount.replace("M", "").replace(",", "").strip())
-            except ValueError:
-                self.fail("Type the amount printed on the card, like 200.")
-                return
-        elif effect in ("move_to", "move_by"):
-            try:
-                value = int(self.form.space.strip())
-            except ValueError:
-                self.fail("Type the track space (0 is GO) or the number of steps the card says, like 5 or -3.")
-                return
-            if effect == "move_to":
-                space = value
-            else:
-                steps = value
-        self.do("card", effect, amount, group, space, steps)
-        if not self.error:
-            self.form.amount = ""
-            self.form.space = ""
 
     def pass_turn(self) -> None:
         game = self.game
@@ -451,23 +455,8 @@ class AppState:
 
     def close_verdict(self) -> None:
         self.verdict = None
-        self.go("turn")
-
-    def toggle_gcg(self) -> None:
         game = self.game
-        if game is None:
-            return
-        self.show_gcg = not self.show_gcg
-        if self.show_gcg and HUB.store.data_dir:
-            from pathlib import Path
-
-            path = Path(HUB.store.data_dir) / f"{game.id}.gcg"
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(game.gcg(), encoding="utf-8")
-                self.gcg_path = str(path)
-            except OSError as exc:
-                self.fail(f"The GCG file could not be saved ({exc}).")
+        self.go(game_ui(game.kind).play_screen if game is not None else "home")
 
     # ----- end of game
     def end_game(self, agreed: bool = False) -> None:
@@ -481,129 +470,12 @@ class AppState:
             self.fail(str(exc))
             return
         self._done("The game is over.")
-        self.screen = "end"
-
-    # ----- board profile (Monopoly Scrabble): what the table's box prints
-    def table_profile(self) -> Any:
-        """The profile being edited, else the table's saved one, else the box defaults."""
-        from companion.rules.errors import RulesDataError
-        from companion.rules.monopoly_profile import load_profile
-
-        if self.profile is not None:
-            return self.profile
-        saved = _profile_file()
-        if saved is not None and saved.exists():
-            try:
-                return load_profile(saved)
-            except RulesDataError as exc:
-                self.fail(f"The saved board profile could not be read ({exc}); using the box defaults.")
-        return load_profile()
-
-    def open_profile(self) -> None:
-        self.profile = self.table_profile()
-        self.go("profile")
-
-    def _edit(self, fn: Any, *args: Any, **kwargs: Any) -> None:
-        from companion.rules.errors import RulesDataError
-
-        try:
-            self.profile = fn(self.profile, *args, **kwargs)
-        except (RulesDataError, ValueError) as exc:
-            self.fail(_sentence(_plain(exc)))
-            return
-        self.say("Changed. Save the profile to keep it for the next games.")
-
-    def pick_group(self, group_id: str) -> None:
-        self.edit_group = group_id
-        g = self.profile.group(group_id)
-        self.form.card_value = str(g.card_value.value or "")
-        self.form.rent = str(g.rent.value or "")
-
-    def toggle_square(self, row: int, col: int) -> None:
-        from companion.rules.monopoly_profile import toggle_property_square
-
-        self._edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.edit_group)
-
-    def set_card(self) -> None:
-        from companion.rules.monopoly_profile import set_card
-
-        try:
-            value = int(self.form.card_value.replace("M", "").replace(",", "").strip())
-            rent = int(self.form.rent.replace("M", "").replace(",", "").strip())
-        except ValueError:
-            self.fail("Type the card's printed value and rent as numbers, like 2000 and 600.")
-            return
-        self._edit(set_card, self.edit_group, card_value=value, rent=rent)
-
-    def pick_amount(self, name: str) -> None:
-        self.edit_amount = name
-        self.form.amount_value = str(getattr(self.profile.amounts, name).value)
-
-    def set_amount(self) -> None:
-        from companion.rules.monopoly_profile import set_amount
-
-        try:
-            value = int(self.form.amount_value.replace("M", "").replace(",", "").strip())
-        except ValueError:
-            self.fail("Type the amount as a number, like 2000.")
-            return
-        self._edit(set_amount, self.edit_amount, value)
-
-    def set_space(self, remove: bool = False) -> None:
-        from companion.rules.monopoly_profile import Space, set_track_space
-
-        try:
-            index = int(self.form.space_index.strip())
-        except ValueError:
-            self.fail("Type the number of the track space (0 is GO).")
-            return
-        if remove:
-            self._edit(set_track_space, index, None)
-            return
-        kind = self.edit_space_type
-        group = self.edit_group if kind == "property" else None
-        name = self.form.space_name.strip() or (self.profile.group(group).name if group else kind.replace("_", " ").title())
-        try:
-            space = Space(type=kind, name=name, group=group, confidence="table")  # type: ignore[arg-type]
-        except ValueError as exc:
-            self.fail(_sentence(_plain(exc)))
-            return
-        self._edit(set_track_space, index, space)
-
-    def save_profile(self) -> None:
-        from companion.rules.monopoly_profile import save_profile
-
-        path = _profile_file()
-        if path is None:
-            self.fail("The app was started without a data folder: the profile is used for this session only.")
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            save_profile(self.profile, path)
-        except (OSError, ValueError) as exc:
-            self.fail(f"The profile could not be saved ({exc}).")
-            return
-        self.say(f"Board profile saved ({path}). New games use it.")
-
-    def reset_profile(self) -> None:
-        from companion.rules.monopoly_profile import load_profile
-
-        self.profile = load_profile()
-        self.say("Back to the box defaults (not saved yet).")
+        self.screen = game_ui(game.kind).end_screen or self.screen
 
 
-def _profile_file() -> Any:
-    from pathlib import Path
-
-    return Path(HUB.store.data_dir) / "profiles" / "table.json" if HUB.store.data_dir else None
-
-
-def _plain(exc: Exception) -> str:
+def plain(exc: Exception) -> str:
+    """A refusal as one sentence, starting with a capital and ending with a full stop."""
     from companion.ui.table import _plain_validation
 
-    return _plain_validation(exc)
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
+    text = _plain_validation(exc).strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -2,8 +2,10 @@
 and an open game is picked up again when the app restarts.
 
 What it owns: the file name inside the `--data` folder (`games.sqlite`), the table details the UI needs
-to rebuild a game that the events do not carry (token colours, banker, clock settings; kept in the
-store's per-game settings), and syncing the in-memory log to the store after each change. The store
+to rebuild a game that the events do not carry (each table's `table_settings()`: token colours, banker,
+clock settings...; kept in the store's per-game settings, and handed back to the game's own
+`GameUI.rebuild`, found in the registry by the stored variant), and syncing the in-memory log to the
+store after each change. The store
 does the crash safety (one transaction per append, WAL + FULL) and refuses stale appends.
 
 Clock time used is not in the event log until the game ends: it is kept beside the store in
@@ -22,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.ui.table import ClassicEngine, PlayerInfo, TableGame
+from companion.ui.table import TableBase
 
 LOG = logging.getLogger("companion.ui")
 FILE_NAME = "games.sqlite"
@@ -35,7 +37,7 @@ def default_data_dir() -> Path:
 
 
 class GameStore:
-    """Syncs `TableGame` logs into one store file. Opens a connection per call (the store's connection
+    """Syncs `TableBase` logs into one store file. Opens a connection per call (the store's connection
     belongs to one thread, and Flet handlers run on several)."""
 
     def __init__(self, data_dir: str | Path | None) -> None:
@@ -56,7 +58,7 @@ class GameStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         return Store(self.path)
 
-    def save(self, game: TableGame) -> None:
+    def save(self, game: TableBase) -> None:
         """Append the events not yet stored; mark the game finished when it is. Errors become `self.error`."""
         if self.path is None:
             return
@@ -72,7 +74,7 @@ class GameStore:
                 LOG.error("saving game %s failed: %s", game.id, exc)
                 self.error = f"The game could not be saved ({exc})."
 
-    def save_clocks(self, game: TableGame) -> None:
+    def save_clocks(self, game: TableBase) -> None:
         """While a clock runs (called every second by the tabs): its time, at most every few seconds."""
         if self.path is None or game.clocks is None or game.clocks.paused():
             return
@@ -95,7 +97,7 @@ class GameStore:
             return {}  # none yet, or damaged: the clocks start from zero rather than stop the game
         return data if isinstance(data, dict) else {}
 
-    def _save_clocks(self, game: TableGame) -> None:
+    def _save_clocks(self, game: TableBase) -> None:
         if game.clocks is None or self.data_dir is None:
             return
         data = self._read_clocks()
@@ -106,12 +108,12 @@ class GameStore:
         os.replace(tmp, path)  # a stop mid-write leaves the previous file whole
         self._clocks_saved_at = time.monotonic()
 
-    def _save(self, store: Any, game: TableGame) -> None:
-        events = list(game.engine.log.events)
+    def _save(self, store: Any, game: TableBase) -> None:
+        events = list(game.log.events)
         if game.id not in self._saved:
             known = {g.id for g in store.games()}
             if game.id not in known:
-                store.create_game(game.engine.variant, {"table": table_settings(game)}, game_id=game.id,
+                store.create_game(game.kind, {"table": game.table_settings()}, game_id=game.id,
                                   pin=game.new_pin or None)
                 game.new_pin = ""  # only its salted hash is kept, in the store
                 self._saved[game.id] = 0
@@ -123,7 +125,7 @@ class GameStore:
         if game.finished and store.game(game.id).status != "finished":
             store.set_status(game.id, "finished")
 
-    def has_pin(self, game: TableGame) -> bool:
+    def has_pin(self, game: TableBase) -> bool:
         if self.path is None:
             return bool(game.new_pin)
         from companion.store import StoreError
@@ -136,7 +138,7 @@ class GameStore:
             # file never lets another phone referee a protected game (check_pin then says what is wrong).
             return True
 
-    def check_pin(self, game: TableGame, pin: str) -> str:
+    def check_pin(self, game: TableBase, pin: str) -> str:
         """'' when the PIN opens the referee's screens, else a sentence (wrong PIN, or wait after 5 tries)."""
         if self.path is None:
             return "" if pin == game.new_pin else "That PIN is not the referee's PIN."
@@ -151,7 +153,7 @@ class GameStore:
             return f"The PIN could not be checked ({exc})."
         return "" if ok else "That PIN is not the referee's PIN."
 
-    def resume(self) -> tuple[TableGame | None, str]:
+    def resume(self) -> tuple[TableBase | None, str]:
         """The most recent unfinished game in the store, rebuilt, and a sentence for the table."""
         if self.path is None or not self.path.exists():
             return None, ""
@@ -183,42 +185,9 @@ class GameStore:
         return game, f"Resumed the open game of {', '.join(game.players)} ({len(events)} events).{note}"
 
 
-def table_settings(game: TableGame) -> dict[str, Any]:
-    return {
-        "kind": game.kind,
-        "players": [[p.name, p.colour] for p in game.player_info],
-        "banker": game.banker,
-        "lexicon": game.lexicon,
-        "clock_minutes": game.clock_minutes,
-        "penalty_per_minute": game.penalty_per_minute,
-        "preset_label": game.preset_label,
-    }
+def rebuild(game_id: str, variant: str, table: dict[str, Any], events: list[Any]) -> TableBase:
+    """A table from stored events and the table details saved beside them: the game's own `rebuild`,
+    found in the registry by the stored variant."""
+    from companion.games import GAMES
 
-
-def rebuild(game_id: str, variant: str, table: dict[str, Any], events: list[Any]) -> TableGame:
-    """A TableGame from stored events and the table details saved beside them."""
-    from companion.events import GameLog
-
-    if variant == "monopoly":
-        from companion.rules.monopoly import new_state
-        from companion.ui.monopoly_adapter import MonopolyEngine, MonopolyTable
-
-        engine: Any = MonopolyEngine.__new__(MonopolyEngine)
-        engine.log = GameLog(lambda: new_state(None), events)
-        cls: type[TableGame] = MonopolyTable
-    else:
-        from companion.rules.classic import new_state as classic_state
-
-        engine = ClassicEngine.__new__(ClassicEngine)
-        engine.log = GameLog(classic_state, events)
-        cls = TableGame
-    names = engine.log.state.players
-    colours = {n: c for n, c in table.get("players", [])}
-    players = [PlayerInfo(n, colours.get(n, "grey")) for n in names]
-    game = cls(variant if variant == "monopoly" else "classic", players, engine, banker=table.get("banker"),
-               lexicon=table.get("lexicon", "ENABLE"), clock_minutes=table.get("clock_minutes"),
-               penalty_per_minute=table.get("penalty_per_minute", 10), preset_label=table.get("preset_label", ""))
-    game.id = game_id
-    if game.clocks is not None:
-        game.clocks.switch(None)
-    return game
+    return GAMES.get(variant).load_ui().rebuild(game_id, table, events)  # type: ignore[no-any-return]

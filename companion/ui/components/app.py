@@ -1,33 +1,50 @@
-"""The root component: one AppState per tab, a navigation row, the screen of the moment."""
+"""The root component: one AppState per tab, a navigation row, the screen of the moment.
+
+The shell's own screens are home, setup, follow and verdict; every other screen is the game's
+(`GameUI.screens`, found in the registry by the game's id), so this file names no game.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
-from companion.ui.components.end_game import EndScreen
 from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
 from companion.ui.components.messages import Messages
-from companion.ui.components.scoresheet import Scoresheet
 from companion.ui.components.setup import Setup
-from companion.ui.components.turn import TurnScreen
 from companion.ui.components.verdict import VerdictScreen
 from companion.ui.hub import HUB
-from companion.ui.models import AppState
+from companion.ui.models import AppState, game_ui
+
+SHELL_SCREENS = ("home", "setup", "follow", "verdict")
+
+
+def game_screen(app: AppState) -> Any:
+    """The game's `Screen` the tab is on: one of the table's game, or a screen of the game being set up
+    that needs no game yet (Monopoly Scrabble's board profile editor); None for a shell screen."""
+    if app.screen in SHELL_SCREENS:
+        return None
+    game = app.game
+    if game is not None:
+        screen = game_ui(game.kind).screen(app.screen)
+        if screen is not None:
+            return screen
+    kind = app.setup_kind()
+    screen = game_ui(kind).screen(app.screen) if kind else None
+    return screen if screen is not None and not screen.needs_game else None
 
 
 def _nav(app: AppState) -> ft.Control:
     game = app.game
-    if game is None or app.screen in ("home", "setup", "profile"):
+    screen = game_screen(app)
+    if game is None or app.screen in ("home", "setup") or (screen is not None and not screen.needs_game):
         return ft.Container()
     if app.role == "follower":
         return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home"))])
-    buttons = [ft.TextButton("Turn", on_click=lambda e: app.go("turn"))]
-    if game.kind == "classic":
-        buttons.append(ft.TextButton("Scoresheet", on_click=lambda e: app.go("sheet")))
-    else:
-        buttons.append(ft.TextButton("Bank", on_click=lambda e: app.go("bank")))
-    buttons.append(ft.TextButton("End", on_click=lambda e: app.go("end")))
+    buttons = [ft.TextButton(s.label, on_click=lambda e, k=s.key: app.go(k))
+               for s in game_ui(game.kind).screens if s.label]
     buttons.append(ft.TextButton("Home", on_click=lambda e: app.go("home")))
     return ft.Row(buttons, wrap=True, spacing=0)
 
@@ -54,22 +71,11 @@ def App():
     ft.on_unmounted(unmounted)
 
     screen = app.screen
+    own = game_screen(app)
     if screen == "setup":
         body: ft.Control = Setup(app)
-    elif screen == "turn" and app.game is not None:
-        body = TurnScreen(app)
-    elif screen == "sheet" and app.game is not None:
-        body = Scoresheet(app)
-    elif screen == "bank" and app.game is not None:
-        from companion.ui.components.bank import BankScreen
-
-        body = BankScreen(app)
-    elif screen == "end" and app.game is not None:
-        body = EndScreen(app)
-    elif screen == "profile":
-        from companion.ui.components.profile_editor import ProfileEditor
-
-        body = ProfileEditor(app)
+    elif own is not None:
+        body = own.view(app)
     elif screen == "verdict":
         body = VerdictScreen(app)
     elif screen == "follow":

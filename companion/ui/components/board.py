@@ -95,7 +95,7 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
         conf = app.read_conf if app.role == "referee" else None
         check = app.read_check if read is not None else app.hand_check
         new_squares = set(check.new_squares) if check is not None else set()
-        properties = game.property_squares() if hasattr(game, "property_squares") else {}
+        properties = game.property_squares()
     properties = properties or {}
     tap = on_tap or app.select
     size = board.size

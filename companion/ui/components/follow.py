@@ -1,4 +1,5 @@
-"""A follower's tab: board, scores and money live, read-only."""
+"""A follower's tab, read-only and live: the players, the latest ruling, whose turn it is, then the game's
+own follower view (`GameUI.follower`: the board, money...)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ import time
 
 import flet as ft
 
-from companion.ui.components.board import BoardGrid
 from companion.ui.components.players import PlayersStrip
-from companion.ui.models import AppState
+from companion.ui.models import AppState, game_ui
 
 VERDICT_SECONDS = 8
 
@@ -42,8 +42,5 @@ def FollowScreen(app: AppState):
     elif current:
         items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
             f"{current} to play", size=18, weight=ft.FontWeight.BOLD)))
-    if game.kind == "monopoly" and hasattr(game, "follow_lines"):
-        for line in game.follow_lines():
-            items.append(ft.Text(line))
-    items.append(BoardGrid(app, interactive=False))
+    items.append(game_ui(game.kind).follower(app))
     return ft.Column(items, spacing=10)

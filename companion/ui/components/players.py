@@ -1,4 +1,5 @@
-"""Who is playing: scores (or cash), whose turn it is, game clocks."""
+"""Who is playing: what each game shows per player (`chip_lines`: score, cash...), whose turn it is,
+game clocks."""
 
 from __future__ import annotations
 
@@ -34,8 +35,6 @@ def PlayersStrip(app: AppState):
     ft.on_mounted(lambda: ft.context.page.run_task(ticker))
     if game is None:
         return ft.Container()
-    scores = game.scores()
-    cash = game.cash() if hasattr(game, "cash") else None
     current = game.current_player
     chips = []
     for i, p in enumerate(game.players):
@@ -43,20 +42,17 @@ def PlayersStrip(app: AppState):
         if game.clocks is not None:
             penalty = game.overtime_penalty(p)
             clock = _clock(game.clock_seconds(p), game.clock_minutes) + (f" (-{penalty})" if penalty else "")
-        chips.append(PlayerChip(i, p, scores.get(p, 0), theme.money(cash.get(p, 0)) if cash is not None else None,
-                                clock, p == current, theme.token(game.colour(p))))
+        chips.append(PlayerChip(i, p, tuple(game.chip_lines(p)), clock, p == current, theme.token(game.colour(p))))
     return ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
 
 
 @ft.component
-def _player_chip(index: int, name: str, score: int, money: str | None, clock: str | None, to_play: bool,
+def _player_chip(index: int, name: str, details: tuple[str, ...], clock: str | None, to_play: bool,
                  colour: str):
     """One player's chip. Plain props, so `ft.memo` skips the chips an update (or a clock tick of
     another player) did not change."""
-    lines = [ft.Text(name, weight=ft.FontWeight.BOLD, size=14, color="#FFFFFF"),
-             ft.Text(f"{score} pts", size=13, color="#FFFFFF")]
-    if money is not None:
-        lines.append(ft.Text(money, size=13, color="#FFFFFF"))
+    lines = [ft.Text(name, weight=ft.FontWeight.BOLD, size=14, color="#FFFFFF")]
+    lines += [ft.Text(d, size=13, color="#FFFFFF") for d in details]
     if clock is not None:
         lines.append(ft.Text(clock, size=12, color="#FFFFFF"))
     if to_play:

@@ -1,6 +1,11 @@
-"""The referee's turn screen: photo or hand entry, corrections, score, confirm; pass, exchange, challenge."""
+"""The referee's turn screen of the word-board games: photo or hand entry, corrections, score, confirm;
+pass, exchange, challenge. Each word-board game shows it through its own screen (`GameUI.screens`), with
+what only it has: `steps` (a component drawn above the board, e.g. Monopoly Scrabble's pending steps)
+and `exchange` (classic Scrabble's tile exchange)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import flet as ft
 
@@ -8,7 +13,6 @@ from companion.ui.components.board import BoardGrid
 from companion.ui.components.camera import CameraPanel
 from companion.ui.components.choice import Choice
 from companion.ui.components.correction import Correction
-from companion.ui.components.monopoly_steps import MonopolySteps
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
@@ -22,14 +26,14 @@ def _words(check) -> ft.Control:
     effects = [e for e in check.effects if " plays " not in e]
     if not effects:
         return score
-    # Monopoly Scrabble: what confirming will do (token, money, cards), worked out by the engine.
+    # What confirming will do (Monopoly Scrabble: token, money, cards), worked out by the engine.
     return ft.Column([score, ft.Semantics(identifier="play-effects", content=ft.Column(
         [ft.Text("If confirmed:", size=12, italic=True)] + [ft.Text(e, size=13) for e in effects],
         spacing=1, tight=True))], spacing=4, tight=True)
 
 
 @ft.component
-def TurnScreen(app: AppState):
+def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = None, exchange: bool = False):
     game = app.game
     _, redraw = ft.use_state(0)
     picker = ft.use_memo(lambda: ft.FilePicker(), [])
@@ -60,8 +64,8 @@ def TurnScreen(app: AppState):
     if game.clocks is not None and not game.finished:
         label = "Start clocks" if game.clocks.paused() else "Pause clocks"
         items.append(ft.OutlinedButton(label, on_click=lambda e: app.toggle_clocks()))
-    if game.kind == "monopoly":
-        items.append(MonopolySteps(app))
+    if steps is not None:
+        items.append(steps(app))
     items.append(BoardGrid(app))
     if app.read_rows is not None:
         if app.selected is not None:
@@ -103,7 +107,7 @@ def TurnScreen(app: AppState):
             ft.FilledButton("Confirm play", on_click=lambda e: app.confirm_hand()),
         ], wrap=True))
         other: list[ft.Control] = [ft.OutlinedButton("Pass", on_click=lambda e: app.pass_turn())]
-        if game.kind == "classic":
+        if exchange:
             other += [
                 ft.TextField(label="Tiles", value=f.exchange_count, width=70, dense=True,
                              on_change=lambda e: setattr(f, "exchange_count", e.control.value)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.games.monopoly_scrabble.rules import VARIANT
 from companion.ui import theme
 from companion.ui.models import AppState
 
@@ -19,10 +20,11 @@ CARD_EFFECTS = [
 def MonopolySteps(app: AppState, word_entry: bool = True):
     """`word_entry=False` (the Bank screen) leaves out the Bank tiles field, which belongs to the word."""
     game = app.game
-    if game is None or game.kind != "monopoly":
+    if game is None:
         return ft.Container()
     st = game.mstate
     f = app.form
+    tab = app.local(VARIANT)
     items: list[ft.Control] = []
     if game.turn_lines:
         items.append(ft.Semantics(identifier="turn-steps", content=ft.Container(
@@ -51,18 +53,18 @@ def MonopolySteps(app: AppState, word_entry: bool = True):
         items.append(ft.Semantics(identifier="card-step", content=ft.Text(
             f"{step.player} draws a {deck} card: tap what it says.", weight=ft.FontWeight.BOLD)))
         items.append(ft.Row([
-            ft.TextField(label="Card amount", value=f.amount, width=120, dense=True,
-                         on_change=lambda e: setattr(f, "amount", e.control.value)),
-            ft.TextField(label="Track space or steps", value=f.space, width=160, dense=True,
-                         on_change=lambda e: setattr(f, "space", e.control.value)),
+            ft.TextField(label="Card amount", value=tab.amount, width=120, dense=True,
+                         on_change=lambda e: setattr(tab, "amount", e.control.value)),
+            ft.TextField(label="Track space or steps", value=tab.space, width=160, dense=True,
+                         on_change=lambda e: setattr(tab, "space", e.control.value)),
         ], wrap=True))
-        items.append(ft.Row([ft.OutlinedButton(label, on_click=lambda e, k=key: app.card(k))
+        items.append(ft.Row([ft.OutlinedButton(label, on_click=lambda e, k=key: record_card(app, k))
                              for key, label in CARD_EFFECTS], wrap=True, spacing=6, run_spacing=6))
         items.append(ft.Row([
-            ft.OutlinedButton("Card: move to space", on_click=lambda e: app.card("move_to")),
-            ft.OutlinedButton("Card: move by steps", on_click=lambda e: app.card("move_by")),
+            ft.OutlinedButton("Card: move to space", on_click=lambda e: record_card(app, "move_to")),
+            ft.OutlinedButton("Card: move by steps", on_click=lambda e: record_card(app, "move_by")),
         ], wrap=True))
-        items.append(ft.Row([ft.TextButton(f"Card gives {names[g]}", on_click=lambda e, g=g: app.card("take_property", g))
+        items.append(ft.Row([ft.TextButton(f"Card gives {names[g]}", on_click=lambda e, g=g: record_card(app, "take_property", g))
                              for g in names], wrap=True, spacing=0))
     elif step.kind == "bingo_choice":
         items.append(ft.Text(f"Bingo! {step.player} chooses a Property Card:", weight=ft.FontWeight.BOLD))
@@ -78,3 +80,31 @@ def MonopolySteps(app: AppState, word_entry: bool = True):
         items.append(ft.Text(step.describe() + ".", weight=ft.FontWeight.BOLD))
         items.append(ft.FilledButton("Settle the game", on_click=lambda e: app.go("end")))
     return ft.Column(items, spacing=6)
+
+
+def record_card(app: AppState, effect: str, group: str | None = None) -> None:
+    """Record the card the table drew: the amount, space or steps come from the card fields."""
+    tab = app.local(VARIANT)
+    amount = 0
+    space: int | None = None
+    steps: int | None = None
+    if effect in ("collect", "pay_bank", "pay_pot", "pay_each", "collect_each"):
+        try:
+            amount = int(tab.amount.replace("M", "").replace(",", "").strip())
+        except ValueError:
+            app.fail("Type the amount printed on the card, like 200.")
+            return
+    elif effect in ("move_to", "move_by"):
+        try:
+            value = int(tab.space.strip())
+        except ValueError:
+            app.fail("Type the track space (0 is GO) or the number of steps the card says, like 5 or -3.")
+            return
+        if effect == "move_to":
+            space = value
+        else:
+            steps = value
+    app.do("card", effect, amount, group, space, steps)
+    if not app.error:
+        tab.amount = ""
+        tab.space = ""

@@ -1,4 +1,4 @@
-"""Monopoly Scrabble for the UI: a thin wrapper over `companion.rules.monopoly` (no rules here).
+"""Monopoly Scrabble at the table: a thin wrapper over `companion.games.monopoly_scrabble.rules` (no rules here).
 
 What it owns: turning the table's taps into engine events (`play`, `card`, `sell`, `jail_fee`...),
 previewing a play on a copy of the engine state (so the referee sees score, token move, rent and
@@ -12,28 +12,30 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from companion.events import Event, dump_events
-from companion.rules.board import Board, Layout
-from companion.rules.errors import RulesError
-from companion.rules.monopoly import (
+from companion.events import Event, GameLog
+from companion.games.monopoly_scrabble.rules import (
     BANK,
     POT,
+    VARIANT,
     BingoChoice,
     Card,
     Challenge,
     EndGame,
     JailFee,
     MonopolyState,
-    Pass,
     Play,
     ReplaceBlank,
     Sell,
     Transaction,
     new_game,
+    new_state,
 )
+from companion.rules.errors import RulesError
+from companion.rules.ledger import describe, money
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
-from companion.ui.table import PlayCheck, PlayerInfo, TableError, TableGame, _message, _plain_validation
+from companion.ui.table import PlayerInfo, TableError, _plain_validation
+from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 STAGES = {"jail_fee": "jail", "bingo_choice": "bingo", "card": "card", "debt": "debt", "end_game": "end_game",
           "move": "move"}
@@ -43,28 +45,19 @@ END_REASONS = {"agreed": "by agreement", "no_plays": "nobody can play", "played_
                "last_player_standing": "one player is left", "settled": "settled"}
 
 
-def money(amount: int) -> str:
-    return f"M{amount:,}"
-
-
-def _account(name: str) -> str:
-    return {BANK: "the Bank", POT: "Free Parking"}.get(name, name)
+ACCOUNT_NAMES = {BANK: "the Bank", POT: "Free Parking"}
 
 
 def describe_transaction(t: Transaction) -> str:
     """One ledger line in words: who pays whom, how much, why."""
-    why = t.reason
-    if t.payer == BANK:
-        return f"The Bank pays {_account(t.payee)} {money(t.amount)}: {why}."
-    if t.payee == BANK:
-        return f"{_account(t.payer)} pays {money(t.amount)} to the Bank: {why}."
-    return f"{_account(t.payer)} pays {money(t.amount)} to {_account(t.payee)}: {why}."
+    return describe(t, ACCOUNT_NAMES, bank=BANK)
 
 
-class MonopolyEngine:
-    """The engine's game log with the interface `TableGame` expects."""
+class MonopolyEngine(WordEngine):
+    """The engine's game log with the interface `MonopolyTable` expects."""
 
-    variant = "monopoly"
+    variant = VARIANT
+    challenge_event = Challenge
 
     def __init__(self, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> None:
         self.log = new_game(players, banker, profile)
@@ -72,23 +65,6 @@ class MonopolyEngine:
     @property
     def state(self) -> MonopolyState:
         return self.log.state
-
-    @property
-    def board(self) -> Board:
-        return self.state.board
-
-    @property
-    def layout(self) -> Layout:
-        assert self.state.layout is not None
-        return self.state.layout
-
-    @property
-    def players(self) -> list[str]:
-        return self.state.players
-
-    @property
-    def current_player(self) -> str | None:
-        return self.state.current_player
 
     def scores(self) -> dict[str, int]:
         """Points scored per player (in this game they move the token; wealth decides)."""
@@ -130,16 +106,8 @@ class MonopolyEngine:
                          effects=changes(st, after))
 
     def play(self, position: str, word: str, bought: str = "") -> None:
-        player = self.current_player
-        if player is None:
-            raise TableError("The game is over: no more plays.")
-        self.log.push(Play(player=player, position=position, word=word, bought=bought.upper()))
-
-    def pass_turn(self) -> None:
-        player = self.current_player
-        if player is None:
-            raise TableError("The game is over.")
-        self.log.push(Pass(player=player))
+        self.log.push(Play(player=self.to_act("The game is over: no more plays."), position=position, word=word,
+                           bought=bought.upper()))
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
         last = self.state.last_play
@@ -147,18 +115,10 @@ class MonopolyEngine:
             return None
         return last.player, list(last.words)
 
-    def challenge(self, challenger: str, verdict: Any) -> None:
-        self.log.push(Challenge(challenger=challenger, acceptable=verdict.acceptable, lexicon=verdict.lexicon,
-                                words=list(verdict.words)))
-
     def end_game(self, tiles_left: dict[str, int], agreed: bool) -> None:
         st = self.state
         reason = "played_out" if st.went_out else ("agreed" if agreed else "no_plays")
         self.log.push(EndGame(reason=reason, tiles_left=tiles_left or None))  # type: ignore[arg-type]
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
 
     @property
     def end_reason(self) -> str | None:
@@ -167,14 +127,10 @@ class MonopolyEngine:
             return "played_out" if st.went_out else "no_plays"
         return st.end_reason
 
-    def winner(self) -> list[str]:
-        return self.state.winner()
-
     def history(self) -> list[dict[str, int]]:
         """Wealth (cash + printed card values) of each player after every event in force, folded again
         through the engine (a few milliseconds for a whole game); repeated values are dropped."""
         from companion.events import effective_events
-        from companion.rules.monopoly import new_state
 
         state = new_state(None)
         out: list[dict[str, int]] = []
@@ -184,9 +140,6 @@ class MonopolyEngine:
             if not out or out[-1] != point:
                 out.append(point)
         return out
-
-    def events_json(self) -> str:
-        return dump_events(self.log.events, self.variant)
 
 
 def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
@@ -238,10 +191,12 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
     return lines
 
 
-class MonopolyTable(TableGame):
-    """TableGame plus the bank's one-tap actions (each an engine event)."""
+class MonopolyTable(WordTable):
+    """The word-board table plus the bank's one-tap actions (each an engine event)."""
 
     engine: MonopolyEngine
+    rack_prompt = "How many tiles are left on each rack (M100 each; leave empty for none):"
+    history_title = "Wealth over the turns"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -274,6 +229,25 @@ class MonopolyTable(TableGame):
                            f"{player}'s play is withdrawn: tiles back, and money, cards and token as before. "
                            f"{player} loses the turn.")
         return verdict
+
+    def chip_lines(self, player: str) -> list[str]:
+        return [*super().chip_lines(player), money(self.mstate.cash.get(player, 0))]
+
+    # ----- end of game (the shared end screen)
+    def rack_field(self, player: str) -> tuple[str, str]:
+        return f"{player} tiles left", str(self.mstate.rack_counts.get(player, ""))
+
+    def rack_note(self) -> str:
+        tracked = self.mstate.rack_counts
+        return ("The Bank's count: " + ", ".join(f"{p} {n}" for p, n in tracked.items())
+                + ". Change a number only if a rack holds something else.")
+
+    def final_columns(self) -> list[tuple[str, dict[str, str]]]:
+        return [*super().final_columns(), ("Wealth", {p: f"M{w:,}" for p, w in self.wealth().items()})]
+
+    def ranking(self) -> list[str]:
+        wealth = self.wealth()
+        return sorted(self.players, key=lambda p: -wealth[p])
 
     # ----- views
     def cash(self) -> dict[str, int]:
@@ -311,17 +285,10 @@ class MonopolyTable(TableGame):
         return lines
 
     # ----- actions
-    def check(self, position: str, word: str, bought: str = "") -> PlayCheck:
-        position, word = position.strip(), word.strip()
-        if not position or not word:
-            return PlayCheck(False, position, word,
-                             error="Enter the word and its start square (like H8), then choose Across or Down.")
+    def _engine_check(self, position: str, word: str, bought: str) -> PlayCheck:
         return self.engine.check(position, word, bought)
 
-    def play(self, position: str, word: str, bought: str = "") -> None:
-        check = self.check(position, word, bought)
-        if not check.ok:
-            raise TableError(check.error)
+    def _engine_play(self, position: str, word: str, bought: str) -> None:
         self._do(self.engine.play, position, word, bought)
 
     def pay_jail(self) -> None:
@@ -373,8 +340,19 @@ def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopol
         engine = MonopolyEngine(names, banker, profile)
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
-    return MonopolyTable("monopoly", [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
+    return MonopolyTable(VARIANT, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
                          banker=banker, lexicon=lexicon)
 
 
-__all__ = ["MonopolyEngine", "MonopolyTable", "_message", "changes", "describe_transaction", "new_monopoly"]
+def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> MonopolyTable:
+    """The table from stored events and the details saved beside them (`table_settings()`)."""
+    engine = MonopolyEngine.__new__(MonopolyEngine)
+    engine.log = GameLog(lambda: new_state(None), events)
+    colours = {n: c for n, c in table.get("players", [])}
+    players = [PlayerInfo(n, colours.get(n, "grey")) for n in engine.log.state.players]
+    game = MonopolyTable(VARIANT, players, engine, banker=table.get("banker"), lexicon=table.get("lexicon", "ENABLE"))
+    game.id = game_id
+    return game
+
+
+__all__ = ["MonopolyEngine", "MonopolyTable", "changes", "describe_transaction", "money", "new_monopoly", "rebuild"]

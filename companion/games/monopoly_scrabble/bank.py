@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.games.monopoly_scrabble.rules import POT
+from companion.games.monopoly_scrabble.steps import MonopolySteps
 from companion.ui import theme
-from companion.ui.components.monopoly_steps import MonopolySteps
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
@@ -22,9 +23,8 @@ def _table(columns: list[str], rows: list[list[ft.Control]]) -> ft.Control:
 @ft.component
 def BankScreen(app: AppState):
     game = app.game
-    if game is None or game.kind != "monopoly":
-        return ft.Text("The Bank is for Monopoly Scrabble.")
-    from companion.rules.monopoly import POT
+    if game is None:
+        return ft.Text("No game yet.")
 
     st = game.mstate
     profile = st.profile

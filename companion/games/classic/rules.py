@@ -18,20 +18,22 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from companion.events import Event, Undo
-from companion.rules.board import ASSETS, Board, Layout, PlacedTile, Position, load_layout
+from companion.events import Event, PassEvent, PlayerEvent, StartEvent, Undo
+from companion.rules.board import ASSETS, Board, PlacedTile, Position, load_layout
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import ScoredPlay, score_play
-from companion.rules.tiles import BLANK, TileSet, load_tileset
+from companion.rules.tiles import BLANK, load_tileset
+from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay
 
 VARIANT = "classic"
 ChallengeMode = Literal["double", "single", "penalty", "void"]
@@ -98,41 +100,27 @@ class Settings(BaseModel):
         return self
 
 
-class Start(Event):
-    type: Literal["start"] = "start"
+class Start(StartEvent):
     settings: Settings
 
 
-class Play(Event):
-    """Tiles placed: `position` as `8D`/`D8`, `word` in GCG form (`.` = tile already on the board)."""
-
-    type: Literal["play"] = "play"
-    player: str
-    position: str
-    word: str
-    rack: str | None = Field(default=None, description="the rack before the play, when known")
+class Play(WordPlay):
+    """Tiles placed; `rack` is the rack before the play, when known (checked letter by letter)."""
 
 
-class Pass(Event):
-    type: Literal["pass"] = "pass"
-    player: str
+Pass = PassEvent
 
 
-class Exchange(Event):
+class Exchange(PlayerEvent):
     type: Literal["exchange"] = "exchange"
-    player: str
     count: int = Field(ge=1)
     tiles: str | None = None
 
 
-class Challenge(Event):
-    """A ruling on the latest play: `acceptable` is the word judge's verdict on the whole play."""
+class Challenge(WordChallenge):
+    """A ruling on the latest play: `acceptable` is the word judge's verdict on the whole play (required)."""
 
-    type: Literal["challenge"] = "challenge"
-    challenger: str
     acceptable: bool
-    lexicon: str = ""
-    words: list[str] = Field(default_factory=list)
 
 
 class EndGame(Event):
@@ -161,38 +149,31 @@ class Turn:
     words: list[str] = field(default_factory=list)
 
 
-@dataclass
-class _LastPlay:
-    player: str
+@dataclass(kw_only=True)
+class _LastPlay(LastPlay):
+    """What a withdrawn play gives back: its tiles, score, the tiles drawn after it, the rack before it."""
+
     tiles: list[PlacedTile]
     score: int
-    turn_index: int
     drawn: int
     rack_before: int
     was_scoreless_run: int
     went_out: bool
-    challenged: bool = False
 
 
 @dataclass
-class ClassicState:
+class ClassicState(WordBoardState):
     """The folded state of a classic game."""
+
+    GAME_LABEL = "classic"
 
     settings: Settings | None = None
     rules: Preset | None = None
-    tileset: TileSet | None = None
-    layout: Layout | None = None
-    board: Board = field(default_factory=Board)
     scores: dict[str, int] = field(default_factory=dict)
-    rack_counts: dict[str, int] = field(default_factory=dict)
     bag_count: int | None = None
     turns: list[Turn] = field(default_factory=list)
-    to_move: int = 0
-    skip_next: set[str] = field(default_factory=set)
     scoreless_run: int = 0
     last_play: _LastPlay | None = None
-    finished: bool = False
-    went_out: str | None = None
     target_reached: str | None = None
     scores_before_adjustment: dict[str, int] = field(default_factory=dict)
     adjustments: dict[str, int] = field(default_factory=dict)
@@ -243,32 +224,28 @@ class ClassicState:
             tied = [p for p in tied if self.scores_before_adjustment[p] == before]
         return tied
 
+    def summary(self) -> dict[str, Any]:
+        """The state as plain data (what `companion replay --json` prints)."""
+        return {
+            "variant": VARIANT,
+            "finished": self.finished,
+            "end_reason": self.end_reason,
+            "players": [{"name": p, "score": self.scores[p]} for p in self.players],
+            "winner": self.winner() if self.finished else None,
+            "bag": self.bag_count,
+            "turns": len(self.turns),
+        }
+
     # ----- folding -----
-    def apply(self, event: Event) -> None:
-        if isinstance(event, Start):
-            self._start(event)
-            return
-        if self.settings is None:
-            raise IllegalAction("the game has not started: the first event must be 'start'")
-        if self.finished:
-            raise IllegalAction("the game is over")
-        if isinstance(event, Play):
-            self._play(event)
-        elif isinstance(event, Pass):
-            self._expect_turn(event.player)
-            self._scoreless(event.player, "pass", "-")
-        elif isinstance(event, Exchange):
-            self._exchange(event)
-        elif isinstance(event, Challenge):
-            self._challenge(event)
-        elif isinstance(event, EndGame):
-            self._end(event)
-        else:
-            raise IllegalAction(f"a classic game has no '{event.type}' event")
+    def handlers(self) -> dict[type[Event], Callable[[Any], None]]:
+        return {Play: self._play, Pass: self._pass, Exchange: self._exchange, Challenge: self._challenge,
+                EndGame: self._end}
+
+    def _pass(self, event: Pass) -> None:
+        self._expect_turn(event.player)
+        self._scoreless(event.player, "pass", "-")
 
     def _start(self, event: Start) -> None:
-        if self.settings is not None:
-            raise IllegalAction("the game has already started")
         s = event.settings
         table = presets()
         if s.preset not in table:
@@ -356,8 +333,9 @@ class ClassicState:
         self.rack_counts[player] = rack_before - len(tiles) + drawn
         self.scores[player] += scored.total
         went_out = self.bag_count == 0 and self.rack_counts[player] == 0
-        self.last_play = _LastPlay(player, tiles, scored.total, len(self.turns), drawn, rack_before,
-                                   self.scoreless_run, went_out)
+        self.last_play = _LastPlay(player=player, tiles=tiles, score=scored.total, turn_index=len(self.turns),
+                                   drawn=drawn, rack_before=rack_before, was_scoreless_run=self.scoreless_run,
+                                   went_out=went_out)
         self.turns.append(Turn(player, "play", scored.total, self.scores[player], notation,
                                [w.text for w in scored.words]))
         self.scoreless_run = 0 if scored.total > 0 else self.scoreless_run + 1
@@ -466,3 +444,12 @@ class ClassicState:
 
 def new_state() -> ClassicState:
     return ClassicState()
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """`summary()` as the plain text `companion replay` prints."""
+    lines = ["Classic Scrabble, " + (f"game over ({s['end_reason'] or 'settled'})" if s["finished"] else "in progress")]
+    lines += [f"{p['name']:<10} {p['score']:>5}" for p in s["players"]]
+    if s["winner"]:
+        lines.append("Winner: " + " and ".join(s["winner"]))
+    return "\n".join(lines)

@@ -2,7 +2,7 @@
 
 The rules are the project's rules text (`rules-text/000_b2c36b3fcfcd0666.txt`); what the box decides
 (track, rents, card values, property squares, amounts) comes from a board profile
-(`companion.rules.monopoly_profile`, default `assets/profiles/monopoly_scrabble.json`).
+(`companion.games.monopoly_scrabble.profile`, default `assets/profiles/monopoly_scrabble.json`).
 
 Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`):
 
@@ -50,15 +50,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from companion.events import Event, GameLog, Undo
-from companion.rules.board import Board, Layout, Position, Square, Tile, parse_square
+from companion.events import Event, GameLog, PassEvent, PlayerEvent, StartEvent, Undo
+from companion.games.monopoly_scrabble.profile import (
+    RESERVED_ACCOUNTS,
+    Profile,
+    load_profile,
+    validate_profile,
+)
+from companion.rules.board import Board, Position, Square, Tile, parse_square
 from companion.rules.errors import IllegalAction, RulesDataError
-from companion.rules.monopoly_profile import RESERVED_ACCOUNTS, Profile, load_profile, validate_profile
+from companion.rules.ledger import Transaction, money, transfer
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
+from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay
 
 VARIANT = "monopoly"
 BANK = "bank"
@@ -86,40 +93,31 @@ class Settings(BaseModel):
         return self
 
 
-class Start(Event):
-    type: Literal["start"] = "start"
+class Start(StartEvent):
     settings: Settings
 
 
-class JailFee(Event):
+class JailFee(PlayerEvent):
     type: Literal["jail_fee"] = "jail_fee"
-    player: str
 
 
-class ReplaceBlank(Event):
+class ReplaceBlank(PlayerEvent):
     """Swap the blank on `square` for the same letter from the player's rack or the Bank rack."""
 
     type: Literal["replace_blank"] = "replace_blank"
-    player: str
     square: str
     source: Literal["rack", "bank"] = "rack"
 
 
-class Play(Event):
-    """A word: `position` as `8D`/`D8`, `word` in GCG form (`.` = tile on the board, lower case = blank)."""
+class Play(WordPlay):
+    """A word; `bought` = letters bought from the Bank rack for it, `bank_drawn` = the Banker's refill."""
 
-    type: Literal["play"] = "play"
-    player: str
-    position: str
-    word: str
     bought: str = Field(default="", description="letters bought from the Bank rack for this word ('?' = a blank)")
-    rack: str | None = Field(default=None, description="the player's own rack before the play, when known")
     bank_drawn: str | None = Field(default=None, description="letters the Banker drew to refill the Bank rack")
 
 
-class BingoChoice(Event):
+class BingoChoice(PlayerEvent):
     type: Literal["bingo_choice"] = "bingo_choice"
-    player: str
     group: str
 
 
@@ -127,11 +125,10 @@ CardEffectKind = Literal["collect", "pay_bank", "pay_pot", "pay_each", "collect_
                          "go_to_jail", "take_property", "none"]
 
 
-class Card(Event):
+class Card(PlayerEvent):
     """The effect of the Chance / Community Chest card just drawn, picked by the table."""
 
     type: Literal["card"] = "card"
-    player: str
     deck: Literal["chance", "community_chest"] | None = None
     effect: CardEffectKind
     amount: int | None = Field(default=None, ge=0)
@@ -151,25 +148,16 @@ class Card(Event):
         return self
 
 
-class Sell(Event):
+class Sell(PlayerEvent):
     type: Literal["sell"] = "sell"
-    player: str
     group: str
 
 
-class Pass(Event):
-    type: Literal["pass"] = "pass"
-    player: str
+Pass = PassEvent
 
 
-class Challenge(Event):
+class Challenge(WordChallenge):
     """A ruling on the latest play; `acceptable` None asks the state's `judge`."""
-
-    type: Literal["challenge"] = "challenge"
-    challenger: str
-    acceptable: bool | None = None
-    lexicon: str = ""
-    words: list[str] = Field(default_factory=list)
 
 
 class EndGame(Event):
@@ -189,18 +177,6 @@ EVENT_ADAPTER: TypeAdapter[MonopolyEvent] = TypeAdapter(_EVENT_UNION)
 
 
 # ---------------------------------------------------------------- state records
-
-
-@dataclass(frozen=True)
-class Transaction:
-    """One movement of money between accounts (`bank`, `pot`, or a player)."""
-
-    seq: int
-    payer: str
-    payee: str
-    amount: int
-    reason: str
-    turn: int
 
 
 @dataclass(frozen=True)
@@ -278,48 +254,41 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-@dataclass
-class _LastPlay:
-    player: str
+@dataclass(kw_only=True)
+class _LastPlay(LastPlay):
+    """The play's words (what a challenge judges) and the state before it (what a withdrawal restores)."""
+
     words: list[str]
     snapshot: dict[str, Any]
-    turn_index: int
-    challenged: bool = False
 
 
 @dataclass
-class MonopolyState:
+class MonopolyState(WordBoardState):
     """The folded state of a Monopoly Scrabble game (see the module docstring)."""
+
+    GAME_LABEL = "Monopoly Scrabble"
 
     judge: Judge | None = None
     settings: Settings | None = None
     profile: Profile | None = None
-    layout: Layout | None = None
-    tileset: TileSet | None = None
     square_groups: dict[Square, str] = field(default_factory=dict)
-    board: Board = field(default_factory=Board)
     cash: dict[str, int] = field(default_factory=dict)
     ledger: list[Transaction] = field(default_factory=list)
     owners: dict[str, str | None] = field(default_factory=dict)
     card_transfers: list[CardTransfer] = field(default_factory=list)
     positions: dict[str, int] = field(default_factory=dict)
     in_jail: set[str] = field(default_factory=set)
-    rack_counts: dict[str, int] = field(default_factory=dict)
     bag_count: int = 0
     bank_rack_count: int = 0
     bank_rack: str | None = None
     eliminated: list[str] = field(default_factory=list)
     queue: list[Step] = field(default_factory=list)
     turns: list[TurnRecord] = field(default_factory=list)
-    to_move: int = 0
     acted: bool = False
     bank_taken: int = 0
-    skip_next: set[str] = field(default_factory=set)
     passes: int = 0
     last_play: _LastPlay | None = None
-    went_out: str | None = None
     ending: bool = False
-    finished: bool = False
     end_reason: str | None = None
     _insert_at: int = 0
 
@@ -457,16 +426,7 @@ class MonopolyState:
 
     # ----- money -----
     def _transfer(self, payer: str, payee: str, amount: int, reason: str) -> None:
-        if amount < 0:
-            raise IllegalAction(f"an amount of money cannot be negative (M{amount})")
-        if amount == 0:
-            return
-        if payer != BANK and self.cash[payer] < amount:
-            # Internal guard: callers check first; a transfer never makes a player or the pot negative.
-            raise IllegalAction(f"{payer} has M{self.cash[payer]}, not M{amount}")
-        self.cash[payer] -= amount
-        self.cash[payee] += amount
-        self.ledger.append(Transaction(len(self.ledger) + 1, payer, payee, amount, reason, len(self.turns)))
+        transfer(self.cash, self.ledger, payer, payee, amount, reason, len(self.turns), overdraft=(BANK,))
 
     def _charge(self, payer: str, payee: str, amount: int, reason: str) -> None:
         """A payment that must be made: short of cash, the payer owes a debt (sell cards) or is eliminated."""
@@ -501,40 +461,17 @@ class MonopolyState:
         self.card_transfers.append(CardTransfer(group, giver or BANK, taker or BANK, reason, len(self.turns)))
 
     # ----- folding -----
-    def apply(self, event: Event) -> None:
-        if isinstance(event, Start):
-            self._start(event)
-            return
-        if self.settings is None:
-            raise IllegalAction("the game has not started: the first event must be 'start'")
-        if self.finished:
-            raise IllegalAction("the game is over")
+    def handlers(self) -> dict[type[Event], Callable[[Any], None]]:
+        return {Challenge: self._challenge, Sell: self._sell, JailFee: self._jail_fee, BingoChoice: self._bingo_choice,
+                Card: self._card, ReplaceBlank: self._replace_blank, Play: self._play, Pass: self._pass,
+                EndGame: self._end_game}
+
+    def _handle(self, event: Event) -> None:
         self._insert_at = 0
-        if isinstance(event, Challenge):
-            self._challenge(event)
-        elif isinstance(event, Sell):
-            self._sell(event)
-        elif isinstance(event, JailFee):
-            self._jail_fee(event)
-        elif isinstance(event, BingoChoice):
-            self._bingo_choice(event)
-        elif isinstance(event, Card):
-            self._card(event)
-        elif isinstance(event, ReplaceBlank):
-            self._replace_blank(event)
-        elif isinstance(event, Play):
-            self._play(event)
-        elif isinstance(event, Pass):
-            self._pass(event)
-        elif isinstance(event, EndGame):
-            self._end_game(event)
-        else:
-            raise IllegalAction(f"a Monopoly Scrabble game has no '{event.type}' event")
+        super()._handle(event)
         self._run()
 
     def _start(self, event: Start) -> None:
-        if self.settings is not None:
-            raise IllegalAction("the game has already started")
         s = event.settings
         try:
             profile = validate_profile(s.profile_data) if s.profile_data is not None else load_profile(s.profile)
@@ -794,7 +731,7 @@ class MonopolyState:
         record = TurnRecord(player, "play", score, notation, [w.text for w in scored.words],
                             self.positions[player])
         self.turns.append(record)
-        self.last_play = _LastPlay(player, record.words, snapshot, len(self.turns) - 1)
+        self.last_play = _LastPlay(player=player, words=record.words, snapshot=snapshot, turn_index=len(self.turns) - 1)
 
         # Property squares: the first tile placed on a square takes its card (FAQ reading).
         for placed in tiles:
@@ -1010,3 +947,25 @@ def new_game(players: list[str], banker: str | None = None, profile: Profile | s
     log.push(Start(settings=Settings(players=players, banker=banker, profile=chosen.name,
                                      profile_data=chosen.model_dump(mode="json"), bank_rack=bank_rack)))
     return log
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """`MonopolyState.summary()` as the plain text `companion replay` prints."""
+    lines = [f"Monopoly Scrabble, {len(s['players'])} players, "
+             + (f"game over ({s['end_reason']})" if s["finished"] else f"in progress: {s['next']}")]
+    lines.append(f"{'player':<10} {'cash':>9} {'cards':>9} {'wealth':>9}  position / status")
+    for p in s["players"]:
+        status = "eliminated" if p["eliminated"] else f"{p['position']} {p['space']}" + (" (in Jail)" if p["in_jail"] else "")
+        lines.append(f"{p['name']:<10} {money(p['cash']):>9} {money(p['card_value']):>9} {money(p['wealth']):>9}  "
+                     f"{status}")
+    lines.append(f"Free Parking pot: {money(s['pot'])}; Bank: {money(s['bank'])}; "
+                 f"bag: {s['bag']} tiles; Bank rack: {s['bank_rack']}")
+    owned: dict[str, list[str]] = {}
+    for group, owner in s["owners"].items():
+        owned.setdefault(owner, []).append(group)
+    lines.append("Property Cards: " + "; ".join(f"{o}: {', '.join(g)}" for o, g in owned.items()))
+    if s["eliminated"]:
+        lines.append("Eliminated: " + ", ".join(s["eliminated"]))
+    if s["winner"]:
+        lines.append("Winner: " + " and ".join(s["winner"]))
+    return "\n".join(lines)

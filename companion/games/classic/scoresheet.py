@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import flet as ft
 
 from companion.ui.components.players import PlayersStrip
+from companion.ui.hub import HUB
 from companion.ui.models import AppState
 
 
 @ft.component
 def Scoresheet(app: AppState):
     game = app.game
-    if game is None or game.kind != "classic":
-        return ft.Text("The scoresheet is for classic Scrabble.")
+    show_gcg, set_show_gcg = ft.use_state(False)
+    gcg_path, set_gcg_path = ft.use_state("")
+    if game is None:
+        return ft.Text("No game yet.")
     st = game.engine.state
+
+    def toggle_gcg() -> None:
+        """Show the GCG record and save it beside the games (`DATA/GAME_ID.gcg`)."""
+        show = not show_gcg
+        set_show_gcg(show)
+        if show and HUB.store.data_dir:
+            path = Path(HUB.store.data_dir) / f"{game.id}.gcg"
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(game.gcg(), encoding="utf-8")
+                set_gcg_path(str(path))
+            except OSError as exc:
+                app.fail(f"The GCG file could not be saved ({exc}).")
+
     rows = [
         ft.DataRow(cells=[ft.DataCell(ft.Text(str(i))), ft.DataCell(ft.Text(t.player)),
                           ft.DataCell(ft.Text(_describe(t.kind, t.notation))),
@@ -29,7 +48,7 @@ def Scoresheet(app: AppState):
     unseen_text = " ".join(f"{k}{v if v > 1 else ''}" for k, v in sorted(unseen.items())) if unseen else "-"
     exchanges = sum(1 for t in st.turns if t.kind == "exchange")
     passes = sum(1 for t in st.turns if t.kind == "pass")
-    gcg_text = game.gcg() if app.show_gcg else ""
+    gcg_text = game.gcg() if show_gcg else ""
     items: list[ft.Control] = [
         ft.Text("Scoresheet", size=22, weight=ft.FontWeight.BOLD),
         PlayersStrip(app),
@@ -37,7 +56,7 @@ def Scoresheet(app: AppState):
         ft.Row([table], scroll=ft.ScrollMode.AUTO),
         ft.Text(f"Unseen tiles ({sum(unseen.values()) if unseen else 0}):", weight=ft.FontWeight.BOLD),
         ft.Semantics(identifier="unseen", content=ft.Text(unseen_text)),
-        ft.OutlinedButton("Export GCG", on_click=lambda e: app.toggle_gcg()),
+        ft.OutlinedButton("Export GCG", on_click=lambda e: toggle_gcg()),
     ]
     if gcg_text:
         # One Text per line, not selectable: Flutter web exposes selectable text as an empty textarea,
@@ -45,7 +64,7 @@ def Scoresheet(app: AppState):
         lines = [ft.Text(line, font_family="monospace", size=12) for line in gcg_text.splitlines()]
         items.append(ft.Semantics(identifier="gcg", content=ft.Container(
             bgcolor="#F5F5F5", padding=8, content=ft.Column(lines, spacing=0, tight=True))))
-        items.append(ft.Text(f"Saved as {app.gcg_path}" if app.gcg_path else "", size=12))
+        items.append(ft.Text(f"Saved as {gcg_path}" if gcg_path else "", size=12))
     return ft.Column(items, spacing=10)
 
 

@@ -1,0 +1,148 @@
+"""Classic Scrabble at the table: the engine wrapper the shared word-board table drives, the end of game,
+the GCG export, and how a game starts from the setup form or comes back from the store. No rules here:
+every decision is `companion.games.classic.rules`'."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.events import GameLog
+from companion.games.classic.rules import (
+    VARIANT,
+    Challenge,
+    ClassicState,
+    EndGame,
+    Exchange,
+    Play,
+    Settings,
+    Start,
+    finish_line_target,
+    new_state,
+    presets,
+)
+from companion.rules.errors import RulesError
+from companion.rules.notation import parse_play
+from companion.rules.placement import validate_placement
+from companion.rules.scoring import score_play
+from companion.ui.table import PlayerInfo, TableError, _message, _plain_validation
+from companion.ui.word_table import PlayCheck, WordEngine, WordTable
+
+
+class ClassicEngine(WordEngine):
+    variant = VARIANT
+    challenge_event = Challenge
+
+    def __init__(self, settings: Settings) -> None:
+        self.log: GameLog[ClassicState] = GameLog(new_state)
+        self.log.push(Start(settings=settings))
+
+    def scores(self) -> dict[str, int]:
+        return dict(self.state.scores)
+
+    def check(self, position: str, word: str) -> PlayCheck:
+        st = self.state
+        assert st.layout is not None and st.tileset is not None
+        try:
+            tiles = parse_play(position, word, st.board)
+            validate_placement(st.board, tiles, st.layout, st.tileset)
+            scored = score_play(st.board, tiles, st.layout, st.tileset)
+        except (RulesError, ValueError) as exc:
+            return PlayCheck(False, position, word, error=_message(exc))
+        return PlayCheck(True, position.upper(), word, [(w.text, w.score) for w in scored.words], scored.total,
+                         scored.bingo_bonus, new_squares=[(t.square.row, t.square.col) for t in tiles])
+
+    def play(self, position: str, word: str) -> None:
+        self.log.push(Play(player=self.to_act("The game is over: no more plays."), position=position, word=word))
+
+    def exchange(self, count: int) -> None:
+        self.log.push(Exchange(player=self.to_act(), count=count))
+
+    def last_play_words(self) -> tuple[str, list[str]] | None:
+        last = self.state.last_play
+        if last is None or last.challenged:
+            return None
+        return last.player, list(self.state.turns[last.turn_index].words)
+
+    def end_game(self, racks: dict[str, str], time_used: dict[str, int], agreed: bool = False) -> None:
+        self.log.push(EndGame(racks=racks, time_used=time_used, agreed=agreed))
+
+    @property
+    def end_reason(self) -> str | None:
+        return self.state.end_reason
+
+    def history(self) -> list[dict[str, int]]:
+        """Score of every player after each turn (the chart)."""
+        running = {p: 0 for p in self.players}
+        out = [dict(running)]
+        for turn in self.state.turns:
+            running[turn.player] = turn.total
+            out.append(dict(running))
+        return out
+
+
+
+class ClassicTable(WordTable):
+    """Classic Scrabble at the table: racks left are letters, exchanges, the GCG record."""
+
+    engine: ClassicEngine
+
+    def exchange(self, count: int) -> None:
+        self._do(self.engine.exchange, count)
+
+    def end_game(self, racks: dict[str, str], agreed: bool = False) -> None:
+        used = {p: int(self.clock_seconds(p)) for p in self.players} if self.clocks else {}
+        if self.clocks is not None:
+            self.clocks.switch(None)
+        self._do(self.engine.end_game, {p: r for p, r in racks.items() if r.strip()}, used, agreed)
+
+    def end_notes(self) -> list[str]:
+        ends = [t for t in self.engine.state.turns if t.kind == "end of game"]
+        if not ends:
+            return []
+        return ["End adjustments: " + ", ".join(f"{t.player} {t.score:+d} (rack {t.notation.strip('()') or 'empty'})"
+                                                for t in ends)]
+
+    def gcg(self) -> str:
+        """The GCG record of the game (the project's GCG writer; the UI adds nothing)."""
+        from companion.games.classic.gcg import record_from_classic
+        from companion.gcg import write_gcg
+
+        return write_gcg(record_from_classic(self.log.events))
+
+
+def new_classic(players: list[PlayerInfo], preset: str = "box", variant: str = "standard",
+                finish_level: str = "intermediate", lexicon: str = "ENABLE", tileset: str = "en") -> ClassicTable:
+    names = [p.name.strip() for p in players]
+    table = presets()
+    if preset not in table:
+        raise TableError(f"Unknown rules '{preset}'.")
+    target = finish_line_target(finish_level, len(names)) if variant == "finish_line" else None
+    try:
+        settings = Settings(players=names, preset=preset, variant=variant,  # type: ignore[arg-type]
+                            finish_target=target, lexicon=lexicon, tileset=tileset)
+        engine = ClassicEngine(settings)
+    except (RulesError, ValueError) as exc:
+        raise TableError(_plain_validation(exc)) from None
+    rules = table[preset]
+    game = ClassicTable(ClassicEngine.variant, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
+                        lexicon=lexicon, clock_minutes=rules.clock_minutes,
+                        penalty_per_minute=rules.overtime_penalty_per_minute, preset_label=rules.label)
+    if game.clocks is not None:
+        game.clocks.switch(None)
+    return game
+
+
+def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> ClassicTable:
+    """The table from stored events and the details saved beside them (`table_settings()`)."""
+    engine = ClassicEngine.__new__(ClassicEngine)
+    engine.log = GameLog(new_state, events)
+    colours = {n: c for n, c in table.get("players", [])}
+    players = [PlayerInfo(n, colours.get(n, "grey")) for n in engine.log.state.players]
+    game = ClassicTable(ClassicEngine.variant, players, engine, banker=table.get("banker"),
+                        lexicon=table.get("lexicon", "ENABLE"), clock_minutes=table.get("clock_minutes"),
+                        penalty_per_minute=table.get("penalty_per_minute", 10),
+                        preset_label=table.get("preset_label", ""))
+    game.id = game_id
+    if game.clocks is not None:
+        game.clocks.switch(None)
+    return game

@@ -1,0 +1,36 @@
+"""Classic Scrabble's UI side for the app shell: setup form, screens (turn, scoresheet, end), follower view."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.games.classic.scoresheet import Scoresheet
+from companion.games.classic.setup import ClassicSetup, ClassicSetupForm, start
+from companion.games.classic.table import rebuild
+from companion.games.spec import GameUI, Screen
+from companion.ui.components.board import BoardGrid
+from companion.ui.components.end_game import EndScreen
+from companion.ui.components.turn import TurnScreen
+from companion.ui.models import AppState
+
+
+@ft.component
+def ClassicTurn(app: AppState):
+    return TurnScreen(app, exchange=True)
+
+
+@ft.component
+def ClassicFollower(app: AppState):
+    return BoardGrid(app, interactive=False)
+
+
+UI = GameUI(
+    setup_form=ClassicSetupForm,
+    start=start,
+    rebuild=rebuild,
+    screens=(Screen("turn", "Turn", ClassicTurn), Screen("sheet", "Scoresheet", Scoresheet),
+             Screen("end", "End", EndScreen)),
+    follower=ClassicFollower,
+    end_screen="end",
+    tab_state=ClassicSetup,
+)

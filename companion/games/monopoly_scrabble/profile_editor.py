@@ -1,0 +1,240 @@
+"""Board profile editor (Monopoly Scrabble): what the table's own box prints. Property squares are
+tapped on the grid, card values and rents typed from the cards, track spaces and amounts set one by
+one. Every change goes through `companion.games.monopoly_scrabble.profile`, which refuses an inconsistent
+profile with a sentence; the placeholders still unchecked are counted. The profile being edited and the
+typed fields are this tab's (`MonopolyTab`); a saved profile is `DATA/profiles/table.json`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import flet as ft
+
+from companion.games.monopoly_scrabble.rules import VARIANT
+from companion.ui import theme
+from companion.ui.components.board import BoardGrid
+from companion.ui.components.choice import Choice
+from companion.ui.hub import HUB
+from companion.ui.models import AppState, plain
+
+SPACE_TYPES = [("property", "Property"), ("chance", "Chance"), ("community_chest", "Community Chest"),
+               ("go", "GO"), ("jail", "Jail"), ("free_parking", "Free Parking"), ("go_to_jail", "Go to Jail")]
+
+
+class MonopolyTab:
+    """One tab's Monopoly Scrabble drafts: the setup answers, the profile being edited, the card fields."""
+
+    def __init__(self) -> None:
+        self.banker = ""
+        self.profile: Any = None  # a profile.Profile being edited; None = not loaded yet
+        self.edit_group = "brown"
+        self.edit_amount = "go_salary"
+        self.edit_space_type = "property"
+        self.card_value = ""
+        self.rent = ""
+        self.amount_value = ""
+        self.space_index = ""
+        self.space_name = ""
+        # the card the table drew
+        self.amount = ""
+        self.space = ""
+        self.actions: ProfileActions | None = None
+
+
+def profile_actions(app: AppState) -> ProfileActions:
+    """The tab's editor actions (one object per tab, so the board's memoized rows keep the same tap)."""
+    tab: MonopolyTab = app.local(VARIANT)
+    if tab.actions is None or tab.actions.app is not app:
+        tab.actions = ProfileActions(app)
+    return tab.actions
+
+
+def _profile_file() -> Path | None:
+    return Path(HUB.store.data_dir) / "profiles" / "table.json" if HUB.store.data_dir else None
+
+
+class ProfileActions:
+    """The editor's taps for one tab: each changes the tab's profile through the rules' profile module."""
+
+    def __init__(self, app: AppState) -> None:
+        self.app = app
+        self.tab: MonopolyTab = app.local(VARIANT)
+
+    def table_profile(self) -> Any:
+        """The profile being edited, else the table's saved one, else the box defaults."""
+        from companion.games.monopoly_scrabble.profile import load_profile
+        from companion.rules.errors import RulesDataError
+
+        if self.tab.profile is not None:
+            return self.tab.profile
+        saved = _profile_file()
+        if saved is not None and saved.exists():
+            try:
+                return load_profile(saved)
+            except RulesDataError as exc:
+                self.app.fail(f"The saved board profile could not be read ({exc}); using the box defaults.")
+        return load_profile()
+
+    def open(self) -> None:
+        self.tab.profile = self.table_profile()
+        self.app.go("profile")
+
+    def _edit(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        from companion.rules.errors import RulesDataError
+
+        try:
+            self.tab.profile = fn(self.tab.profile, *args, **kwargs)
+        except (RulesDataError, ValueError) as exc:
+            self.app.fail(plain(exc))
+            return
+        self.app.say("Changed. Save the profile to keep it for the next games.")
+        self.app.touch()
+
+    def pick_group(self, group_id: str) -> None:
+        self.tab.edit_group = group_id
+        g = self.tab.profile.group(group_id)
+        self.tab.card_value = str(g.card_value.value or "")
+        self.tab.rent = str(g.rent.value or "")
+        self.app.touch()
+
+    def toggle_square(self, row: int, col: int) -> None:
+        from companion.games.monopoly_scrabble.profile import toggle_property_square
+
+        self._edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.tab.edit_group)
+
+    def set_card(self) -> None:
+        from companion.games.monopoly_scrabble.profile import set_card
+
+        try:
+            value = int(self.tab.card_value.replace("M", "").replace(",", "").strip())
+            rent = int(self.tab.rent.replace("M", "").replace(",", "").strip())
+        except ValueError:
+            self.app.fail("Type the card's printed value and rent as numbers, like 2000 and 600.")
+            return
+        self._edit(set_card, self.tab.edit_group, card_value=value, rent=rent)
+
+    def pick_amount(self, name: str) -> None:
+        self.tab.edit_amount = name
+        self.tab.amount_value = str(getattr(self.tab.profile.amounts, name).value)
+        self.app.touch()
+
+    def pick_space_type(self, kind: str) -> None:
+        self.tab.edit_space_type = kind
+        self.app.touch()
+
+    def set_amount(self) -> None:
+        from companion.games.monopoly_scrabble.profile import set_amount
+
+        try:
+            value = int(self.tab.amount_value.replace("M", "").replace(",", "").strip())
+        except ValueError:
+            self.app.fail("Type the amount as a number, like 2000.")
+            return
+        self._edit(set_amount, self.tab.edit_amount, value)
+
+    def set_space(self, remove: bool = False) -> None:
+        from companion.games.monopoly_scrabble.profile import Space, set_track_space
+
+        try:
+            index = int(self.tab.space_index.strip())
+        except ValueError:
+            self.app.fail("Type the number of the track space (0 is GO).")
+            return
+        if remove:
+            self._edit(set_track_space, index, None)
+            return
+        kind = self.tab.edit_space_type
+        group = self.tab.edit_group if kind == "property" else None
+        name = self.tab.space_name.strip() or (
+            self.tab.profile.group(group).name if group else kind.replace("_", " ").title())
+        try:
+            space = Space(type=kind, name=name, group=group, confidence="table")  # type: ignore[arg-type]
+        except ValueError as exc:
+            self.app.fail(plain(exc))
+            return
+        self._edit(set_track_space, index, space)
+
+    def save(self) -> None:
+        from companion.games.monopoly_scrabble.profile import save_profile
+
+        path = _profile_file()
+        if path is None:
+            self.app.fail("The app was started without a data folder: the profile is used for this session only.")
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_profile(self.tab.profile, path)
+        except (OSError, ValueError) as exc:
+            self.app.fail(f"The profile could not be saved ({exc}).")
+            return
+        self.app.say(f"Board profile saved ({path}). New games use it.")
+
+    def reset(self) -> None:
+        from companion.games.monopoly_scrabble.profile import load_profile
+
+        self.tab.profile = load_profile()
+        self.app.say("Back to the box defaults (not saved yet).")
+        self.app.touch()
+
+
+@ft.component
+def ProfileEditor(app: AppState):
+    act = profile_actions(app)
+    f = act.tab
+    profile = f.profile
+    if profile is None:
+        return ft.Text("No board profile loaded.")
+    group = profile.group(f.edit_group)
+    squares = {(sq.row, sq.col): g for sq, g in profile.property_squares().items()}
+    placeholders = profile.placeholders()
+    amounts = [n for n in type(profile.amounts).model_fields if n != "starting_bills"]
+    items: list[ft.Control] = [
+        ft.Text("Board profile", size=22, weight=ft.FontWeight.BOLD),
+        ft.Text(profile.label or profile.name, italic=True, size=13),
+        ft.Text(f"{len(placeholders)} values are still placeholders: check them against your box." if placeholders
+                else "Every value has been checked.", size=13),
+        ft.Text("Property Card", weight=ft.FontWeight.BOLD),
+        Choice([(g.id, g.name) for g in profile.groups], f.edit_group, act.pick_group),
+        ft.Container(bgcolor=theme.group(group.id), height=6, border_radius=3),
+        ft.Semantics(identifier="card-values", content=ft.Text(
+            f"{group.name}: value {theme.money(group.card_value.value or 0)}, rent {theme.money(group.rent.value or 0)}, "
+            f"squares {', '.join(group.squares.value) or 'none'}.")),
+        ft.Row([
+            ft.TextField(label="Card value", value=f.card_value, width=120, dense=True,
+                         on_change=lambda e: setattr(f, "card_value", e.control.value)),
+            ft.TextField(label="Rent", value=f.rent, width=100, dense=True,
+                         on_change=lambda e: setattr(f, "rent", e.control.value)),
+            ft.OutlinedButton("Set card", on_click=lambda e: act.set_card()),
+        ], wrap=True),
+        ft.Text(f"Tap a square to make it (or stop it being) a {group.name} property square:", size=13),
+        BoardGrid(app, layout=profile.load_layout(), properties=squares, on_tap=act.toggle_square),
+        ft.Text("Track space", weight=ft.FontWeight.BOLD),
+        ft.Text(", ".join(f"{i} {s.name}" for i, s in enumerate(profile.track.spaces)), size=12),
+        Choice(SPACE_TYPES, f.edit_space_type, act.pick_space_type),
+        ft.Row([
+            ft.TextField(label="Space number", value=f.space_index, width=130, dense=True,
+                         on_change=lambda e: setattr(f, "space_index", e.control.value)),
+            ft.TextField(label="Space name", value=f.space_name, width=170, dense=True,
+                         on_change=lambda e: setattr(f, "space_name", e.control.value)),
+        ], wrap=True),
+        ft.Row([
+            ft.OutlinedButton("Set space", on_click=lambda e: act.set_space()),
+            ft.TextButton("Remove space", on_click=lambda e: act.set_space(remove=True)),
+        ], wrap=True),
+        ft.Text("(A property space belongs to the Property Card chosen above.)", size=12, italic=True),
+        ft.Text("Amounts", weight=ft.FontWeight.BOLD),
+        ft.Text(", ".join(f"{n.replace('_', ' ')} {getattr(profile.amounts, n).value}" for n in amounts), size=12),
+        Choice([(n, n.replace("_", " ")) for n in amounts], f.edit_amount, act.pick_amount),
+        ft.Row([
+            ft.TextField(label="Amount", value=f.amount_value, width=120, dense=True,
+                         on_change=lambda e: setattr(f, "amount_value", e.control.value)),
+            ft.OutlinedButton("Set amount", on_click=lambda e: act.set_amount()),
+        ], wrap=True),
+        ft.Row([
+            ft.FilledButton("Save profile", on_click=lambda e: act.save()),
+            ft.TextButton("Box defaults", on_click=lambda e: act.reset()),
+            ft.TextButton("Back to the new game", on_click=lambda e: app.go("setup")),
+        ], wrap=True),
+    ]
+    return ft.Column(items, spacing=8)

@@ -1,0 +1,49 @@
+"""The shared money ledger (companion/rules/ledger.py): money moves between named accounts and is never
+created or lost; a refused transfer changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.rules.errors import IllegalAction
+from companion.rules.ledger import Transaction, describe, money, transfer
+
+ACCOUNTS = ["bank", "pot", "Ann", "Bob"]
+
+
+def test_a_transfer_moves_money_and_is_recorded() -> None:
+    cash = {"bank": 1000, "Ann": 0}
+    log: list[Transaction] = []
+    transfer(cash, log, "bank", "Ann", 300, "starting cash", 0)
+    assert cash == {"bank": 700, "Ann": 300}
+    assert log == [Transaction(1, "bank", "Ann", 300, "starting cash", 0)]
+    assert describe(log[0], {"bank": "the Bank"}) == "The Bank pays Ann M300: starting cash."
+
+
+@pytest.mark.parametrize(("payer", "payee", "amount", "message"), [
+    ("Ann", "bank", 1, "Ann has M0, not M1"),
+    ("bank", "Ann", -5, "cannot be negative"),
+    ("bank", "Zed", 5, "no account 'Zed'"),
+])
+def test_a_refused_transfer_changes_nothing(payer: str, payee: str, amount: int, message: str) -> None:
+    cash = {"bank": 1000, "Ann": 0}
+    log: list[Transaction] = []
+    with pytest.raises(IllegalAction, match=message):
+        transfer(cash, log, payer, payee, amount, "test", 0)
+    assert cash == {"bank": 1000, "Ann": 0} and log == []
+
+
+@given(st.lists(st.tuples(st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(-50, 5000))))
+def test_money_is_never_created_or_lost(moves: list[tuple[str, str, int]]) -> None:
+    cash = {"bank": 10_000, "pot": 0, "Ann": 500, "Bob": 500}
+    log: list[Transaction] = []
+    for payer, payee, amount in moves:
+        try:
+            transfer(cash, log, payer, payee, amount, "move", 0, overdraft=("bank",))
+        except IllegalAction:
+            pass
+        assert sum(cash.values()) == 11_000
+        assert all(cash[a] >= 0 for a in ("pot", "Ann", "Bob"))
+    assert money(1500) == "M1,500"
