@@ -56,12 +56,19 @@ def real_plays() -> tuple[Sample, ...]:
 
 def plays() -> st.SearchStrategy[Sample]:
     samples = real_plays() if (SHARED_DATA / "gcg").exists() else ()
-    if not samples:  # without the shared data, one hand-made position keeps the laws tested
+    if not samples:  # without the shared data, hand-made legal positions keep the laws tested
+        # QUIZ covers the centre star H8 (a first play must), AQUA hooks through its Q, and the
+        # seven-tile ZEALOTRY through its Z, so the bingo bonus is exercised too.
         board = Board()
-        first = parse_play("8D", "QUIZ", board)
+        first = parse_play("8E", "QUIZ", board)
         board.push(first)
-        samples = ((tuple(Board().rows()), tuple(first), "8D"),
-                   (tuple(board.rows()), tuple(parse_play("E7", "A.E", board)), "E7"))
+        second = parse_play("E7", "A.UA", board)
+        before_second = tuple(board.rows())
+        board.push(second)
+        third = parse_play("H8", ".EALOTRY", board)
+        samples = ((tuple(Board().rows()), tuple(first), "8E"),
+                   (before_second, tuple(second), "E7"),
+                   (tuple(board.rows()), tuple(third), "H8"))
     return st.sampled_from(samples)
 
 
