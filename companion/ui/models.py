@@ -60,6 +60,8 @@ class Form:
         self.bought = ""  # Monopoly Scrabble: Bank rack letters in the word (other word games ignore it)
         # Each game's own per-tab object (`GameUI.tab_state`), by game id: its setup answers and drafts.
         self.games: dict[str, Any] = {}
+        # The shell's tools (word lookup, rack check: `components/tools.py`), by name: their drafts.
+        self.tools: dict[str, Any] = {}
 
 
 @ft.observable
