@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.events import Event, effective_events
-from companion.rules.board import Board, Layout
+from companion.rules.board import Board, Layout, Square
 from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
@@ -43,6 +43,7 @@ class RackAnswer:
     can_play: bool
     lexicon: str
     best: Move | None = None
+    best_word: str = ""  # the best play's whole main word, board tiles included (`.iN` -> `IN`)
 
     @property
     def sentence(self) -> str:
@@ -57,7 +58,10 @@ class RackAnswer:
             return "There is no play to show."
         move = self.best
         way = "down" if move.down else "across"
-        return f"Best play: {move.position.notation} {move.word} ({way}), {move.score} points."
+        blanks = [ch.upper() for ch in move.word if ch.islower()]
+        note = f", the {' and the '.join(blanks)} a blank" if blanks else ""
+        return (f"Best play: {move.position.notation} {move.word} ({way}{note}): "
+                f"{self.best_word or move.word}, {move.score} points.")
 
 
 def unseen_tiles(board: Board, tileset: TileSet) -> Counter[str] | None:
@@ -109,10 +113,25 @@ def check_rack(board: Board, text: str, lexicon: Lexicon, layout: Layout, tilese
     try:
         if best:
             top = best_plays(board, rack, 1, lexicon, layout, tileset)
-            return RackAnswer(rack, bool(top), lexicon.name, top[0] if top else None)
+            word = _whole_word(board, top[0]) if top else ""
+            return RackAnswer(rack, bool(top), lexicon.name, top[0] if top else None, word)
         return RackAnswer(rack, has_any_play(board, rack, lexicon, layout, tileset), lexicon.name)
     except RackError as exc:
         raise RackRefused(_sentence(str(exc))) from None
+
+
+def _whole_word(board: Board, move: Move) -> str:
+    """The move's main word in capitals, reading the board's tiles where the move writes `.`."""
+    out = []
+    for placed, ch in zip(_squares(move), move.word, strict=True):
+        tile = board.get(placed) if ch == "." else None
+        out.append(tile.letter if tile is not None else ch.upper())
+    return "".join(out)
+
+
+def _squares(move: Move) -> list[Square]:
+    dr, dc = (1, 0) if move.down else (0, 1)
+    return [Square(move.row + dr * i, move.col + dc * i) for i in range(len(move.word))]
 
 
 # ----------------------------------------------------------------------------- end-of-game review

@@ -67,6 +67,9 @@ def test_the_other_rack_of_the_same_endgame_has_a_play_and_its_best_matches_the_
     best = table.rack_check("?N", best=True).best
     assert best is not None
     assert cli_moves(tmp_path, table.board.rows(), "?N")[0] == best.notation
+    # Said so a learner can place it: GCG position, the whole word with the board's tiles, the blank named.
+    assert table.rack_check("?N", best=True).best_sentence == f"Best play: {best.position.notation} {best.word} " \
+        f"(across, the I a blank): DIN, {best.score} points."
 
 
 def test_a_mid_game_rack_has_a_play_matching_the_move_generator(tmp_path: Path) -> None:
