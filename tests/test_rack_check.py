@@ -153,3 +153,23 @@ def test_a_game_entered_without_racks_has_nothing_to_review() -> None:
     assert not table.has_racks()
     assert table.play_reviews() == []
     assert table.rack_check("AEIRST?").can_play
+
+
+def test_plays_typed_with_their_racks_are_checked_against_them_and_reviewed() -> None:
+    from companion.games.classic.table import new_classic
+    from companion.ui.table import PlayerInfo
+
+    table = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+    with pytest.raises(TableError, match="does not hold"):
+        table.play_with_rack("8H", "QUIZ", "AEIOUXY")
+    with pytest.raises(TableError, match="is not tiles"):
+        table.play_with_rack("8H", "QUIZ", "QUIZ12")
+    assert len(table.log.events) == 1  # refusals change nothing
+    table.play_with_rack("8H", "QUIZ", "quizaei")
+    assert table.log.events[-1].rack == "QUIZAEI"  # type: ignore[attr-defined]
+    table.play("H7", "A.E")  # Bob's play without a rack: counted, not reviewed
+    assert table.has_racks()
+    (review,) = table.play_reviews()
+    assert (review.number, review.player, review.rack, review.played, review.played_score) == (
+        1, "Ann", "QUIZAEI", "8H QUIZ", 44)
+    assert review.best is not None and review.best.score >= 44

@@ -7,8 +7,9 @@ word with a digit answered with a sentence.
 The rack check runs on a real game: a Quackle self-play record (`../shared/data/gcg`) imported into the
 app's store with `companion games import`, cut just before New_Player_1, holding RRV on a bag-empty
 board, passed. A follower's tab asks: RRV has no play, Quackle's ?N has one, and "Show my best play"
-gives the move `companion moves` lists first. The referee then ends the game and reviews the best play
-of each turn (the record's plays carry their racks).
+gives the move `companion moves` lists first. The referee then passes for RRV, types Quackle's next
+play with the rack it came from, ends the game and reviews the best play of each turn (the record's
+plays carry their racks, and so does the typed one).
 """
 
 from __future__ import annotations
@@ -161,9 +162,18 @@ def test_rack_check_yes_and_no_on_a_real_endgame_and_the_best_play_review(tmp_pa
             tab.tap_ident("verdict")
             tab.click("Back")
             tab.text("New_Player_1 to play")
+            # New_Player_1 passes (RRV has no play); Quackle's play is typed with the rack it came from.
+            tab.click("Pass")
+            tab.text("New_Player_1 passed.")
+            tab.fill("Rack before the play (optional)", "?N")
+            tab.fill("Word", "WEN")
+            tab.fill("Square", "A8")
+            tab.click("Down")
+            tab.click("Confirm play")
+            tab.text("Quackle played WEN at A8: 6 points.")
             tab.click("End game by agreement")
             tab.fill("New_Player_1 rack", "RRV")
-            tab.fill("Quackle rack", "?N")
+            tab.fill("Quackle rack", "?")
             tab.click("Finish and show the winner")
             tab.wait_ident("winner")
             tab.click("Show the best play of each turn")
@@ -171,6 +181,7 @@ def test_rack_check_yes_and_no_on_a_real_endgame_and_the_best_play_review(tmp_pa
             tab.text("1. New_Player_1 (AAEJLOR): played 8G RAJA 22; the best play.")
             tab.text(re.compile(r"3\. New_Player_1 \(ELNOPPS\): played 9F PELO\. 24; best \S+ \S+ 25 \(\+1\)\."))
             tab.text("14. Quackle (EEITTVW): played 8A WEET 32 (not in the word list); best in the list 3B TWE.VE 26.")
+            tab.text(f"25. Quackle (?N): played A8 WEN 6; best {pos} {word} {score} (+{int(score) - 6}).")
             tab.page.set_viewport_size(LAPTOP)
             tab.page.mouse.wheel(0, 2000)
             tab.shot("l06-best-play-review")

@@ -62,6 +62,7 @@ class Form:
         self.games: dict[str, Any] = {}
         # The shell's tools (word lookup, rack check: `components/tools.py`), by name: their drafts.
         self.tools: dict[str, Any] = {}
+        self.play_rack = ""  # the player's rack typed with a play, for tables that record it (`play_with_rack`)
 
 
 @ft.observable
@@ -378,11 +379,16 @@ class AppState:
         assert game is not None
         player = game.current_player
         before = game.scores().get(player or "", 0)
+        rack = self.form.play_rack.strip()
         try:
-            self._act(game, "play", position, word, self.form.bought)
+            if rack and callable(getattr(game, "play_with_rack", None)):
+                self._act(game, "play_with_rack", position, word, rack)
+            else:
+                self._act(game, "play", position, word, self.form.bought)
         except TableError as exc:
             self.fail(str(exc))
             return
+        self.form.play_rack = ""
         gained = game.scores().get(player or "", 0) - before
         self.clear_draft()
         self.form.bought = ""
