@@ -165,7 +165,7 @@ def test_rack_check_yes_and_no_on_a_real_endgame_and_the_best_play_review(tmp_pa
             # New_Player_1 passes (RRV has no play); Quackle's play is typed with the rack it came from.
             tab.click("Pass")
             tab.text("New_Player_1 passed.")
-            tab.fill("Rack before the play (optional)", "?N")
+            tab.fill("Rack (optional)", "?N")
             tab.fill("Word", "WEN")
             tab.fill("Square", "A8")
             tab.click("Down")
