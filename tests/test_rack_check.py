@@ -173,3 +173,20 @@ def test_plays_typed_with_their_racks_are_checked_against_them_and_reviewed() ->
     assert (review.number, review.player, review.rack, review.played, review.played_score) == (
         1, "Ann", "QUIZAEI", "8H QUIZ", 44)
     assert review.best is not None and review.best.score >= 44
+
+
+def test_monopoly_scrabble_tables_answer_too_and_the_shell_asks_the_table_not_the_game_name() -> None:
+    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.ui.components.rack_check import supports_rack_check
+    from companion.ui.components.review import offers_review
+    from companion.ui.table import PlayerInfo, TableBase
+
+    game = new_monopoly([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
+    game.play("8H", "PUNCT")
+    assert not game.rack_check("Q").can_play  # a lone Q on a board holding only PUNCT
+    answer = game.rack_check("XYZ", best=True)
+    assert answer.can_play and answer.best is not None and answer.best_word == "XU"
+    assert supports_rack_check(game) and not offers_review(game)  # no play carries a rack
+    other = TableBase("some_card_game", [PlayerInfo("Ann", "red")], game.log)
+    assert not supports_rack_check(other) and not offers_review(other)
+    assert not supports_rack_check(None)
