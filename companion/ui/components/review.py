@@ -9,6 +9,7 @@ import asyncio
 
 import flet as ft
 
+from companion.rack_check import TurnReview
 from companion.ui.models import AppState
 
 
@@ -16,7 +17,7 @@ def offers_review(game: object) -> bool:
     return callable(getattr(game, "play_reviews", None)) and bool(getattr(game, "has_racks", lambda: False)())
 
 
-def _line(review) -> str:
+def _line(review: TurnReview) -> str:
     played = f"{review.played} {review.played_score if review.played_score is not None else '?'}"
     if not review.played_in_list:
         played += " (not in the word list)"

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import flet as ft
 
+from companion.ui.adapters import Verdict
 from companion.ui.models import AppState
 
 
@@ -28,7 +30,7 @@ def VerdictScreen(app: AppState):
     return RulingPanel(verdict, consequence, app.close_verdict)
 
 
-def RulingPanel(verdict, consequence: str, on_close) -> ft.Control:
+def RulingPanel(verdict: Verdict, consequence: str, on_close: Callable[[], None]) -> ft.Control:
     """The ruling as the whole table reads it: ACCEPTABLE or UNACCEPTABLE, the words, the word list named.
     Shared by a challenge and the word lookup (`components/lookup.py`), so both look the same."""
     ok = verdict.acceptable
