@@ -55,6 +55,10 @@ class WordJudge:
     def warm(self) -> None:
         self._lex()
 
+    def word_list(self, name: str | None = None) -> Any:
+        """The loaded word list (`lexicon.Lexicon`) by name, for the move generator."""
+        return self._lex(name)
+
     def available(self) -> list[str]:
         from lexicon import available_lexicons
 

@@ -60,6 +60,9 @@ class Form:
         self.bought = ""  # Monopoly Scrabble: Bank rack letters in the word (other word games ignore it)
         # Each game's own per-tab object (`GameUI.tab_state`), by game id: its setup answers and drafts.
         self.games: dict[str, Any] = {}
+        # The shell's tools (word lookup, rack check: `components/tools.py`), by name: their drafts.
+        self.tools: dict[str, Any] = {}
+        self.play_rack = ""  # the player's rack typed with a play, for tables that record it (`play_with_rack`)
 
 
 @ft.observable
@@ -377,11 +380,16 @@ class AppState:
         assert game is not None
         player = game.current_player
         before = game.scores().get(player or "", 0)
+        rack = self.form.play_rack.strip()
         try:
-            self._act(game, "play", position, word, self.form.bought)
+            if rack and callable(getattr(game, "play_with_rack", None)):
+                self._act(game, "play_with_rack", position, word, rack)
+            else:
+                self._act(game, "play", position, word, self.form.bought)
         except TableError as exc:
             self.fail(str(exc))
             return
+        self.form.play_rack = ""
         gained = game.scores().get(player or "", 0) - before
         self.clear_draft()
         self.form.bought = ""

@@ -13,10 +13,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.events import GameLog, PassEvent, dump_events
+from companion.events import GameLog, PassEvent, dump_events, effective_events
+from companion.rack_check import RackAnswer, RackRefused, TurnReview, check_rack, review_plays
 from companion.rules.board import Board, Direction, Layout, PlacedTile, Position, Square, Tile
 from companion.rules.notation import format_play
 from companion.rules.scoring import play_direction
+from companion.rules.tiles import load_tileset
 from companion.ui.adapters import JUDGE, BoardRead, Verdict
 from companion.ui.table import PlayerInfo, TableBase, TableError
 
@@ -156,6 +158,7 @@ class WordTable(TableBase):
         self.preset_label = preset_label
         self.last_read: BoardRead | None = None
         self.last_verdict: Verdict | None = None
+        self._reviews: tuple[int, list[TurnReview]] | None = None
 
     # ----- read-only views
     @property
@@ -299,6 +302,36 @@ class WordTable(TableBase):
     def set_read(self, read: BoardRead | None) -> None:
         self.last_read = read
         self._changed()
+
+    # ----- "can anyone still play?" and the best-play review: the move generator, changing nothing
+    def rack_check(self, rack: str, best: bool = False) -> RackAnswer:
+        """Can `rack` make a play on the board as it is now (with `best`: which play scores most)?
+        Any tab may ask, a follower's too. A rack the game cannot have: TableError with a sentence."""
+        with self.lock:
+            board = self.board.copy()
+            tileset = getattr(self.engine.state, "tileset", None) or load_tileset(self.tileset_name)
+        try:
+            return check_rack(board, rack, JUDGE.word_list(self.lexicon), self.layout, tileset, best)
+        except RackRefused as exc:
+            raise TableError(str(exc)) from None
+
+    def play_reviews(self) -> list[TurnReview]:
+        """The best play of each turn entered with the player's rack, for the end-of-game review
+        (slow for a whole game: call it off the UI thread; kept until the log changes)."""
+        with self.lock:
+            events = list(self.log.events)
+        cached = self._reviews
+        if cached is not None and cached[0] == len(events):
+            return cached[1]
+        from companion.games import GAMES
+
+        reviews = review_plays(events, GAMES.get(self.kind).rules.new_state, JUDGE.word_list(self.lexicon))
+        self._reviews = (len(events), reviews)
+        return reviews
+
+    def has_racks(self) -> bool:
+        """Was any play entered with the player's rack (so the review has something to show)?"""
+        return any(getattr(e, "rack", None) for e in effective_events(self.log.events))
 
 
 __all__ = [

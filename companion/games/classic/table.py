@@ -51,8 +51,9 @@ class ClassicEngine(WordEngine):
         return PlayCheck(True, position.upper(), word, [(w.text, w.score) for w in scored.words], scored.total,
                          scored.bingo_bonus, new_squares=[(t.square.row, t.square.col) for t in tiles])
 
-    def play(self, position: str, word: str) -> None:
-        self.log.push(Play(player=self.to_act("The game is over: no more plays."), position=position, word=word))
+    def play(self, position: str, word: str, rack: str | None = None) -> None:
+        self.log.push(Play(player=self.to_act("The game is over: no more plays."), position=position, word=word,
+                           rack=rack))
 
     def exchange(self, count: int) -> None:
         self.log.push(Exchange(player=self.to_act(), count=count))
@@ -88,6 +89,17 @@ class ClassicTable(WordTable):
 
     def exchange(self, count: int) -> None:
         self._do(self.engine.exchange, count)
+
+    def play_with_rack(self, position: str, word: str, rack: str) -> None:
+        """A play with the player's rack before it (the rules check the tiles came from it; the end screen's
+        review then gives the rack's best play)."""
+        check = self.check(position, word)
+        if not check.ok:
+            raise TableError(check.error)
+        typed = "".join(rack.split()).upper()
+        if any(not (ch == "?" or ch.isalpha()) for ch in typed):
+            raise TableError(f"The rack '{rack.strip()}' is not tiles: type its letters, and ? for a blank.")
+        self._do(self.engine.play, position, word, typed or None)
 
     def end_game(self, racks: dict[str, str], agreed: bool = False) -> None:
         used = {p: int(self.clock_seconds(p)) for p in self.players} if self.clocks else {}

@@ -14,11 +14,12 @@ from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
 from companion.ui.components.messages import Messages
 from companion.ui.components.setup import Setup
+from companion.ui.components.tools import FULL_SCREENS, SCREENS, tool_buttons
 from companion.ui.components.verdict import VerdictScreen
 from companion.ui.hub import HUB
 from companion.ui.models import AppState, game_ui
 
-SHELL_SCREENS = ("home", "setup", "follow", "verdict")
+SHELL_SCREENS = ("home", "setup", "follow", "verdict", *SCREENS, *FULL_SCREENS)
 
 
 def game_screen(app: AppState) -> Any:
@@ -39,14 +40,15 @@ def game_screen(app: AppState) -> Any:
 def _nav(app: AppState) -> ft.Control:
     game = app.game
     screen = game_screen(app)
+    tools = tool_buttons(app)  # word lookup and the rack check: on every screen
     if game is None or app.screen in ("home", "setup") or (screen is not None and not screen.needs_game):
-        return ft.Container()
+        return ft.Row(tools, wrap=True, spacing=0)
     if app.role == "follower":
-        return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home"))])
+        return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home")), *tools], wrap=True, spacing=0)
     buttons = [ft.TextButton(s.label, on_click=lambda e, k=s.key: app.go(k))
                for s in game_ui(game.kind).screens if s.label]
     buttons.append(ft.TextButton("Home", on_click=lambda e: app.go("home")))
-    return ft.Row(buttons, wrap=True, spacing=0)
+    return ft.Row(buttons + tools, wrap=True, spacing=0)
 
 
 @ft.component
@@ -78,11 +80,13 @@ def App():
         body = own.view(app)
     elif screen == "verdict":
         body = VerdictScreen(app)
+    elif screen in SCREENS or screen in FULL_SCREENS:
+        body = {**SCREENS, **FULL_SCREENS}[screen](app)
     elif screen == "follow":
         body = FollowScreen(app)
     else:
         body = Home(app)
-    if screen == "verdict":
+    if screen == "verdict" or screen in FULL_SCREENS:
         # The ruling fills the screen so the whole table can read it; a tap (or a few seconds) closes it.
         return ft.SafeArea(expand=True, content=body)
     return ft.SafeArea(

@@ -66,6 +66,11 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
         items.append(ft.OutlinedButton(label, on_click=lambda e: app.toggle_clocks()))
     if steps is not None:
         items.append(steps(app))
+    if current is not None and callable(getattr(game, "play_with_rack", None)):
+        # Optional: the tiles are then checked against it, and the end screen reviews each rack's best play.
+        items.append(ft.TextField(label="Rack (optional)", value=f.play_rack, width=200, dense=True,
+                                  capitalization=ft.TextCapitalization.CHARACTERS,
+                                  on_change=lambda e: setattr(f, "play_rack", e.control.value)))
     items.append(BoardGrid(app))
     if app.read_rows is not None:
         if app.selected is not None:

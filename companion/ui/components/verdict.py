@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import flet as ft
 
+from companion.ui.adapters import Verdict
 from companion.ui.models import AppState
 
 
@@ -21,14 +23,20 @@ def VerdictScreen(app: AppState):
     ft.on_mounted(lambda: ft.context.page.run_task(clear_later))
     if verdict is None:
         return ft.Container()
-    ok = verdict.acceptable
     game = app.game
     consequence = ""
     if game is not None and game.notice:
         consequence = game.notice
+    return RulingPanel(verdict, consequence, app.close_verdict)
+
+
+def RulingPanel(verdict: Verdict, consequence: str, on_close: Callable[[], None]) -> ft.Control:
+    """The ruling as the whole table reads it: ACCEPTABLE or UNACCEPTABLE, the words, the word list named.
+    Shared by a challenge and the word lookup (`components/lookup.py`), so both look the same."""
+    ok = verdict.acceptable
     return ft.Semantics(identifier="verdict", content=ft.Container(
         expand=True, bgcolor="#2E7D32" if ok else "#C62828", padding=24,
-        on_click=lambda e: app.close_verdict(),
+        on_click=lambda e: on_close(),
         content=ft.Column([
             # 44 px broke UNACCEPTABLE in two at phone width (360 px): smaller there, whole word on one line.
             ft.Text("ACCEPTABLE" if ok else "UNACCEPTABLE", size=44 if (ft.context.page.width or 360) >= 480 else 34,
