@@ -483,7 +483,10 @@ class BuilderState(RulesState):
         """The rent the owner may still ask (until the next roll) and its amount now, or None."""
         if self.rent is None:
             return None
-        return self.rent, self.rent_for(self.rent.deed)
+        owner = self.owners[self.rent.deed]
+        if owner is None or owner == self.rent.payer:
+            return None  # the deed changed hands since the landing: its owner now asks, if anyone
+        return RentDue(self.rent.payer, owner, self.rent.deed), self.rent_for(self.rent.deed)
 
     def floor_cost(self, player: str, floor: int) -> FloorCost:
         """What floor `floor` (1-4; 5 = the penthouse) costs this player, from their reference card."""
