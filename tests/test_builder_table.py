@@ -1,0 +1,180 @@
+"""Monopoly Builder's table without a browser: the setup colours mapped onto the box, one tap = one engine
+event (roll, buy, auction, rent, build...), the wording the screens show (hand-out, rent prompt, build
+quote), refusals as sentences that change nothing, the app's own dice recorded in the log, the score
+and the chart, the store round trip. The rules are the real engine's, the profile the real default one
+(cheap floors only where a game must reach its penthouse quickly)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.events import effective_events
+from companion.games.monopoly_builder.profile import load_profile, set_floor_cost
+from companion.games.monopoly_builder.rules import Roll
+from companion.games.monopoly_builder.table import (
+    BuilderTable,
+    box_colours,
+    new_builder,
+    rebuild,
+    suggest_payment,
+)
+from companion.ui.persist import GameStore
+from companion.ui.table import PlayerInfo, TableError
+
+BOX = ["red", "purple", "green", "yellow"]
+PLAYERS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]
+
+
+def cheap_profile():
+    """Every floor and the penthouse cost one resource of any colour: a game reaches its end in a few turns."""
+    p = load_profile()
+    for colour in p.colours.value:
+        for floor in range(1, p.counts.max_floors.value + 2):
+            p = set_floor_cost(p, colour, floor, colours={}, any_colour=1)
+    return p
+
+
+@pytest.mark.parametrize("picked, expected", [
+    (["red", "blue"], ["red", "purple"]),  # blue is not in the box: the first colour nobody has
+    (["amber", "green"], ["yellow", "green"]),  # the shell's amber is the box's yellow
+    (["teal", "red", "blue", "amber"], ["purple", "red", "green", "yellow"]),
+    (["red", "red"], ["red", "purple"]),  # a colour picked twice: the second player takes a free one
+])
+def test_setup_colours_map_onto_the_box(picked, expected):
+    assert box_colours(picked, BOX) == expected
+
+
+def test_the_seats_keep_the_box_colour_and_the_shell_shows_it():
+    g = new_builder([PlayerInfo("Ann", "amber"), PlayerInfo("Bob", "blue"), PlayerInfo("Cleo", "green")])
+    assert [g.box_colour(p) for p in g.players] == ["yellow", "red", "green"]
+    assert [p.colour for p in g.player_info] == ["amber", "red", "green"]
+    assert g.token_name("Ann") == "Rubber Ducky"
+    assert g.hand("Ann") == {"red": 0, "purple": 0, "green": 0, "yellow": 4}  # 4 of the player's own colour
+    assert g.chip_lines("Ann") == ["M900", "4 chips 4Y"]
+
+
+def test_five_players_are_refused_with_a_sentence():
+    five = [PlayerInfo(n, c) for n, c in zip("ABCDE", ["red", "blue", "green", "amber", "purple"])]
+    with pytest.raises(TableError, match=r"^Monopoly Builder is for 2-4 players, not 5\.$"):
+        new_builder(five)
+
+
+def test_a_game_to_the_penthouse_through_the_table():
+    g = new_builder(PLAYERS, cheap_profile())
+    assert g.waiting_for() == "Ann rolls the dice."
+    g.roll(2, 3)
+    assert g.turn_lines == ["Ann rolls 2+3 = 5.", "Ann lands on Oriental Avenue."]
+    assert g.deed_line(g.deed_here()) == ("Oriental Avenue (Light Blue): price M100, rent M50 (M100 with the "
+                                          "monopoly), gives 2 green on a roll of 11.")
+    g.buy()
+    g.end_turn()
+    g.roll(1, 4)  # Bob lands on Ann's Oriental Avenue
+    owner, sentence, amount = g.rent_prompt()
+    assert (owner, amount) == ("Ann", 50) and "until the next roll" in sentence
+    g.ask_rent()
+    assert "Bob pays M50 to Ann: rent on Oriental Avenue." in g.turn_lines and g.rent_prompt() is None
+    g.bank_trade("purple", "yellow")  # 4 purple for 1 yellow
+    assert g.hand("Bob") == {"red": 0, "purple": 0, "green": 0, "yellow": 1}
+    g.end_turn()
+    g.roll(3, 3)  # a 6: every player takes 2 of their colour; doubles: Ann rolls again
+    assert g.handout_lines() == ["Ann takes 2 red (a roll of 6).", "Bob takes 2 purple (a roll of 6)."]
+    assert g.roll_line() == "Last roll: 3 + 3 = 6, doubles."
+    g.auction()
+    assert g.least_bid() == 10
+    g.bid("Bob", 10)
+    assert g.least_bid() == 15
+    g.bid("Ann", 20)
+    g.close_auction()
+    assert g.turn_lines[0] == "Ann wins Virginia Avenue for M20."
+    for floor in range(1, 5):
+        quote = g.build_quote("A1")
+        assert quote == (floor, f"floor {floor} on A1 costs 1 of any colour", {"red": 1})
+        g.build("A1", quote[2])
+    g.build("B1", {"red": 1})
+    assert [[s.height for s in row[:2]] for row in g.sites()[:1]] == [[4, 1]]
+    assert g.sites()[0][0].label == "A1 Ann 4 floors"
+    g.end_turn()
+    assert g.current_player == "Ann"  # the doubles' second roll
+    g.roll(1, 2)
+    g.chance("dividend")
+    quote = g.build_quote("A1")
+    assert quote[:2] == (5, "the penthouse on A1 costs 1 of any colour")
+    g.build("A1", quote[2])
+    assert g.finished and g.winner() == ["Ann"]
+    ann = g.scores()["Ann"]
+    assert (ann.buildings, ann.building_points, ann.community_size, ann.community, ann.billionaire, ann.total) == \
+        ((5, 1), 17, 2, 5, 3, 25)
+    assert g.ranking() == ["Ann", "Bob"]
+    assert g.history()[-1] == {"Ann": 25, "Bob": 0}
+
+
+def test_the_rent_prompt_expires_at_the_next_roll():
+    g = new_builder(PLAYERS)
+    g.roll(2, 3)
+    g.buy()
+    g.end_turn()
+    g.roll(1, 4)
+    assert g.rent_prompt() is not None
+    g.end_turn()
+    g.roll(1, 2)  # Ann rolls: the owner did not ask in time
+    assert g.rent_prompt() is None
+    with pytest.raises(TableError, match="rent is asked before the next roll, or it is lost"):
+        g.ask_rent()
+
+
+def test_refusals_are_sentences_and_change_nothing():
+    g = new_builder(PLAYERS)
+    events, moves = len(g.log.events), g.moves
+    with pytest.raises(TableError, match=r"^Buying is not possible now: Ann rolls the dice\.$"):
+        g.buy()
+    with pytest.raises(TableError, match="Building is not possible now"):
+        g.build("A1", {"red": 2})
+    assert (len(g.log.events), g.moves) == (events, moves)
+    g.roll(2, 3)
+    g.auction()
+    with pytest.raises(TableError, match=r"the next bid is at least M10"):
+        g.bid("Bob", 5)
+    g.bid("Bob", 10)
+    with pytest.raises(TableError, match=r"at least M15 \(raises of at least M5\)"):
+        g.bid("Ann", 12)
+    g.close_auction()
+    g.build("A1", {"red": 2})
+    g.end_turn()
+    g.roll(1, 1)  # Bob: doubles, to Steal 1 Resource... whatever the space asks, Bob may not build on Ann's block
+    quote = BuilderTable.build_quote(g, "A1")
+    assert isinstance(quote, str) and quote.startswith("The building on A1 is Ann's")
+
+
+def test_the_app_rolls_and_the_dice_are_in_the_log():
+    g = new_builder(PLAYERS, settings={"dice": "rolled"})
+    message = g.roll_app()
+    roll = [e for e in effective_events(g.log.events) if isinstance(e, Roll)][-1]
+    a, b = roll.dice
+    assert 1 <= a <= 6 and 1 <= b <= 6 and g.bstate.last_roll == (a, b)
+    assert message.startswith(f"The app rolled {a} + {b} = {a + b}")
+    assert g.settings.dice == "rolled"
+
+
+def test_the_suggested_payment_pays_named_colours_then_levels_the_hand():
+    # Named colours first, then each 'any' chip from the colour held most at that point (box order on a tie).
+    assert suggest_payment({"red": 1, "green": 1}, 1, {"red": 3, "green": 1, "purple": 2}, BOX) == \
+        {"red": 2, "green": 1}
+    assert suggest_payment({}, 3, {"red": 1, "purple": 2, "yellow": 2}, BOX) == {"red": 1, "purple": 1, "yellow": 1}
+    assert suggest_payment({}, 2, {"green": 5, "yellow": 1}, BOX) == {"green": 2}
+
+
+def test_undo_and_a_restart_give_the_same_game(tmp_path):
+    g = new_builder(PLAYERS, settings={"bonus_tie": "all"})
+    g.roll(2, 3)
+    g.buy()
+    g.undo()
+    assert g.turn_lines == ["The last action was undone."] and g.phase == "buy"
+    g.auction()
+    store = GameStore(tmp_path)
+    store.save(g)
+    again, _note = GameStore(tmp_path).resume()
+    assert again is not None and again.id == g.id and isinstance(again, BuilderTable)
+    assert again.bstate.summary() == g.bstate.summary()
+    assert again.colour("Bob") == "purple" and again.settings.bonus_tie == "all"
+    copy = rebuild("x", again.table_settings(), list(g.log.events))
+    assert copy.bstate.summary() == g.bstate.summary()
