@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 
 from companion.events import Event, GameLog
-from companion.games.monopoly_builder.profile import FloorCost
+from companion.games.monopoly_builder.profile import FloorCost, Profile
 from companion.games.monopoly_builder.rules import (
     BANK,
     Auction,
@@ -179,10 +179,11 @@ def next_event(s: BuilderState, rng: random.Random) -> Event:
     return EndTurn(player=p)
 
 
-def play(seed: int, players: int = 3, max_events: int = 3000, **table: object) -> GameLog[BuilderState]:
+def play(seed: int, players: int = 3, max_events: int = 3000, profile: Profile | str = "monopoly_builder",
+         **table: object) -> GameLog[BuilderState]:
     """A whole game (to the penthouse, or `max_events`) from a seeded random table."""
     rng = random.Random(seed)
-    log = new_game(SEATS[:players], **table)
+    log = new_game(SEATS[:players], profile, **table)
     while not log.state.finished and len(log.events) < max_events:
         log.push(next_event(log.state, rng))
     return log
