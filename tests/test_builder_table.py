@@ -178,3 +178,42 @@ def test_undo_and_a_restart_give_the_same_game(tmp_path):
     assert again.colour("Bob") == "purple" and again.settings.bonus_tie == "all"
     copy = rebuild("x", again.table_settings(), list(g.log.events))
     assert copy.bstate.summary() == g.bstate.summary()
+
+
+def test_discard_free_parking_steal_and_jail_through_the_table():
+    g = new_builder(PLAYERS)
+    g.roll(3, 3)  # a 6 (2 red) and Roll for Resources
+    assert g.phase == "resource_roll" and g.chart_line().startswith("Chart: 2 red, 3 red")
+    g.resource_roll(1, 1)
+    assert "Ann takes 2 red (a roll of 6), 2 red (Roll for Resources (2))." in g.handout_lines()
+    g.end_turn()  # doubles: Ann again, with 8 resources
+    assert g.waiting_for() == "Ann has 8 resources: discard 2 onto their space."
+    with pytest.raises(TableError, match="must discard exactly 2"):
+        g.discard({"red": 1})
+    g.discard({"red": 2})
+    assert g.turn_lines == ["Ann discards 2 red onto Roll for Resources."]
+    assert "Resources on spaces: Roll for Resources: 2 red." in g.follow_lines()
+    g.roll(5, 5)  # Free Parking
+    with pytest.raises(TableError, match="a different type"):
+        g.free_parking({"red": 2}, "red")
+    g.free_parking({"red": 2}, "green")
+    assert g.hand("Ann") == {"red": 4, "purple": 0, "green": 1, "yellow": 0}
+    g.end_turn()
+    g.roll(2, 2)  # the third doubles in a row: Jail, and the turn passes
+    assert g.current_player == "Bob" and "Ann rolls doubles three times in a row and goes to Jail." in g.turn_lines
+    g.roll(6, 6)  # Bob passes Roll for Resources and picks up Ann's discards, lands on Steal 1 Resource
+    assert "Bob takes 2 red (picked up on Roll for Resources)." in g.handout_lines()
+    g.steal("Ann", "green")
+    assert g.hand("Bob")["green"] == 1 and g.turn_lines == ["Bob steals a green resource from Ann."]
+    g.end_turn()
+    g.discard({"purple": 3})  # Bob's second roll starts a turn: 9 resources, down to 6
+    g.roll(1, 2)  # Bob's doubles roll: New York Avenue, nobody bids
+    g.auction()
+    g.close_auction()
+    g.end_turn()
+    assert g.turn_lines == ["Bob ends the turn."]
+    assert g.waiting_for() == "Ann is in Jail: pay M50, use a card, or roll for doubles."
+    assert g.chip_lines("Ann")[-1] == "in Jail"
+    g.jail_pay()
+    assert g.turn_lines == ["Ann pays M50 and leaves Jail.", "Ann pays M50 to the Bank: leaves Jail."]
+    assert g.phase == "roll" and g.bstate.cash["Ann"] == 850

@@ -28,19 +28,20 @@ def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
             value = pr.number(d, "mortgage")
             text = (f"{pr.deed_name(d)}: {owner or 'Bank'}" + (" (mortgaged)" if mortgaged else "")
                     + f", rent {theme.money(st.rent_for(d) if owner else pr.number(d, 'rent'))}, "
-                    f"{pr.number(d, 'dice_number')} -> {pr.deed_resource(d)}")
-            line: list[ft.Control] = [
+                    f"gives {pr.deed_resource(d)} on {pr.number(d, 'dice_number')}")
+            column: list[ft.Control] = [ft.Text(text, size=12)]
+            if owner and not mortgaged:
+                column.append(ft.TextButton(f"Mortgage {pr.deed_name(d)} (+{theme.money(value)})",
+                                            on_click=lambda e, o=owner, d=d: app.do("mortgage", o, d)))
+            elif owner and mortgaged:
+                column.append(ft.TextButton(f"Unmortgage {pr.deed_name(d)} (-{theme.money(value)})",
+                                            on_click=lambda e, o=owner, d=d: app.do("unmortgage", o, d)))
+            # No wrapping here: a wrapping row cannot hold the expanding text (Flutter draws a grey box).
+            rows.append(ft.Row([
                 ft.Container(width=8, height=28, bgcolor=theme.group(g.id), border_radius=2),
                 ft.Container(width=10, height=10, bgcolor=resource_hex(pr.deed_resource(d)), border_radius=5),
-                ft.Text(text, size=12, expand=True),
-            ]
-            if owner and not mortgaged:
-                line.append(ft.TextButton(f"Mortgage {pr.deed_name(d)}", on_click=lambda e, o=owner, d=d:
-                                          app.do("mortgage", o, d), tooltip=f"+{theme.money(value)}"))
-            elif owner and mortgaged:
-                line.append(ft.TextButton(f"Unmortgage {pr.deed_name(d)}", on_click=lambda e, o=owner, d=d:
-                                          app.do("unmortgage", o, d), tooltip=f"-{theme.money(value)}"))
-            rows.append(ft.Row(line, spacing=4, wrap=True))
+                ft.Column(column, spacing=0, tight=True, expand=True),
+            ], spacing=4))
     return rows
 
 
@@ -55,6 +56,8 @@ def BuilderBank(app: AppState):
         PlayersStrip(app),
         ft.Text(game.waiting_for(), italic=True),
     ]
+    if game.turn_lines:
+        items.append(boxed("turn-steps", game.turn_lines))
     items += rent_panel(app, game)
     items += debt_panel(app, game)
     cash = ", ".join(f"{p} {theme.money(st.cash[p])}" for p in game.players)

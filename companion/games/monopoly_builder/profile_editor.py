@@ -25,6 +25,8 @@ PROFILE_FILE = "monopoly_builder.json"
 EDITOR_SCREEN = "builder_profile"
 DEED_FIELDS = [("name", "Name"), ("price", "Price"), ("rent", "Rent"), ("monopoly_rent", "Monopoly rent"),
                ("mortgage", "Mortgage"), ("dice_number", "Dice number")]
+SOURCES = {"rules_text": "from the rules text", "confirmed": "confirmed", "inferred": "inferred",
+           "placeholder": "a placeholder: check it against the deed", "table": "typed at this table"}
 PARTS = [("deeds", "Title Deeds"), ("floors", "Floor costs"), ("foundations", "Foundations"), ("track", "Track"),
          ("values", "Other values")]
 SPACE_KINDS = [("deed", "Deed"), ("collect", "Collect 2"), ("roll_for_resources", "Roll for Resources"),
@@ -318,7 +320,7 @@ def _deeds_part(act: ProfileActions) -> list[ft.Control]:
         ft.Semantics(identifier="deed-values", content=ft.Text(
             f"{d.name.value} ({profile.group(d.group.value).name}): price {d.price.value}, rent {d.rent.value}, "
             f"monopoly rent {d.monopoly_rent.value}, mortgage {d.mortgage.value}, dice number {d.dice_number.value}, "
-            f"resource {d.resource.value} ({d.price.confidence}).", size=13)),
+            f"resource {d.resource.value} ({SOURCES.get(d.price.confidence, d.price.confidence)}).", size=13)),
         ft.Row([_field(label, f, key, 170 if key == "name" else 110) for key, label in DEED_FIELDS], wrap=True),
         ft.Text("Resource it gives:", size=13),
         Choice([(c, c) for c in profile.colours.value], f.get("resource", ""), act.pick_deed_resource),

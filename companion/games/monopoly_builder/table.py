@@ -174,7 +174,8 @@ class BuilderTable(TableBase):
     def chip_lines(self, player: str) -> list[str]:
         st = self.bstate
         held = st.resources[player]
-        lines = [money(st.cash[player]), f"{sum(held.values())} chips " + " ".join(
+        count = sum(held.values())
+        lines = [money(st.cash[player]), f"{count} chip{'' if count == 1 else 's'} " + " ".join(
             f"{n}{c[:1].upper()}" for c, n in held.items() if n)]
         if player in st.bankrupt:
             lines.append("bankrupt")
@@ -428,7 +429,10 @@ class BuilderTable(TableBase):
         self.push(Bankrupt(player=player))
 
     def end_turn(self) -> None:
-        self.push(EndTurn(player=self._mover()))
+        player = self._mover()
+        self.push(EndTurn(player=player))
+        if not self.turn_lines:
+            self.turn_lines = [f"{player} ends the turn."]
 
     def end_game(self) -> None:
         self.push(EndGame())

@@ -1,0 +1,164 @@
+"""A Monopoly Builder game played to its end through the browser at phone width, a follower watching.
+
+The table's box is a saved board profile in the app's data folder (as the profile editor saves it) whose
+floors and penthouse each cost one resource of any colour, so a penthouse is reached in three turns;
+everything else is the default profile and the real engine (`companion.games.monopoly_builder.rules`).
+Through the real UI: the profile editor (a deed that cannot be played refused with the reason, then
+corrected and saved), setup, dice tapped in one tap (a wrong roll undone), buying, the owner's rent
+prompt, a 4-for-1 trade with the Bank, the resource hand-out of a 6 seen on both phones, an auction
+(a raise too small refused), building on the grid, a mortgage and a trade between players on the Bank
+screen, a Chance card, the penthouse, the score breakdown and the winner. Screenshots b01-b10 for the
+README."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
+from browser.harness import failure_shot
+
+from companion.games.monopoly_builder.profile import load_profile, save_profile, set_floor_cost
+
+pytestmark = pytest.mark.browser
+
+
+def save_cheap_profile(data_dir):
+    """The default profile with every floor costing one resource of any colour, saved where the app keeps
+    the table's profile (DATA/profiles/monopoly_builder.json)."""
+    p = load_profile()
+    for colour in p.colours.value:
+        for floor in range(1, p.counts.max_floors.value + 2):
+            p = set_floor_cost(p, colour, floor, colours={}, any_colour=1)
+    (data_dir / "profiles").mkdir(parents=True, exist_ok=True)
+    save_profile(p, data_dir / "profiles" / "monopoly_builder.json")
+
+
+def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: F811
+    save_cheap_profile(tmp_path)
+    started = time.perf_counter()
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance)
+        ref = new_tab(browser, url)
+        fol = None
+        try:
+            ref.click("New game")
+            ref.click("Monopoly Builder")
+            ref.text("Table settings")
+            ref.text("Bob: Hazel the Cat (purple)")  # blue is not in this box: Bob plays purple
+            ref.shot("b01-builder-setup")
+
+            # The profile editor: a dice number the dice cannot make is refused with the reason.
+            ref.click("Edit board profile")
+            ref.text("Board profile")
+            ref.click("Oriental Avenue")
+            ref.fill("Dice number", "13")
+            ref.click("Set deed")
+            ref.text(re.compile(r"Oriental Avenue has dice number 13: it must be 2 to 12.*Nothing was changed"))
+            ref.shot("b02-builder-profile-refused")
+            ref.fill("Dice number", "11")
+            ref.fill("Price", "120")
+            ref.click("Set deed")
+            ref.text(re.compile(r"Oriental Avenue \(Light Blue\): price 120, rent 50"))
+            ref.click("Save profile")
+            ref.text(re.compile(r"Board profile saved"))
+            ref.click("Back to the new game")
+            ref.click("Start game")
+            ref.text("Ann rolls the dice.")
+            fol = new_tab(browser, url)
+            fol.text("Watching (read-only)")
+
+            # Ann: one tap for the roll, then buy.
+            ref.tap_ident("dice-2-3")
+            ref.text("Ann lands on Oriental Avenue.")
+            ref.shot("b03-builder-buy")
+            ref.click("Buy for M120")
+            ref.text("Ann pays M120 to the Bank: buys Oriental Avenue.")
+            ref.click("End turn")
+
+            # Bob: a wrong roll tapped, undone; then he lands on Ann's deed and Ann asks for the rent.
+            ref.tap_ident("dice-1-3")
+            ref.text("Bob draws a Chance card: record which.")
+            ref.click("Undo last action")
+            ref.text("Bob rolls the dice.")
+            ref.tap_ident("dice-1-4")
+            ref.wait_ident("rent")
+            ref.shot("b04-builder-rent")
+            ref.click("Ann asks for M50")
+            ref.text("Bob pays M50 to Ann: rent on Oriental Avenue.")
+            ref.click("1 yellow")
+            ref.click("Trade 4 purple for 1 yellow")
+            ref.text("Bob trades 4 purple for 1 yellow with the Bank.")
+            ref.click("End turn")
+
+            # Ann rolls a double 6: everyone takes 2 of their colour, seen on both phones.
+            ref.tap_ident("dice-3-3")
+            ref.wait_ident("handout")
+            ref.text("Bob takes 2 purple (a roll of 6).")
+            fol.text("Bob takes 2 purple (a roll of 6).")
+            ref.shot("b05-builder-handout")
+            ref.click("Auction it")
+            ref.click("Bob bids")  # an empty amount is the least bid, M10
+            ref.text(re.compile(r"Bob bids M10\. Next bid at least M15"))
+            ref.fill("Bid (M)", "12")
+            ref.click("Ann bids")
+            ref.text(re.compile(r"bid of M12 is too low: the next bid is at least M15"))
+            ref.fill("Bid (M)", "20")
+            ref.click("Ann bids")
+            ref.text(re.compile(r"Ann bids M20\. Next bid at least M25"))
+            ref.shot("b06-builder-auction")
+            ref.click("Sold to Ann for M20")
+            ref.text("Ann wins Virginia Avenue for M20.")
+
+            # Building: tap a foundation, check the chips, Build.
+            for floor in range(1, 5):
+                ref.tap_ident("site-A1")
+                ref.wait_ident("build")
+                if floor == 2:
+                    ref.shot("b07-builder-build")
+                ref.click(f"Build floor {floor} on A1")
+                ref.text(f"Ann builds floor {floor} on A1.")
+            ref.tap_ident("site-B1")
+            ref.click("Build floor 1 on B1")
+            ref.text("Ann builds floor 1 on B1.")
+            ref.click("End turn (Ann rolls again: doubles)")
+
+            # The Bank: a mortgage and a trade between players.
+            ref.click("Bank")
+            ref.wait_ident("cash")
+            ref.click("Mortgage Virginia Avenue (+M160)")
+            ref.text("The Bank pays Ann M160: mortgages Virginia Avenue.")
+            ref.shot("b08-builder-bank")
+            ref.tap_ident("trade-get-yellow-plus")
+            ref.fill("Ann pays (M)", "15")
+            ref.click("Record the trade")
+            ref.text("Ann and Bob trade: M15 for 1 yellow.")
+            ref.click("Turn")
+
+            # Ann's second roll: Chance, then the penthouse ends the game.
+            ref.tap_ident("dice-1-2")
+            ref.click("The Bank pays you a dividend of 50M")
+            ref.text("The Bank pays Ann M50: Chance: The Bank pays you a dividend of 50M.")
+            ref.tap_ident("site-A1")
+            ref.click("Build the penthouse on A1")
+            ref.text("Ann builds the penthouse on A1: the game is over.")
+            ref.click("See the score")
+            ref.wait_ident("winner")
+            ref.text("Winner: Ann")
+            ref.text("1. Ann: 25 points")
+            ref.text("Buildings: 5 floors (penthouse) 16, 1 floor 1 = 17")
+            ref.text("Community Builder (2 buildings side by side): 5")
+            ref.text("Billionaire Builder (most cash, M1,005): 3")
+            ref.wait_ident("chart")
+            ref.shot("b09-builder-end")
+            fol.text("Game over. Winner: Ann")
+            fol.text("1. Ann: 25 points")
+            fol.shot("b10-builder-follower")
+        except Exception:
+            failure_shot(ref, "builder-ref")
+            if fol is not None:
+                failure_shot(fol, "builder-fol")
+            raise
+        browser.close()
+    print(f"builder browser game: {time.perf_counter() - started:.1f} s")
