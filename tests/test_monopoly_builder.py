@@ -803,3 +803,16 @@ def test_json_roundtrip_of_every_event_type() -> None:
     assert isinstance(EVENT_ADAPTER.validate_python({"type": "roll", "player": "A", "dice": [3, 4]}), Roll)
     assert isinstance(EVENT_ADAPTER.validate_python({"type": "jail_pay", "player": "A"}), JailPay)
     assert isinstance(EVENT_ADAPTER.validate_python({"type": "discard", "player": "A", "resources": {}}), Discard)
+
+
+def test_jail_third_failed_roll_short_of_cash_owes_the_fee_and_a_later_chance_payment_adds_up() -> None:
+    log = _jailed()
+    push(log, Trade(player="Ann", partner="Bob", give=Bundle(cash=890)))
+    for _ in (1, 2):
+        push(log, Roll(player="Ann", dice=(1, 2)), EndTurn(player="Ann"), Roll(player="Bob", dice=(2, 1)))
+        finish_turn(log)
+    s = push(log, Roll(player="Ann", dice=(2, 4)))  # third failure: 50M owed, then 8 + 6 = 14 Chance
+    assert s.debt is not None and s.debt.amount == 50 and s.positions["Ann"] == 14
+    refused(log, ChanceDraw(player="Ann", card="repairs"), "must first pay")
+    s = push(log, Bankrupt(player="Ann"))
+    assert "Ann" in s.bankrupt and s.cash["Ann"] == 0

@@ -727,10 +727,17 @@ class BuilderState(RulesState):
 
     def _charge(self, payer: str, payee: str, amount: int, reason: str) -> None:
         """A payment that must be made: short of cash, the payer owes a debt (mortgage, trade or go bankrupt)."""
-        if self.cash[payer] >= amount:
+        if self.debt is None and self.cash[payer] >= amount:
             self._transfer(payer, payee, amount, reason)
             return
-        self.debt = Debt(payer, payee, amount, reason)
+        if self.debt is not None:
+            # A second payment in the same event (the third failed Jail roll, then a Chance card on the
+            # space reached): both are owed to the Bank by the same player, so they add up.
+            old = self.debt
+            assert old.debtor == payer and old.creditor == payee
+            self.debt = Debt(payer, payee, old.amount + amount, f"{old.reason}; {reason}")
+        else:
+            self.debt = Debt(payer, payee, amount, reason)
         self._note(f"{payer} owes {money(amount)} to {self._account_name(payee)} ({reason}) and is short of cash")
 
     def _settle_debt(self) -> None:
