@@ -152,22 +152,25 @@ def test_exactly_six_resources_need_no_discard() -> None:
     assert s.hand("Ann") == 6 and s.phase == "roll"
 
 
-def test_resources_on_a_space_are_picked_up_when_landing_on_it() -> None:
+def _two_red_left_on_space_6() -> GameLog[BuilderState]:
+    """Ann discards two red chips on Roll for Resources (6), moves on and ends her turn: Bob to play."""
     log = game(2)
     push(log, Roll(player="Ann", dice=(1, 1)), EndTurn(player="Ann"), Roll(player="Ann", dice=(2, 2)),
          ResourceRoll(player="Ann", dice=(1, 1)), EndTurn(player="Ann"), Discard(player="Ann", resources={"red": 2}),
          Roll(player="Ann", dice=(1, 2)))
     finish_turn(log)
+    assert log.state.space_resources == {6: {"red": 2}} and log.state.current_player == "Bob"
+    return log
+
+
+def test_resources_on_a_space_are_picked_up_when_landing_on_it() -> None:
+    log = _two_red_left_on_space_6()
     s = push(log, Roll(player="Bob", dice=(2, 4)))  # Bob lands on 6, where Ann's two red chips lie
     assert s.space_resources == {} and chips(s, "Bob")["red"] == 2
 
 
 def test_resources_on_a_space_are_picked_up_when_passing_it() -> None:
-    log = game(2)
-    push(log, Roll(player="Ann", dice=(1, 1)), EndTurn(player="Ann"), Roll(player="Ann", dice=(2, 2)),
-         ResourceRoll(player="Ann", dice=(1, 1)), EndTurn(player="Ann"), Discard(player="Ann", resources={"red": 2}),
-         Roll(player="Ann", dice=(1, 2)))
-    finish_turn(log)
+    log = _two_red_left_on_space_6()
     s = push(log, Roll(player="Bob", dice=(3, 4)))  # Bob passes 6 on the way to 7
     assert s.positions["Bob"] == 7 and chips(s, "Bob")["red"] == 2 and s.space_resources == {}
     assert any(h.reason.startswith("picked up") for h in s.last_handout)

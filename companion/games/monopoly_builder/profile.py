@@ -35,14 +35,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from companion.rules.board import ASSETS
 from companion.rules.errors import RulesDataError
+from companion.rules.sourced import Confidence, Sourced, first_error, read_profile_json
 
-Confidence = Literal["rules_text", "confirmed", "inferred", "placeholder", "table"]
 SPACE_KINDS = ("go", "deed", "chance", "collect", "roll_for_resources", "steal", "free_parking", "jail",
                "go_to_jail")
 CHANCE_EFFECTS = ("get_out_of_jail", "forced_trade", "collect", "pay", "resources", "move_to", "go_to_jail",
@@ -50,17 +50,6 @@ CHANCE_EFFECTS = ("get_out_of_jail", "forced_trade", "collect", "pay", "resource
 KEPT_CARDS = ("get_out_of_jail", "forced_trade")  # a player keeps these until used
 FOUNDATION = "#"
 DICE_TOTALS = range(2, 13)
-
-T = TypeVar("T")
-
-
-class Sourced(BaseModel, Generic[T]):
-    """A value and where it comes from."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    value: T
-    confidence: Confidence
-    note: str = ""
 
 
 class Amounts(BaseModel):
@@ -431,19 +420,12 @@ def parse_cell(name: str) -> tuple[int, int]:
     return int(m.group(2)) - 1, ord(m.group(1).upper()) - ord("A")
 
 
-def _first_error(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
-    return f"{msg} (at {where})" if where else msg
-
-
 def validate_profile(data: object) -> Profile:
     """A profile from parsed JSON, or `RulesDataError` saying in one sentence why it cannot be played."""
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:
-        raise RulesDataError(f"the board profile cannot be played: {_first_error(exc)}") from None
+        raise RulesDataError(f"the board profile cannot be played: {first_error(exc)}") from None
 
 
 def profile_path(name_or_path: str | Path) -> Path:
@@ -455,14 +437,7 @@ def profile_path(name_or_path: str | Path) -> Path:
 
 def load_profile(name_or_path: str | Path = "monopoly_builder") -> Profile:
     """A profile by name from `assets/profiles/`, or from a JSON file path."""
-    path = profile_path(name_or_path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesDataError(f"no board profile at {path}: give a profile name or a JSON file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RulesDataError(f"board profile {path} is not valid JSON: {exc}") from None
-    return validate_profile(raw)
+    return validate_profile(read_profile_json(profile_path(name_or_path)))
 
 
 def save_profile(profile: Profile, path: str | Path) -> Path:

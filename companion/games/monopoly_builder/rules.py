@@ -56,6 +56,7 @@ from companion.rules.players import check_player_names
 VARIANT = "monopoly_builder"
 BANK = "bank"
 
+Die = Annotated[int, Field(ge=1, le=6, description="what one die shows")]
 Phase = Literal["discard", "roll", "buy", "auction", "chance", "resource_roll", "steal", "act", "over"]
 
 
@@ -117,13 +118,7 @@ class Roll(PlayerEvent):
     """The turn's roll (also a roll for doubles in Jail): both dice, entered by the table or rolled by the app."""
 
     type: Literal["roll"] = "roll"
-    dice: tuple[int, int]
-
-    @model_validator(mode="after")
-    def _check(self) -> Roll:
-        if not all(1 <= d <= 6 for d in self.dice):
-            raise ValueError("each die shows 1 to 6")
-        return self
+    dice: tuple[Die, Die]
 
 
 class JailPay(PlayerEvent):
@@ -178,13 +173,7 @@ class ResourceRoll(PlayerEvent):
     """The roll on a Roll for Resources space (compared with the space's chart)."""
 
     type: Literal["resource_roll"] = "resource_roll"
-    dice: tuple[int, int]
-
-    @model_validator(mode="after")
-    def _check(self) -> ResourceRoll:
-        if not all(1 <= d <= 6 for d in self.dice):
-            raise ValueError("each die shows 1 to 6")
-        return self
+    dice: tuple[Die, Die]
 
 
 class Steal(PlayerEvent):
