@@ -819,3 +819,56 @@ def test_jail_third_failed_roll_short_of_cash_owes_the_fee_and_a_later_chance_pa
     refused(log, ChanceDraw(player="Ann", card="repairs"), "must first pay")
     s = push(log, Bankrupt(player="Ann"))
     assert "Ann" in s.bankrupt and s.cash["Ann"] == 0
+
+
+def test_chance_cards_that_say_keep_are_kept_the_others_are_done_and_go_back() -> None:
+    log = game(2)
+    push(log, Roll(player="Ann", dice=(1, 3)))
+    assert log.state.phase == "chance"
+    refused(log, ChanceDraw(player="Ann", card="nothing"), "no Chance card 'nothing'")
+    s = push(log, ChanceDraw(player="Ann", card="get_out_of_jail"))
+    assert s.kept_cards["Ann"] == ["get_out_of_jail"] and s.deck["get_out_of_jail"] == 1
+    log2 = game(2)
+    s = push(log2, Roll(player="Ann", dice=(1, 3)), ChanceDraw(player="Ann", card="dividend"))
+    assert s.cash["Ann"] == 950 and s.deck["dividend"] == 2  # read and returned to the bottom of the deck
+    log3 = game(2)
+    s = push(log3, Roll(player="Ann", dice=(1, 3)), ChanceDraw(player="Ann", card="advance_to_boardwalk"))
+    assert s.positions["Ann"] == 31 and s.phase == "buy" and s.cash["Ann"] == 900  # no GO passed
+    log4 = game(2)
+    s = push(log4, Roll(player="Ann", dice=(1, 3)), ChanceDraw(player="Ann", card="go_to_jail"))
+    assert "Ann" in s.jail and s.current_player == "Bob"
+    log5 = game(2)
+    s = push(log5, Roll(player="Ann", dice=(1, 3)), ChanceDraw(player="Ann", card="green_delivery"))
+    assert chips(s, "Ann") == {"red": 4, "green": 2}
+    s = push(game(2), Roll(player="Ann", dice=(1, 3)), ChanceDraw(player="Ann", card="speeding_fine"))
+    assert s.cash["Ann"] == 885
+
+
+def test_a_held_card_cannot_be_drawn() -> None:
+    log = game(2)
+    s = log.state
+    for _ in range(2):
+        s.kept_cards["Bob"].append("get_out_of_jail")
+        s.deck["get_out_of_jail"] -= 1
+    push(log, Roll(player="Ann", dice=(1, 3)))
+    refused(log, ChanceDraw(player="Ann", card="get_out_of_jail"), "held by a player")
+
+
+def test_forced_trade_card_makes_another_player_swap_one_resource() -> None:
+    # "When you use it you can force another player to trade you a resource that you want for one of yours."
+    log = game(2)
+    push(log, Roll(player="Ann", dice=(1, 3)), ChanceDraw(player="Ann", card="forced_trade"))
+    assert "forced_trade" in log.state.allowed_events()
+    refused(log, ForcedTrade(player="Ann", target="Bob", give="green", take="purple"), "no green")
+    s = push(log, ForcedTrade(player="Ann", target="Bob", give="red", take="purple"))
+    assert chips(s, "Ann") == {"red": 3, "purple": 1} and chips(s, "Bob") == {"purple": 3, "red": 1}
+    assert s.kept_cards["Ann"] == [] and s.deck["forced_trade"] == 3
+    refused(log, ForcedTrade(player="Ann", target="Bob", give="red", take="purple"), "no FORCED TRADE")
+
+
+def test_kept_cards_can_be_traded() -> None:
+    log = game(2)
+    s = push(log, Roll(player="Ann", dice=(1, 3)), ChanceDraw(player="Ann", card="get_out_of_jail"),
+             Trade(player="Ann", partner="Bob", give=Bundle(cards=["get_out_of_jail"]), get=Bundle(cash=20)))
+    assert s.kept_cards["Bob"] == ["get_out_of_jail"] and s.cash["Ann"] == 920
+    refused(log, Trade(player="Ann", partner="Bob", give=Bundle(cards=["get_out_of_jail"])), "does not hold")

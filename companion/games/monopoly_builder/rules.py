@@ -558,7 +558,8 @@ class BuilderState(RulesState):
         if self.debt is not None:
             return ["mortgage", "trade", "bankrupt"]
         always = ["trade", "mortgage", "unmortgage", "end_game"]
-        if self.rent is not None:
+        due = self.rent_due()
+        if due is not None and due[1] > 0:
             always.append("rent")
         p = self.players[self.to_move]
         mine = ["bank_trade"] + (["forced_trade"] if "forced_trade" in self.kept_cards[p] else [])
