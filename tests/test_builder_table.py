@@ -217,3 +217,21 @@ def test_discard_free_parking_steal_and_jail_through_the_table():
     g.jail_pay()
     assert g.turn_lines == ["Ann pays M50 and leaves Jail.", "Ann pays M50 to the Bank: leaves Jail."]
     assert g.phase == "roll" and g.bstate.cash["Ann"] == 850
+
+
+def test_a_debt_holds_the_turn_until_paid_or_bankrupt():
+    g = new_builder(PLAYERS)
+    g.roll(2, 3)
+    g.buy()
+    assert g.trade("Ann", "Bob", {}, {"cash": 900}) == "Ann and Bob trade: nothing for M900."
+    g.end_turn()
+    g.roll(1, 4)  # Bob, penniless, on Ann's Oriental Avenue
+    g.ask_rent()
+    assert g.current_player == "Bob" and g.waiting_for().startswith("Bob owes M50 to Ann (rent on Oriental Avenue)")
+    with pytest.raises(TableError, match="Bob must first pay the M50 owed to Ann"):
+        g.end_turn()
+    with pytest.raises(TableError, match=r"^Ann has M1,700, not the M5,000 offered\.$"):
+        g.trade("Ann", "Bob", {"cash": 5000}, {})  # Ann does not have it: refused, nothing changes
+    g.bankrupt("Bob")
+    assert g.bstate.bankrupt == ["Bob"] and g.hand("Ann")["purple"] == 4 and g.chip_lines("Bob")[-1] == "bankrupt"
+    assert g.current_player == "Ann"

@@ -162,3 +162,70 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             raise
         browser.close()
     print(f"builder browser game: {time.perf_counter() - started:.1f} s")
+
+
+def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # noqa: F811
+    """The steps the first game does not reach, on the default profile with three players: a token swapped
+    at setup, Roll for Resources, discarding down to 6, Free Parking's 2-for-1, three doubles to Jail,
+    a Chance card kept, Steal 1 Resource, and leaving Jail by paying."""
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance)
+        ref = new_tab(browser, url)
+        try:
+            ref.click("New game")
+            ref.click("Monopoly Builder")
+            ref.click("3 players")
+            ref.text("Cleo: T-Rex (green)")
+            ref.click("Rubber Ducky")  # the first row is Ann's: she takes yellow
+            ref.text("Ann: Rubber Ducky (yellow)")
+            ref.click("Start game")
+            ref.text("Ann rolls the dice.")
+            ref.tap_ident("dice-3-3")  # a 6 for everyone, then Roll for Resources
+            ref.text("Ann takes 2 yellow (a roll of 6).")
+            ref.text(re.compile(r"Chart: 2 red, 3 red"))
+            ref.tap_ident("dice-1-1")
+            ref.text("Ann rolls 1+1 = 2 for resources: red.")
+            ref.click("End turn (Ann rolls again: doubles)")
+            ref.text("Ann has 8 resources: discard 2 onto their space.")
+            ref.tap_ident("discard-red-plus")
+            ref.tap_ident("discard-yellow-plus")
+            ref.shot("b11-builder-discard")
+            ref.click("Discard 1 red, 1 yellow")
+            ref.text("Ann discards 1 red, 1 yellow onto Roll for Resources.")
+            ref.tap_ident("dice-5-5")  # Free Parking
+            ref.text("Ann lands on Free Parking.")
+            ref.tap_ident("parking-yellow-plus")
+            ref.tap_ident("parking-yellow-plus")
+            ref.click("1 purple")
+            ref.click("Trade 2 yellow for 1 purple")
+            ref.text("Ann trades 2 yellow for 1 purple at Free Parking.")
+            ref.click("End turn (Ann rolls again: doubles)")
+            ref.tap_ident("dice-2-2")  # the third doubles: Jail
+            ref.text("Ann rolls doubles three times in a row and goes to Jail.")
+            ref.text("Bob rolls the dice.")
+            ref.tap_ident("dice-1-3")  # Chance
+            ref.click("Get Out of Jail Free")
+            ref.text("Bob draws Chance: Get Out of Jail Free.")
+            ref.click("End turn")
+            ref.tap_ident("dice-6-6")  # Cleo: Steal 1 Resource
+            ref.text("Cleo steals one resource from another player.")
+            ref.click("purple from Ann")
+            ref.text("Cleo steals a purple resource from Ann.")
+            ref.click("End turn (Cleo rolls again: doubles)")
+            ref.text("Cleo has 9 resources: discard 3 onto their space.")  # Ann's discards picked up on the way
+            for _ in range(3):
+                ref.tap_ident("discard-green-plus")
+            ref.click("Discard 3 green")
+            ref.tap_ident("dice-1-2")
+            ref.click("Auction it")
+            ref.click("Nobody bids: it stays with the Bank")
+            ref.click("End turn")
+            ref.text("Ann is in Jail: pay M50, use a card, or roll for doubles.")
+            ref.shot("b12-builder-jail")
+            ref.click("Pay M50 and roll")
+            ref.text("Ann pays M50 and leaves Jail.")
+            ref.text("Ann rolls the dice.")
+        except Exception:
+            failure_shot(ref, "builder-steps")
+            raise
+        browser.close()

@@ -17,7 +17,8 @@ PLAIN_BG = "#ECEFF1"
 
 
 @ft.component
-def _pad(label: str, on_roll: Callable[[int, int], None], disabled: bool):
+def _pad(label: str, on_roll: Callable[[int, int], None], disabled: bool,
+         legend: str = "doubles: roll again (three in a row: Jail)"):
     rows: list[ft.Control] = []
     for a in range(1, 7):
         buttons: list[ft.Control] = []
@@ -35,7 +36,7 @@ def _pad(label: str, on_roll: Callable[[int, int], None], disabled: bool):
         rows.append(ft.Row(buttons, spacing=4, tight=True))
     return ft.Column([ft.Text(label, size=13), *rows,
                       ft.Row([ft.Container(width=14, height=14, bgcolor=DOUBLE_BG, border_radius=3),
-                              ft.Text("doubles: roll again (three in a row: Jail)", size=12)], spacing=6)],
+                              ft.Text(legend, size=12)], spacing=6)],
                      spacing=4, tight=True)
 
 

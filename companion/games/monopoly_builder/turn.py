@@ -75,11 +75,12 @@ def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     return items
 
 
-def _dice(app: AppState, game: BuilderTable, action: str, label: str) -> ft.Control:
+def _dice(app: AppState, game: BuilderTable, action: str, label: str,
+          legend: str = "doubles: roll again (three in a row: Jail)") -> ft.Control:
     """The two dice: tapped in (one tap) or rolled by the app, as the table chose at setup."""
     if game.settings.dice == "rolled":
         return ft.FilledButton(label, icon=ft.Icons.CASINO, on_click=lambda e: app.do(action + "_app"))
-    return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(action, a, b), False)
+    return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(action, a, b), False, legend)
 
 
 def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
@@ -114,7 +115,7 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             if "get_out_of_jail" in st.kept_cards[p]:
                 row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do("jail_card")))
             out.append(ft.Row(row, wrap=True))
-            out.append(_dice(app, game, "roll", f"Or {p} rolls for doubles"))
+            out.append(_dice(app, game, "roll", f"Or {p} rolls for doubles", "doubles: out of Jail and move"))
             return out
         out.append(_dice(app, game, "roll", f"{p} rolls"))
         return out
@@ -136,7 +137,7 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
                     for cid, text in game.drawable_cards()], spacing=4)]
     if phase == "resource_roll":
         return [heading(f"{p} rolls for resources"), ft.Text(game.chart_line(), size=12),
-                _dice(app, game, "resource_roll", "Roll for Resources")]
+                _dice(app, game, "resource_roll", "Roll for Resources", "only the total counts here")]
     if phase == "steal":
         rows: list[ft.Control] = [heading(f"{p} steals 1 resource: tap whose and which")]
         for o in st.active_players:
