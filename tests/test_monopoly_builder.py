@@ -872,3 +872,23 @@ def test_kept_cards_can_be_traded() -> None:
              Trade(player="Ann", partner="Bob", give=Bundle(cards=["get_out_of_jail"]), get=Bundle(cash=20)))
     assert s.kept_cards["Bob"] == ["get_out_of_jail"] and s.cash["Ann"] == 920
     refused(log, Trade(player="Ann", partner="Bob", give=Bundle(cards=["get_out_of_jail"])), "does not hold")
+
+
+def test_the_game_ends_when_the_penthouse_can_no_longer_be_built() -> None:
+    log = game(2)
+    s = log.state
+    for i, p in enumerate(("Ann", "Bob")):
+        for j in range(4):
+            s.buildings[f"{'AC'[i]}{j + 1}"] = Building(p, 3 if j else 2)
+        s.blocks[p] = 1 if p == "Ann" else 0
+    # Ann's last block could raise A2 (3 floors) to 4: the game goes on.
+    s = push(log, Roll(player="Ann", dice=(2, 3)), Buy(player="Ann"))
+    assert not s.finished and s.penthouse_possible()
+    # She puts it on A1 (2 -> 3 floors): no building can reach four floors any more.
+    s.resources[BANK]["green"] -= 1
+    s.resources["Ann"]["green"] += 1
+    s = push(log, Build(player="Ann", cell="A1", paid={"red": 2, "green": 1}))
+    assert s.finished and s.end_reason == "the penthouse can no longer be built"
+    # Ann: 4 x 6 = 24 points; Bob: 3 + 3 x 6 = 21 + Billionaire Builder 3 (900M against 800M) = 24;
+    # Community Builder tied (4 each): nobody. A tie: Bob has more money.
+    assert [sc.total for sc in s.scores().values()] == [24, 24] and s.winner() == ["Bob"]

@@ -506,6 +506,18 @@ class BuilderState(RulesState):
             return f"{player} has no builder's blocks left"
         return None
 
+    def penthouse_possible(self) -> bool:
+        """Whether a player still in play can ever top a building with the penthouse: they have a building
+        of four floors, or enough blocks left to raise one of theirs (or an empty foundation) to four."""
+        assert self.profile is not None
+        top = self.profile.counts.max_floors.value
+        empty = any(c not in self.buildings for c in self.profile.foundation_cells())
+        for p in self.active_players:
+            heights = [b.floors for b in self.buildings.values() if b.owner == p and not b.penthouse]
+            if any(h + self.blocks[p] >= top for h in heights) or (empty and self.blocks[p] >= top):
+                return True
+        return False
+
     def _floor_at(self, cell: str) -> int:
         b = self.buildings.get(cell)
         return 1 if b is None else b.floors + 1
@@ -808,6 +820,11 @@ class BuilderState(RulesState):
             raise IllegalAction(f"{event.player} is bankrupt and takes no more part in play")
         super()._handle(event)
         self._settle_debt()
+        if not self.finished and not self.penthouse_possible():
+            # Every block is used and no building has its four floors (or only bankrupt players could
+            # build): the game's end can never come, so it ends now and is scored as it stands.
+            self.finished, self.end_reason, self.phase = True, "the penthouse can no longer be built", "over"
+            self._note("nobody can build the penthouse any more: the game ends and is scored")
 
     def _start(self, event: Start) -> None:
         s = event.settings
