@@ -132,3 +132,15 @@ def test_expensive_games_reach_debts_and_bankruptcies() -> None:
         bankrupt += len(log.state.bankrupt)
         debts += sum(1 for e in log.events if e.type == "bankrupt" or e.type == "mortgage")
     assert bankrupt > 0 and debts > 0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_event_the_bot_plays_is_one_allowed_events_offers(seed: int) -> None:
+    """`allowed_events()` (what the UI offers) never leaves out an event the rules accept."""
+    rng = random.Random(seed)
+    log = new_game(SEATS[:3], EXPENSIVE)
+    while not log.state.finished and len(log.events) < 400:
+        event = next_event(log.state, rng)
+        assert event.type in log.state.allowed_events(), (event, log.state.phase)
+        log.push(event)

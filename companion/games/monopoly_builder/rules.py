@@ -568,7 +568,7 @@ class BuilderState(RulesState):
         if self.finished:
             return []
         if self.debt is not None:
-            return ["mortgage", "trade", "bankrupt"]
+            return ["mortgage", "trade", "bankrupt", "end_game"]
         always = ["trade", "mortgage", "unmortgage", "end_game"]
         due = self.rent_due()
         if due is not None and due[1] > 0:
@@ -580,8 +580,8 @@ class BuilderState(RulesState):
         if self.phase == "roll":
             jail = ["jail_pay"] + (["jail_card"] if "get_out_of_jail" in self.kept_cards[p] else [])
             return ["roll", *(jail if p in self.jail else []), *mine, *always]
-        if self.phase == "auction":
-            return ["bid", "auction_end", *always]
+        if self.phase == "auction":  # trades wait for the hammer; a mortgage may raise cash for a bid
+            return ["bid", "auction_end", *(e for e in always if e != "trade")]
         single = {"buy": ["buy", "auction"], "chance": ["chance"], "resource_roll": ["resource_roll"],
                   "steal": ["steal"]}
         if self.phase in single:
