@@ -44,6 +44,14 @@ def test_setup_colours_map_onto_the_box(picked, expected):
     assert box_colours(picked, BOX) == expected
 
 
+def test_the_shell_token_button_steps_through_the_box_colours():
+    # Bob plays purple; the setup screen's Token button moves him to teal (not in the box): he takes the next
+    # free box colour after purple, green; amber then stays yellow.
+    assert box_colours(["red", "teal"], BOX, previous=["red", "purple"]) == ["red", "green"]
+    assert box_colours(["red", "teal"], BOX, previous=["red", "yellow"]) == ["red", "purple"]
+    assert box_colours(["red", "amber"], BOX, previous=["red", "green"]) == ["red", "yellow"]
+
+
 def test_the_seats_keep_the_box_colour_and_the_shell_shows_it():
     g = new_builder([PlayerInfo("Ann", "amber"), PlayerInfo("Bob", "blue"), PlayerInfo("Cleo", "green")])
     assert [g.box_colour(p) for p in g.players] == ["yellow", "red", "green"]

@@ -142,9 +142,7 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.text("The Bank pays Ann M50: Chance: The Bank pays you a dividend of 50M.")
             ref.tap_ident("site-A1")
             ref.click("Build the penthouse on A1")
-            ref.text("Ann builds the penthouse on A1: the game is over.")
-            ref.click("See the score")
-            ref.wait_ident("winner")
+            ref.wait_ident("winner")  # the penthouse: straight to the score
             ref.text("Winner: Ann")
             ref.text("1. Ann: 25 points")
             ref.text("Buildings: 5 floors (penthouse) 16, 1 floor 1 = 17")
@@ -178,6 +176,8 @@ def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # no
             ref.text("Cleo: T-Rex (green)")
             ref.click("Rubber Ducky")  # the first row is Ann's: she takes yellow
             ref.text("Ann: Rubber Ducky (yellow)")
+            ref.click("Token purple")  # the shell's colour button on Bob's row steps to the next free box colour
+            ref.text("Bob: Penguin (red)")
             ref.click("Start game")
             ref.text("Ann rolls the dice.")
             ref.tap_ident("dice-3-3")  # a 6 for everyone, then Roll for Resources

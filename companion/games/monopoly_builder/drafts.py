@@ -34,6 +34,7 @@ class BuilderTab:
     def __init__(self) -> None:
         # setup
         self.settings: dict[str, str] = dict(DEFAULT_SETTINGS)
+        self.seats: list[str] = []  # the box colour of each seat as last shown
         # the profile editor
         self.profile: Any = None  # a profile.Profile being edited; None = not loaded yet
         self.edit_deed = ""

@@ -30,7 +30,7 @@ def pick_token(app: AppState, seat: int, colour: str, box: list[str]) -> None:
     """Give the seat this box colour; the player who had it takes the seat's old colour (a swap)."""
     f = app.form
     n = app.player_count
-    current = box_colours(f.colours[:n], box)
+    current = box_colours(f.colours[:n], box, app.local(VARIANT).seats)
     if colour in current:
         other = current.index(colour)
         f.colours[other] = SHELL_COLOUR[current[seat]]
@@ -49,11 +49,12 @@ def BuilderSetupForm(app: AppState):
     f = app.form
     n = app.player_count
     names = [f.names[i] or f"Player {i + 1}" for i in range(n)]
-    colours = box_colours(f.colours[:n], box)
+    colours = box_colours(f.colours[:n], box, tab.seats)
 
     def match_shell_colours() -> None:
         # The shell's token buttons offer colours this box does not have (blue, teal): show each player's
-        # Builder colour on them too, so the two never disagree.
+        # Builder colour on them too, so the two never disagree (a tap there steps to the next box colour).
+        tab.seats = list(colours)
         shown = [SHELL_COLOUR[c] for c in colours]
         if f.colours[:len(shown)] != shown:
             f.colours[:len(shown)] = shown

@@ -77,21 +77,29 @@ def dice_text(dice: tuple[int, int]) -> str:
     return f"{a} + {b} = {a + b}" + (", doubles" if a == b else "")
 
 
-def box_colours(shell_colours: list[str], box: list[str]) -> list[str]:
+def box_colours(shell_colours: list[str], box: list[str], previous: list[str] | None = None) -> list[str]:
     """The box colour each seated player plays, from the colours picked on the setup screen (in seat
-    order): red, purple and green as picked, amber as yellow, any other colour the first box colour
-    nobody has picked."""
+    order): red, purple and green as picked, amber as yellow. A colour the box does not have (blue,
+    teal), or one an earlier seat has, becomes a free box colour: the first after the seat's `previous`
+    box colour in box order (so the setup screen's Token button steps through the box's colours), else
+    the first free one."""
     wanted = [BOX_COLOUR.get(c, "") for c in shell_colours]
-    wanted = [w if w in box else "" for w in wanted]
     out: list[str] = []
     for w in wanted:
-        if w and w not in out:
-            out.append(w)
-        else:
-            out.append("")
-    taken = {c for c in out if c}
-    free = [c for c in box if c not in taken]
-    return [c or free.pop(0) for c in out] if len(free) >= out.count("") else out
+        out.append(w if w in box and w not in out else "")
+    for i, c in enumerate(out):
+        if c:
+            continue
+        free = [x for x in box if x not in out]
+        if not free:
+            break
+        before = previous[i] if previous is not None and i < len(previous) and previous[i] in box else None
+        if before is not None:
+            start = box.index(before)
+            order = box[start + 1:] + box[:start + 1]
+            free = [x for x in order if x in free]
+        out[i] = free[0]
+    return out
 
 
 def chips_text(chips: Mapping[str, int]) -> str:

@@ -224,6 +224,8 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     def build() -> None:
         app.do("build", tab.site, dict(tab.pay))
         _then(app, tab)
+        if not app.error and game.finished:
+            app.go("builder_end")  # the penthouse: straight to the score
 
     return [ft.Semantics(identifier="build", content=ft.Container(
         bgcolor="#EDE7F6", padding=8, border_radius=6, content=ft.Column([
