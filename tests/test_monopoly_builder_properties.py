@@ -12,6 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.cli import CommandError
+from companion.commands.replay import replay_text
 from companion.events import Event, GameLog, effective_events
 from companion.games.monopoly_builder.profile import Profile, load_profile, set_value
 from companion.games.monopoly_builder.rules import (
@@ -144,3 +146,49 @@ def test_every_event_the_bot_plays_is_one_allowed_events_offers(seed: int) -> No
         event = next_event(log.state, rng)
         assert event.type in log.state.allowed_events(), (event, log.state.phase)
         log.push(event)
+
+
+_colour = st.sampled_from(["red", "purple", "green", "yellow", "blue"])
+_name = st.sampled_from(["Ann", "Bob", "Zed"])
+_chips = st.dictionaries(_colour, st.integers(-2, 8), max_size=3)
+_bundle = st.fixed_dictionaries({}, optional={"cash": st.integers(-5, 2000), "resources": _chips,
+                                              "deeds": st.lists(st.sampled_from(["oriental_avenue", "boardwalk", "x"]),
+                                                                max_size=2),
+                                              "cards": st.lists(st.sampled_from(["forced_trade", "get_out_of_jail"]),
+                                                                max_size=2)})
+_die = st.integers(0, 7)
+_event = st.one_of(
+    st.fixed_dictionaries({"type": st.just("roll"), "player": _name, "dice": st.tuples(_die, _die)}),
+    st.fixed_dictionaries({"type": st.just("resource_roll"), "player": _name, "dice": st.tuples(_die, _die)}),
+    st.fixed_dictionaries({"type": st.sampled_from(["buy", "auction", "rent", "jail_pay", "jail_card", "end_turn",
+                                                    "bankrupt"]), "player": _name}),
+    st.fixed_dictionaries({"type": st.just("bid"), "player": _name, "amount": st.integers(-10, 2000)}),
+    st.fixed_dictionaries({"type": st.sampled_from(["auction_end", "end_game", "undo"])}),
+    st.fixed_dictionaries({"type": st.just("discard"), "player": _name, "resources": _chips}),
+    st.fixed_dictionaries({"type": st.just("chance"), "player": _name,
+                           "card": st.sampled_from(["dividend", "go_to_jail", "advance_to_go", "forced_trade", "?"])}),
+    st.fixed_dictionaries({"type": st.just("steal"), "player": _name},
+                          optional={"target": _name, "resource": _colour}),
+    st.fixed_dictionaries({"type": st.just("free_parking"), "player": _name, "give": _chips, "take": _colour}),
+    st.fixed_dictionaries({"type": st.sampled_from(["bank_trade"]), "player": _name, "give": _colour, "take": _colour}),
+    st.fixed_dictionaries({"type": st.just("forced_trade"), "player": _name, "target": _name, "give": _colour,
+                           "take": _colour}),
+    st.fixed_dictionaries({"type": st.just("trade"), "player": _name, "partner": _name, "give": _bundle,
+                           "get": _bundle}),
+    st.fixed_dictionaries({"type": st.just("build"), "player": _name,
+                           "cell": st.sampled_from(["A1", "a2", "F6", "Z9", "", "11"]), "paid": _chips}),
+    st.fixed_dictionaries({"type": st.sampled_from(["mortgage", "unmortgage"]), "player": _name,
+                           "deed": st.sampled_from(["oriental_avenue", "boardwalk", "nowhere"])}),
+)
+
+
+@settings(max_examples=300, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(events=st.lists(_event, max_size=25))
+def test_any_builder_log_replays_or_is_refused_in_one_sentence(events: list[dict[str, Any]]) -> None:
+    start = new_game(SEATS[:2]).events[0].model_dump(mode="json", exclude_none=True)
+    try:
+        replay_text(json.dumps({"format": 1, "variant": "monopoly_builder", "events": [start, *events]}))
+    except CommandError as exc:
+        text = str(exc)
+        assert text and "\n" not in text, text

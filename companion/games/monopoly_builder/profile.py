@@ -292,8 +292,8 @@ class Profile(BaseModel):
         for kind in ("go", "jail", "go_to_jail", "free_parking"):
             if sum(1 for s in spaces if s.kind == kind) > 1:
                 raise ValueError(f"the track has more than one {kind.replace('_', ' ')} space")
-        if any(s.kind == "go_to_jail" for s in spaces) and not any(s.kind == "jail" for s in spaces):
-            raise ValueError("the track has a Go to Jail space but no Jail space")
+        if not any(s.kind == "jail" for s in spaces):
+            raise ValueError("the track has no Jail space (three doubles in a row go there)")
         on_track = [s.deed for s in spaces if s.kind == "deed"]
         for i, s in enumerate(spaces):
             if s.kind == "deed" and s.deed not in deed_ids:
