@@ -122,7 +122,7 @@ def test_a_foundation_grid_with_no_cells_is_refused() -> None:
     (lambda d: d["amounts"]["starting_cash"].update(value=1000), "starting bills add up to M900"),
     (lambda d: d["chance"]["cards"][4].pop("amount"), "needs an amount"),
     (lambda d: d["track"]["spaces"][0].update(kind="chance"), "must be GO"),
-    (lambda d: d["track"]["spaces"][8].update(kind="free_parking"), "no Jail space"),
+    (lambda d: d["track"]["spaces"][8].update(kind="steal"), "no Jail space"),
     (lambda d: d["foundations"].update(value=["###", "##"]), "rows of equal length"),
 ])
 def test_profiles_that_cannot_be_played_are_refused_with_the_reason(change: Any, words: str) -> None:
