@@ -243,3 +243,37 @@ def test_a_debt_holds_the_turn_until_paid_or_bankrupt():
     g.bankrupt("Bob")
     assert g.bstate.bankrupt == ["Bob"] and g.hand("Ann")["purple"] == 4 and g.chip_lines("Bob")[-1] == "bankrupt"
     assert g.current_player == "Ann"
+
+
+def test_the_next_roll_ends_the_turn_in_one_tap():
+    g = new_builder(PLAYERS)
+    g.roll(2, 3)
+    assert g.next_roller() is None  # Ann must buy or auction first
+    g.buy()
+    assert g.next_roller() == "Bob"
+    g.end_and_roll(1, 4)
+    assert g.turn_lines[:2] == ["Ann ends the turn.", "Bob rolls 1+4 = 5."] and g.rent_prompt() is not None
+    g.undo()  # takes back Bob's roll: Bob rolls again, Ann's turn stays ended
+    assert g.waiting_for() == "Bob rolls the dice."
+    with pytest.raises(TableError, match="End the turn first"):
+        g.end_and_roll(1, 1)
+    g.roll(3, 3)  # doubles, to Roll for Resources
+    g.resource_roll(1, 1)
+    assert g.next_roller() is None  # Bob holds 8 resources: his next roll starts with a discard
+    g.end_turn()
+    g.discard({"purple": 2})
+    g.roll(1, 2)  # St. Charles Place
+    g.auction()
+    g.close_auction()
+    assert g.next_roller() == "Ann"
+    g.end_and_roll(6, 6)  # Ann: doubles, to Kentucky Avenue
+    g.auction()
+    g.close_auction()
+    assert g.next_roller() is None  # Ann picked up Bob's discards on the way: 8 resources, a discard first
+    g.end_turn()
+    g.discard({"red": 2})
+    g.roll(3, 4)  # Ann again: Go to Jail, the turn passes to Bob
+    assert g.current_player == "Bob" and "Ann" in g.bstate.jail
+    g.roll(1, 2)  # Steal 1 Resource
+    g.steal(None, None)
+    assert g.next_roller() is None  # Ann starts in Jail: pay, card or roll for doubles, not a plain roll

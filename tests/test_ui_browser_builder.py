@@ -76,6 +76,7 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.click("Buy for M120")
             ref.text("Ann pays M120 to the Bank: buys Oriental Avenue.")
             ref.click("End turn")
+            ref.text("Bob rolls the dice.")
 
             # Bob: a wrong roll tapped, undone; then he lands on Ann's deed and Ann asks for the rent.
             ref.tap_ident("dice-1-3")
@@ -90,10 +91,12 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.click("1 yellow")
             ref.click("Trade 4 purple for 1 yellow")
             ref.text("Bob trades 4 purple for 1 yellow with the Bank.")
-            ref.click("End turn")
 
-            # Ann rolls a double 6: everyone takes 2 of their colour, seen on both phones.
+            # Ann's roll tapped straight away ends Bob's turn (one tap for an ordinary turn). A double 6:
+            # everyone takes 2 of their colour, seen on both phones.
+            ref.text("Or Ann rolls now (ends Bob's turn): tap the two dice as they fell.")
             ref.tap_ident("dice-3-3")
+            ref.text("Bob ends the turn.")
             ref.wait_ident("handout")
             ref.text("Bob takes 2 purple (a roll of 6).")
             fol.text("Bob takes 2 purple (a roll of 6).")
@@ -123,6 +126,7 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.click("Build floor 1 on B1")
             ref.text("Ann builds floor 1 on B1.")
             ref.click("End turn (Ann rolls again: doubles)")
+            ref.text("Ann rolls the dice.")
 
             # The Bank: a mortgage and a trade between players.
             ref.click("Bank")
@@ -199,14 +203,14 @@ def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # no
             ref.click("1 purple")
             ref.click("Trade 2 yellow for 1 purple")
             ref.text("Ann trades 2 yellow for 1 purple at Free Parking.")
-            ref.click("End turn (Ann rolls again: doubles)")
-            ref.tap_ident("dice-2-2")  # the third doubles: Jail
+            ref.text("Or Ann rolls again now: tap the two dice as they fell.")
+            ref.tap_ident("dice-2-2")  # the third doubles, tapped straight away: Jail
             ref.text("Ann rolls doubles three times in a row and goes to Jail.")
             ref.text("Bob rolls the dice.")
             ref.tap_ident("dice-1-3")  # Chance
             ref.click("Get Out of Jail Free")
             ref.text("Bob draws Chance: Get Out of Jail Free.")
-            ref.click("End turn")
+            ref.text("Or Cleo rolls now (ends Bob's turn): tap the two dice as they fell.")
             ref.tap_ident("dice-6-6")  # Cleo: Steal 1 Resource
             ref.text("Cleo steals one resource from another player.")
             ref.click("purple from Ann")

@@ -10,6 +10,7 @@ the engine's.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -441,6 +442,36 @@ class BuilderTable(TableBase):
         self.push(EndTurn(player=player))
         if not self.turn_lines:
             self.turn_lines = [f"{player} ends the turn."]
+
+    def next_roller(self) -> str | None:
+        """Who rolls next if the turn ends now, when that roll is the next thing to do (not a discard, not
+        a Jail choice): the screen then offers the next roll directly, one tap for End turn and roll."""
+        st = self.bstate
+        p = st.mover
+        if p is None or st.phase != "act" or st.debt is not None:
+            return None
+        trial = copy.deepcopy(st)
+        try:
+            trial.apply(EndTurn(player=p))
+        except RulesError:
+            return None
+        nxt = trial.mover
+        return nxt if trial.phase == "roll" and nxt is not None and nxt not in trial.jail else None
+
+    def end_and_roll(self, a: int, b: int) -> None:
+        """End the turn and record the next player's roll (two events: undo takes back the roll first)."""
+        with self.lock:
+            if self.next_roller() is None:
+                raise TableError("End the turn first: " + self.waiting_for())
+            self.end_turn()
+            ended = list(self.turn_lines)
+            self.roll(a, b)
+            self.turn_lines = ended + self.turn_lines
+
+    def end_and_roll_app(self) -> str:
+        dice = app_roll()
+        self.end_and_roll(*dice)
+        return f"The app rolled {dice_text(dice)}."
 
     def end_game(self) -> None:
         self.push(EndGame())

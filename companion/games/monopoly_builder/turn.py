@@ -202,6 +202,11 @@ def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     else:
         out.append(ft.Text("To build: tap a foundation on the grid below.", size=13, italic=True))
     out.append(ft.FilledButton(label, icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do("end_turn")))
+    nxt = game.next_roller()
+    if nxt is not None and not app.local(VARIANT).site:  # while a floor is being paid, the build comes first
+        # One tap for an ordinary turn: the next roll ends this turn (after the rent, trades and building).
+        what = f"or {nxt} rolls again now" if nxt == p else f"or {nxt} rolls now (ends {p}'s turn)"
+        out.append(_dice(app, game, "end_and_roll", what[:1].upper() + what[1:]))
     return out
 
 
