@@ -808,7 +808,7 @@ def test_json_roundtrip_of_every_event_type() -> None:
     assert isinstance(EVENT_ADAPTER.validate_python({"type": "discard", "player": "A", "resources": {}}), Discard)
 
 
-def test_jail_third_failed_roll_short_of_cash_owes_the_fee_and_a_later_chance_payment_adds_up() -> None:
+def test_jail_third_failed_roll_short_of_cash_owes_the_fee_before_anything_else() -> None:
     log = _jailed()
     push(log, Trade(player="Ann", partner="Bob", give=Bundle(cash=890)))
     for _ in (1, 2):
