@@ -277,3 +277,12 @@ def test_the_next_roll_ends_the_turn_in_one_tap():
     g.roll(1, 2)  # Steal 1 Resource
     g.steal(None, None)
     assert g.next_roller() is None  # Ann starts in Jail: pay, card or roll for doubles, not a plain roll
+
+
+def test_the_profile_editor_reads_and_writes_a_roll_for_resources_chart():
+    from companion.games.monopoly_builder.profile_editor import chart_text, parse_chart
+
+    chart = load_profile().track.spaces[6].chart
+    assert chart_text(chart).startswith("2 red, 3 red, 4 red, 5 purple") and parse_chart(chart_text(chart)) == chart
+    with pytest.raises(ValueError, match=r"^'nine yellow' is not a dice total and a colour, like '9 yellow'\.$"):
+        parse_chart("2 red, nine yellow")

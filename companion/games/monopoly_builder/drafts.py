@@ -47,6 +47,9 @@ class BuilderTab:
         self.space_name = ""
         self.space_deed = ""
         self.space_resource = ""
+        self.space_chart = ""
+        self.edit_card = ""
+        self.card_fields: dict[str, str] = {}
         self.edit_value = "amounts.go_salary"
         self.value_text = ""
         self.editor_part = "deeds"

@@ -28,7 +28,7 @@ DEED_FIELDS = [("name", "Name"), ("price", "Price"), ("rent", "Rent"), ("monopol
 SOURCES = {"rules_text": "from the rules text", "confirmed": "confirmed", "inferred": "inferred",
            "placeholder": "a placeholder: check it against the deed", "table": "typed at this table"}
 PARTS = [("deeds", "Title Deeds"), ("floors", "Floor costs"), ("foundations", "Foundations"), ("track", "Track"),
-         ("values", "Other values")]
+         ("chance", "Chance cards"), ("values", "Other values")]
 SPACE_KINDS = [("deed", "Deed"), ("collect", "Collect 2"), ("roll_for_resources", "Roll for Resources"),
                ("chance", "Chance"), ("steal", "Steal 1"), ("free_parking", "Free Parking"), ("jail", "Jail"),
                ("go_to_jail", "Go to Jail"), ("go", "GO")]
@@ -103,11 +103,16 @@ class ProfileActions:
         self.tab.deed_fields = {k: "" if getattr(d, k).value is None else str(getattr(d, k).value)
                                 for k, _ in DEED_FIELDS}
         self.tab.deed_fields["resource"] = d.resource.value or ""
+        self.tab.deed_fields["group"] = d.group.value
         if touch:
             self.app.touch()
 
     def pick_deed_resource(self, colour: str) -> None:
         self.tab.deed_fields["resource"] = colour
+        self.app.touch()
+
+    def pick_deed_group(self, group: str) -> None:
+        self.tab.deed_fields["group"] = group
         self.app.touch()
 
     def set_deed(self) -> None:
@@ -132,9 +137,10 @@ class ProfileActions:
                     return
             if getattr(current, key).value != value:
                 changes.append((f"deeds.{deed}.{key}", value))
-        colour = self.tab.deed_fields.get("resource", "")
-        if colour and colour != current.resource.value:
-            changes.append((f"deeds.{deed}.resource", colour))
+        for key in ("resource", "group"):
+            value = self.tab.deed_fields.get(key, "")
+            if value and value != getattr(current, key).value:
+                changes.append((f"deeds.{deed}.{key}", value))
         if not changes:
             self.app.say("The deed already says that.")
             return
@@ -202,6 +208,7 @@ class ProfileActions:
             self.tab.space_name = s.name
             self.tab.space_deed = s.deed or ""
             self.tab.space_resource = s.resource or ""
+            self.tab.space_chart = chart_text(s.chart)
         self.app.touch()
 
     def pick_space_kind(self, kind: str) -> None:
@@ -226,10 +233,17 @@ class ProfileActions:
         name = self.tab.space_name.strip()
         if kind == "deed" and deed:
             name = name or self.tab.profile.deed_name(deed)
-        chart = old.chart if old is not None and old.chart else None
-        if kind == "roll_for_resources" and chart is None:
-            other = next((s.chart for s in spaces if s.chart), None)
-            chart = dict(other) if other else None
+        chart = None
+        if kind == "roll_for_resources":
+            text = self.tab.space_chart.strip()
+            if not text:  # no chart typed: keep the space's own, else copy another Roll for Resources space's
+                known = old.chart if old is not None and old.chart else next((x.chart for x in spaces if x.chart), None)
+                text = chart_text(known)
+            try:
+                chart = parse_chart(text)
+            except ValueError as exc:
+                self.app.fail(str(exc) + " Nothing was changed.")
+                return
         try:
             space = Space(kind=kind, name=name or dict(SPACE_KINDS).get(kind, kind),
                           deed=deed if kind == "deed" else None,
@@ -247,6 +261,46 @@ class ProfileActions:
     def pick_space_resource(self, colour: str) -> None:
         self.tab.space_resource = colour
         self.app.touch()
+
+    # ----- Chance cards
+    def pick_card_id(self, card_id: str, touch: bool = True) -> None:
+        c = self.tab.profile.chance_card(card_id)
+        self.tab.edit_card = card_id
+        self.tab.card_fields = {"text": c.text, "count": str(c.count),
+                                "amount": "" if c.amount is None else str(c.amount), "effect": c.effect}
+        if touch:
+            self.app.touch()
+
+    def pick_card_effect(self, effect: str) -> None:
+        self.tab.card_fields["effect"] = effect
+        self.app.touch()
+
+    def set_card(self) -> None:
+        """The card's text, effect, count and amount at once (all applied, or none)."""
+        from companion.games.monopoly_builder.profile import set_value
+
+        card_id = self.tab.edit_card
+        current = self.tab.profile.chance_card(card_id)
+        f = self.tab.card_fields
+        count = _number(f.get("count", ""))
+        amount_text = f.get("amount", "").strip()
+        amount = _number(amount_text) if amount_text else None
+        if count is None or (amount_text and amount is None):
+            self.app.fail("Type how many of the card there are and its amount (if any) as numbers. Nothing was changed.")
+            return
+        wanted = {"text": f.get("text", "").strip(), "effect": f.get("effect", current.effect), "count": count,
+                  "amount": amount}
+        changes = [(f"chance.cards.{card_id}.{k}", v) for k, v in wanted.items() if getattr(current, k) != v]
+        if not changes:
+            self.app.say("The card already says that.")
+            return
+
+        def apply_all(profile: Any) -> Any:
+            for path, value in changes:
+                profile = set_value(profile, path, value)
+            return profile
+
+        self._edit(apply_all, said="Chance card changed.")
 
     # ----- other values
     def value_paths(self) -> list[tuple[str, str]]:
@@ -306,6 +360,24 @@ class ProfileActions:
         self.app.touch()
 
 
+def chart_text(chart: dict[str, str] | None) -> str:
+    """A Roll for Resources chart as the editor shows it: '2 red, 3 red, ..., 12 green'."""
+    if not chart:
+        return ""
+    return ", ".join(f"{t} {c}" for t, c in sorted(chart.items(), key=lambda kv: int(kv[0])))
+
+
+def parse_chart(text: str) -> dict[str, str]:
+    """'2 red, 3 red, ...' as a chart; ValueError with a sentence when a pair is not 'total colour'."""
+    chart: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        bits = part.split()
+        if len(bits) != 2 or not bits[0].isdigit():
+            raise ValueError(f"'{part}' is not a dice total and a colour, like '9 yellow'.")
+        chart[str(int(bits[0]))] = bits[1].lower()
+    return chart
+
+
 def _field(label: str, store: dict[str, str], key: str, width: int = 110) -> ft.Control:
     return ft.TextField(label=label, value=store.get(key, ""), width=width, dense=True,
                         on_change=lambda e: store.__setitem__(key, e.control.value))
@@ -324,6 +396,8 @@ def _deeds_part(act: ProfileActions) -> list[ft.Control]:
         ft.Row([_field(label, f, key, 170 if key == "name" else 110) for key, label in DEED_FIELDS], wrap=True),
         ft.Text("Resource it gives:", size=13),
         Choice([(c, c) for c in profile.colours.value], f.get("resource", ""), act.pick_deed_resource),
+        ft.Text("Colour group:", size=13),
+        Choice([(g.id, g.name) for g in profile.groups], f.get("group", ""), act.pick_deed_group),
         ft.FilledButton("Set deed", on_click=lambda e: act.set_deed()),
     ]
 
@@ -381,10 +455,40 @@ def _track_part(act: ProfileActions) -> list[ft.Control]:
     if tab.space_kind == "collect":
         items.append(Choice([(c, c) for c in profile.colours.value], tab.space_resource,
                             act.pick_space_resource))
+    if tab.space_kind == "roll_for_resources":
+        items.append(ft.TextField(label="Chart (total colour, ...)", value=tab.space_chart, dense=True,
+                                  multiline=True, hint_text="2 red, 3 red, ..., 12 green",
+                                  on_change=lambda e: setattr(tab, "space_chart", e.control.value)))
     items.append(ft.Row([ft.FilledButton("Set space", on_click=lambda e: act.set_space()),
                          ft.TextButton("Remove space", on_click=lambda e: act.set_space(remove=True))], wrap=True))
     items.append(ft.Text("A number one past the last space adds a space at the end.", size=12, italic=True))
     return items
+
+
+def _chance_part(act: ProfileActions) -> list[ft.Control]:
+    from companion.games.monopoly_builder.profile import CHANCE_EFFECTS
+
+    tab, profile = act.tab, act.tab.profile
+    if not tab.edit_card:
+        act.pick_card_id(profile.chance.cards[0].id, touch=False)
+    card = profile.chance_card(tab.edit_card)
+    f = tab.card_fields
+    total = sum(c.count for c in profile.chance.cards)
+    return [
+        ft.Text(f"{total} cards in the deck. Tap a card to check it against yours:", size=13),
+        Choice([(c.id, c.text[:28] + ("..." if len(c.text) > 28 else "")) for c in profile.chance.cards],
+               tab.edit_card, act.pick_card_id),
+        ft.Semantics(identifier="card-values", content=ft.Text(
+            f"{card.text}: {card.effect.replace('_', ' ')}, {card.count} in the deck"
+            + (f", amount {card.amount}" if card.amount is not None else "")
+            + f" ({SOURCES.get(card.confidence, card.confidence)}).", size=13)),
+        ft.TextField(label="Card text", value=f.get("text", ""), dense=True, multiline=True,
+                     on_change=lambda e: f.__setitem__("text", e.control.value)),
+        ft.Row([_field("How many", f, "count", 110), _field("Amount (M)", f, "amount", 120)], wrap=True),
+        ft.Text("What it does:", size=13),
+        Choice([(x, x.replace("_", " ")) for x in CHANCE_EFFECTS], f.get("effect", card.effect), act.pick_card_effect),
+        ft.FilledButton("Set card", on_click=lambda e: act.set_card()),
+    ]
 
 
 def _values_part(act: ProfileActions) -> list[ft.Control]:
@@ -414,7 +518,7 @@ def ProfileEditor(app: AppState):
         act.pick_deed(profile.deeds[0].id, touch=False)
     placeholders = profile.placeholders()
     part = {"deeds": _deeds_part, "floors": _floors_part, "foundations": _foundations_part, "track": _track_part,
-            "values": _values_part}[tab.editor_part](act)
+            "chance": _chance_part, "values": _values_part}[tab.editor_part](act)
     colours = ft.Row([ft.Container(width=14, height=14, bgcolor=resource_hex(c), border_radius=7)
                       for c in profile.colours.value], spacing=4)
     return ft.Column([
