@@ -286,3 +286,31 @@ def test_the_profile_editor_reads_and_writes_a_roll_for_resources_chart():
     assert chart_text(chart).startswith("2 red, 3 red, 4 red, 5 purple") and parse_chart(chart_text(chart)) == chart
     with pytest.raises(ValueError, match=r"^'nine yellow' is not a dice total and a colour, like '9 yellow'\.$"):
         parse_chart("2 red, nine yellow")
+
+
+def test_kept_chance_cards_a_forced_trade_and_leaving_jail_with_a_card():
+    g = new_builder(PLAYERS)
+    g.roll(1, 3)  # Ann: Chance
+    assert ("forced_trade", "FORCED TRADE! Make another player trade you a resource you want for one of yours") in \
+        g.drawable_cards()
+    g.chance("forced_trade")
+    g.forced_trade("Bob", "red", "purple")
+    assert g.hand("Ann") == {"red": 3, "purple": 1, "green": 0, "yellow": 0}
+    assert g.turn_lines == ["Ann forces Bob to trade a purple for a red."] and g.kept_cards("Ann") == []
+    g.end_and_roll(1, 3)  # Bob: Chance too
+    g.chance("get_out_of_jail")
+    assert g.kept_cards("Bob") == ["get_out_of_jail"]
+    g.end_and_roll(4, 4)  # Ann: doubles, to Steal 1 Resource
+    g.steal(None, None)
+    g.end_and_roll(6, 6)  # Ann's second doubles: from 12 to 24, Go to Jail
+    assert "Ann" in g.bstate.jail and g.current_player == "Bob"
+    with pytest.raises(TableError, match="Bob is not in Jail"):
+        g.jail_card()
+    g.roll(1, 2)  # Bob: Vermont Avenue
+    g.auction()
+    g.close_auction()
+    assert g.trade("Bob", "Ann", {"cards": ["get_out_of_jail"]}, {"cash": 20}) == \
+        "Bob and Ann trade: Get Out of Jail Free for M20."
+    g.end_turn()
+    g.jail_card()  # Ann bought the card: out of Jail, then she rolls
+    assert g.turn_lines == ["Ann uses a Get Out of Jail Free card."] and g.waiting_for() == "Ann rolls the dice."
