@@ -157,6 +157,13 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             fol.text("Game over. Winner: Ann")
             fol.text("1. Ann: 25 points")
             fol.shot("b10-builder-follower")
+            # A penthouse tapped by mistake is forgiven: undo goes back to the turn, and it is built again.
+            ref.click("Undo last action")
+            ref.text("The last action was undone: the game goes on.")
+            fol.text("Ann trades and builds, then ends the turn.")
+            ref.tap_ident("site-A1")
+            ref.click("Build the penthouse on A1")
+            ref.wait_ident("winner")
         except Exception:
             failure_shot(ref, "builder-ref")
             if fol is not None:

@@ -36,6 +36,14 @@ def score_card(game: BuilderTable, player: str, rank: int) -> ft.Control:
                           + [ft.Text(x, size=13) for x in lines], spacing=2, tight=True)))
 
 
+def undo_to_turn(app: AppState) -> None:
+    """A wrong last tap (the penthouse on the wrong foundation...): take it back and return to the turn."""
+    app.undo()
+    if not app.error:
+        app.go("builder_turn")
+        app.say("The last action was undone: the game goes on.")
+
+
 @ft.component
 def BuilderEnd(app: AppState):
     game: BuilderTable | None = app.game
@@ -64,7 +72,10 @@ def BuilderEnd(app: AppState):
         history = game.history()
         if len(history) > 1:
             items.append(HistoryChart(history, {p: game.colour(p) for p in game.players}, game.history_title))
-        items.append(ft.FilledButton("New game", on_click=lambda e: app.go("setup")))
+        items.append(ft.Row([
+            ft.FilledButton("New game", on_click=lambda e: app.go("setup")),
+            ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: undo_to_turn(app)),
+        ], wrap=True))
     else:
         items.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do("end_game")))
         items.append(ft.TextButton("Back to the turn", on_click=lambda e: app.go("builder_turn")))
