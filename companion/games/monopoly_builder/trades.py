@@ -168,9 +168,8 @@ def player_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     return [
         heading("Trade between players"),
         ft.Text("Both players agree first; then one tap records the whole deal.", size=12, italic=True),
-        Choice([(p, p) for p in players], trader, pick_trader),
-        ft.Text("with", size=13),
-        Choice([(p, p) for p in partners], partner, pick_partner),
+        ft.Row([ft.Text("Between", size=13), Choice([(p, p) for p in players], trader, pick_trader)], wrap=True),
+        ft.Row([ft.Text("and", size=13), Choice([(p, p) for p in partners], partner, pick_partner)], wrap=True),
         *_side(app, game, trader, tab.trade_give, "trade-give"),
         *_side(app, game, partner, tab.trade_get, "trade-get"),
         ft.FilledButton("Record the trade", on_click=lambda e: record()),
