@@ -314,3 +314,37 @@ def test_kept_chance_cards_a_forced_trade_and_leaving_jail_with_a_card():
     g.end_turn()
     g.jail_card()  # Ann bought the card: out of Jail, then she rolls
     assert g.turn_lines == ["Ann uses a Get Out of Jail Free card."] and g.waiting_for() == "Ann rolls the dice."
+
+
+def test_the_profile_editor_refuses_an_unplayable_profile_and_saves_a_playable_one(tmp_path, monkeypatch):
+    """The editor's taps without a browser (one tab's `AppState`), on a real data folder."""
+    import json
+
+    from companion.games.monopoly_builder.profile_editor import profile_actions, profile_file
+    from companion.ui.hub import HUB
+    from companion.ui.models import AppState
+
+    monkeypatch.setattr(HUB, "store", GameStore(tmp_path))
+    saved = profile_file()
+    assert saved == tmp_path / "profiles" / "monopoly_builder.json"
+    saved.parent.mkdir(parents=True)
+    broken = load_profile().model_dump(mode="json")
+    broken["foundations"]["value"] = ["....", "...."]
+    saved.write_text(json.dumps(broken))
+    app = AppState(chosen_game="monopoly_builder")
+    act = profile_actions(app)
+    profile = act.table_profile()  # the saved file cannot be played: said, and the box defaults are used
+    assert app.error == ("The saved board profile cannot be used (the board profile cannot be played: the building "
+                         "foundations grid has no foundation cell ('#'): mark at least one); the box defaults are used.")
+    assert profile.foundation_cells()[:2] == ["A1", "B1"]
+    act.tab.profile = profile
+    act.pick_deed("oriental_avenue", touch=False)
+    act.tab.deed_fields["price"] = "-5"
+    act.set_deed()
+    assert app.error.endswith("the deed Oriental Avenue has a negative price. Nothing was changed.")
+    assert act.tab.profile.number("oriental_avenue", "price") == 100
+    act.tab.deed_fields["price"] = "120"
+    act.set_deed()
+    act.save()
+    assert app.info.startswith("Board profile saved") and load_profile(saved).number("oriental_avenue", "price") == 120
+    assert load_profile(saved).deed("oriental_avenue").price.confidence == "table"
