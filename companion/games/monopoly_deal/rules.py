@@ -531,8 +531,8 @@ class DealState(RulesState):
 
     def propose_payment(self, payer: str, amount: int) -> list[str]:
         """The payment that costs `payer` least for a debt of `amount`: at least the debt with the least value
-        given, then money before property, then complete sets kept, then the fewest cards; everything payable
-        when that is not enough (the rest is forgiven). No change is ever given."""
+        given; among those, complete sets kept, then money before property, then the fewest cards; everything
+        payable when that is not enough (the rest is forgiven). No change is ever given."""
         cards = self.payable(payer)
         if amount <= 0:
             return []
@@ -540,7 +540,7 @@ class DealState(RulesState):
             return cards
         # A knapsack over groups: each bank card alone, each set with every choice of its cards (breaking a
         # complete set costs once whatever leaves it; a house cannot go while its hotel stays). For each total
-        # the best (property value, sets broken, cards) is kept; the cost parts add up, so this is exact.
+        # the best (sets broken, property value, cards) is kept; the cost parts add up, so this is exact.
         groups: list[list[tuple[list[str], tuple[int, int, int]]]] = []
         for c in self.banks.get(payer, []):
             if self.card(c).value > 0:
@@ -557,7 +557,7 @@ class DealState(RulesState):
                     continue
                 props = sum(self.card(c).value for c in chosen if self.card(c).kind in ("property", "wild"))
                 broken = 1 if complete and any(c in s.cards for c in chosen) else 0
-                options.append((chosen, (props, broken, len(chosen))))
+                options.append((chosen, (broken, props, len(chosen))))
             groups.append(options)
         cap = amount + 10 + 1  # a minimal payment is below the debt plus the largest card
         best: dict[int, tuple[tuple[int, int, int], list[str]]] = {0: ((0, 0, 0), [])}
