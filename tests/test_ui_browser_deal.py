@@ -1,0 +1,154 @@
+"""A whole Monopoly Deal game played through the real app in Chromium at phone width, with a follower.
+
+Ann and Bob; the referee picks every card from the faces that can be in the player's hand (never types):
+- an ordinary turn (Bob: draw 2, lay a property, bank a money card, charge rent, Ann pays, end turn),
+  its taps counted;
+- the payment screen: the engine's cheapest payment preselected (Ann's 3M for a 2M rent: no change);
+- rent with a house and Double the Rent (Ann: Dark Blue 8M + house 3M, doubled: 22M);
+- a Just Say No countered (Bob says no, Ann says no to his no), the chain shown to the follower;
+- a short payer (Bob has 8M in bank and properties: everything goes, 14M forgiven);
+- a Deal Breaker (Ann takes Bob's complete green set) and the win (three complete sets), with the chart.
+Screenshots for the README: docs/screenshots/d01-*.png ... The rules are the real engine's.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
+from browser.harness import failure_shot
+
+pytestmark = pytest.mark.browser
+
+
+def lay(tab, player: str, card: str, colour: str) -> None:
+    """Lay a property and wait until the table says so (the picker redraws without it before the next tap)."""
+    tab.click(card)
+    tab.text(f"{player} lays {card} ({colour}).")
+
+
+class Counter:
+    """Counts the referee's taps (buttons pressed) between `start` and `stop`."""
+
+    def __init__(self, tab):
+        self.tab = tab
+        self.taps = 0
+
+    def click(self, name: str) -> None:
+        self.taps += 1
+        self.tab.click(name)
+
+
+def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
+    t0 = time.perf_counter()
+    browser = launch(playwright_instance)
+    with app_server(tmp_path) as url:
+        ref = new_tab(browser, url)
+        fol = None
+        try:
+            ref.click("New game")
+            ref.click("Monopoly Deal")
+            ref.text("2 to 5 players. Everyone is dealt 5 cards; the first player starts.")
+            ref.click("House rules")
+            ref.text("Double the Rent with the any-colour rent card?")
+            ref.shot("d01-new-game")
+            ref.click("Start game")
+            ref.text("Ann draws 2.")
+            ref.shot("d02-start")
+
+            # Turn 1, Ann: draws 2, lays the two dark blues (a complete set) and banks 3M.
+            ref.click("Ann draws 2")
+            ref.text("Ann's turn: 3 of 3 plays left.")
+            lay(ref, "Ann", "Boardwalk", "Dark Blue")
+            lay(ref, "Ann", "Park Place", "Dark Blue")
+            ref.click("3M")
+            ref.text("Ann's turn: 0 of 3 plays left.")
+            ref.text("Dark Blue 2/2 FULL")
+            ref.click("End Ann's turn")
+            ref.text("Bob draws 2.")
+
+            # Turn 2, Bob: an ordinary turn, every tap counted.
+            bob = Counter(ref)
+            bob.click("Bob draws 2")
+            ref.text("Bob's turn: 3 of 3 plays left.")
+            bob.click("Kentucky Avenue")
+            ref.text("Bob lays Kentucky Avenue (Red).")
+            bob.click("2M")
+            ref.text("Bob's turn: 1 of 3 plays left.")
+            ref.shot("d03-picker")
+            bob.click("Rent Red / Yellow")
+            ref.wait_ident("card-flow")
+            ref.shot("d04-rent-flow")
+            bob.click("Charge everyone 2M")
+            ref.wait_ident("payment")
+            ref.text("Paying 3M for 2M. No change is given: 1M over.")
+            ref.shot("d05-payment")
+            bob.click("Ann pays 3M")
+            ref.text("Bob's turn: 0 of 3 plays left.")
+            bob.click("End Bob's turn")
+            ref.text("Ann draws 2.")
+            ordinary_turn_taps = bob.taps
+            assert ordinary_turn_taps == 7
+
+            # A follower opens the app on another phone.
+            fol = new_tab(browser, url)
+            fol.text("Watching (read-only)")
+
+            # Turn 3, Ann: a house on Dark Blue, then rent with Double the Rent (3 plays in all).
+            ref.click("Ann draws 2")
+            ref.click("House (3M)")
+            ref.click("Dark Blue")
+            ref.text("Dark Blue 2/2 +House FULL")
+            ref.click("Rent Dark Blue / Green")
+            ref.click("Double the Rent (x2)")
+            ref.click("Charge everyone 22M (2 plays)")
+            ref.wait_ident("jsn-chain")
+            ref.text("Ann plays 22M rent for Dark Blue (doubled) against Bob.")
+            # Bob says no; Ann answers with her own Just Say No: the rent stands again.
+            ref.click("Just Say No (Bob)")
+            ref.text("So far the action is cancelled.")
+            ref.click("Just Say No (Ann)")
+            ref.text("So far the action stands.")
+            fol.text("So far the action stands.")
+            fol.shot("d06-follower-chain")
+            # Bob is short: his bank (2M, and Ann's 3M) and Kentucky Avenue (3M) are everything he has.
+            ref.text(re.compile(r"Bob has only 8M in bank and properties: everything goes and 14M is forgiven\."))
+            ref.shot("d07-short-payer")
+            ref.click("Bob pays 8M")
+            ref.text("Bob pays Ann 8M: all Bob had; 14M forgiven.")
+            ref.click("End Ann's turn")
+
+            # Turn 4, Bob: a complete green set.
+            ref.click("Bob draws 2")
+            for card in ("Pacific Avenue", "North Carolina Avenue", "Pennsylvania Avenue"):
+                lay(ref, "Bob", card, "Green")
+            ref.text("Green 3/3 FULL")
+            ref.click("End Bob's turn")
+
+            # Turn 5, Ann: completes red, then a Deal Breaker on Bob's green set wins the game.
+            ref.click("Ann draws 2")
+            lay(ref, "Ann", "Indiana Avenue", "Red")
+            lay(ref, "Ann", "Illinois Avenue", "Red")
+            ref.text("Red 3/3 FULL")
+            ref.click("Deal Breaker (5M)")
+            ref.click("Green set")
+            ref.text("Bob: accept Ann's Deal Breaker or Just Say No.")
+            ref.shot("d08-deal-breaker")
+            ref.click("Bob accepts")
+            ref.text("Ann wins!")
+            ref.click("See the winner")
+            ref.wait_ident("winner")
+            ref.text("Winner: Ann")
+            ref.wait_ident("chart")
+            ref.shot("d09-winner")
+            fol.text("Game over. Winner: Ann")
+        except Exception:
+            failure_shot(ref, "deal-ref")
+            if fol is not None:
+                failure_shot(fol, "deal-fol")
+            raise
+    browser.close()
+    print(f"\nMonopoly Deal browser game: {ordinary_turn_taps} taps for an ordinary turn; "
+          f"{time.perf_counter() - t0:.1f} s")
