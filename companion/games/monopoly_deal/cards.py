@@ -41,15 +41,16 @@ def face_label(face: Face) -> str:
 
 
 def card_button(label: str, colours: tuple[str, ...] | list[str], on_click: Callable[[], None],
-                kind: str = "property", selected: bool = False) -> ft.Control:
+                kind: str = "property", selected: bool = False, dim: bool = False) -> ft.Control:
     """A tappable card: property colours as the button's colour; a two-colour card shows its first colour
-    with a band of the second; money, rent and action cards in their own light colours."""
+    with a band of the second; money, rent and action cards in their own light colours. `dim`: a card
+    that can be chosen but is not (a payment's cards left out) is drawn faded."""
     if colours and colours[0] in COLOUR_HEX:
         bg, fg = colour_hex(colours[0]), text_on(colours[0])
     else:
         bg, fg = KIND_HEX.get(kind, "#E0E0E0"), "#000000"
     side = ft.BorderSide(3, "#000000") if selected else None
-    button = ft.Button(label, on_click=lambda e: on_click(),
+    button = ft.Button(label, on_click=lambda e: on_click(), opacity=0.5 if selected is False and dim else 1.0,
                        style=ft.ButtonStyle(color=fg, bgcolor=bg, side=side, padding=ft.Padding.symmetric(horizontal=10, vertical=4),
                                             shape=ft.RoundedRectangleBorder(radius=6)))
     if len(colours) == 2 and colours[1] in COLOUR_HEX:

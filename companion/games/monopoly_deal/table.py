@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.events import GameLog
+from companion.events import GameLog, effective_events
 from companion.games.monopoly_deal.deck import Card
 from companion.games.monopoly_deal.rules import (
     ACTION_WORDS,
@@ -41,6 +41,7 @@ from companion.games.monopoly_deal.rules import (
     Pay,
     Rent,
     SlyDeal,
+    Start,
     money,
     new_game,
     new_state,
@@ -137,6 +138,9 @@ class DealTable(TableBase):
             return f"{self.st.winner_name} wins!" if self.st.winner_name else "The game is over."
         if w.kind == "play":
             return f"{w.player}'s turn: {self.st.plays_left} of {self.st.limits.plays_per_turn} plays left."
+        if w.kind == "answer" and w.amount > 0 and w.player == w.target and not len(w.chain) % 2:
+            no = " or says Just Say No" if w.may_say_no else ""
+            return f"{w.player} pays {w.actor} {money(w.amount)}{no}."
         text = w.sentence
         return text[:1].upper() + text[1:] + "."
 
@@ -249,26 +253,40 @@ class DealTable(TableBase):
         if p is None:
             return []
         c = p.claim
-        what = ACTION_WORDS[p.kind]
-        if p.kind == "rent":
-            what = f"{money(c.amount)} rent for {self.colour_name(p.colour or '')}"
-            if len(p.cards) > 1:
-                what += " (doubled)" if len(p.cards) == 2 else f" (x{2 ** (len(p.cards) - 1)})"
-        elif p.kind in ("debt_collector", "birthday"):
-            what += f": {money(c.amount)}"
-        elif p.kind == "sly_deal" and p.take:
-            what += f": takes {self.card_name(p.take)}"
-        elif p.kind == "forced_deal" and p.take and p.give:
-            what += f": {self.card_name(p.give)} for {self.card_name(p.take)}"
-        elif p.kind == "deal_breaker" and p.colour:
-            what += f": takes the complete {self.colour_name(p.colour)} set"
-        lines = [f"{p.actor} plays {what} against {c.target}."]
+        lines = [self._action_sentence()]
         for i, _ in enumerate(c.chain):
             who = c.target if i % 2 == 0 else p.actor
             lines.append(f"{who} says Just Say No!")
-        stands = len(c.chain) % 2 == 0
-        lines.append("So far the action stands." if stands else "So far the action is cancelled.")
+        if c.chain:
+            words = ACTION_WORDS[p.kind]
+            if len(c.chain) % 2:
+                lines.append(f"The {words} is cancelled, unless {p.actor} answers with a Just Say No.")
+            else:
+                lines.append(f"The {words} stands again, unless {c.target} answers with another.")
         return lines
+
+    def _action_sentence(self) -> str:
+        """The open action against the open claim's target, in words."""
+        p = self.st.pending
+        assert p is not None
+        c = p.claim
+        actor, target = p.actor, c.target
+        if p.kind == "rent":
+            doubled = "" if len(p.cards) == 1 else " (doubled)" if len(p.cards) == 2 else \
+                f" (x{2 ** (len(p.cards) - 1)})"
+            return f"{actor} charges {target} {money(c.amount)} rent for {self.colour_name(p.colour or '')}{doubled}."
+        if p.kind == "debt_collector":
+            return f"{actor} plays Debt Collector: {target} owes {money(c.amount)}."
+        if p.kind == "birthday":
+            return f"It's {actor}'s birthday: {target} owes {money(c.amount)}."
+        if p.kind == "sly_deal" and p.take:
+            return f"{actor} plays Sly Deal on {target}: takes {self.card_name(p.take)}."
+        if p.kind == "forced_deal" and p.take and p.give:
+            return (f"{actor} plays Forced Deal on {target}: {self.card_name(p.give)} for "
+                    f"{self.card_name(p.take)}.")
+        if p.kind == "deal_breaker" and p.colour:
+            return f"{actor} plays Deal Breaker on {target}: takes the complete {self.colour_name(p.colour)} set."
+        return f"{actor} plays {ACTION_WORDS[p.kind]} against {target}."
 
     def payable(self, payer: str) -> list[str]:
         return list(self.st.payable(payer))
@@ -396,9 +414,17 @@ class DealTable(TableBase):
 
     # ----- the end
     def history(self) -> list[dict[str, int]]:
-        """Each player's bank after every turn (from 0 at the deal), for the end chart."""
-        start = {p: 0 for p in self.players}
-        return [start] + [dict(h["bank"]) for h in self.st.history]
+        """Each player's money on the table (bank + properties + buildings, M) at the deal, after every turn,
+        and at the end, for the end chart: the log folded again, one snapshot per end of turn."""
+        state = new_state()
+        out: list[dict[str, int]] = []
+        for event in effective_events(self.log.events):
+            state.apply(event)
+            if isinstance(event, (Start, EndTurn)):
+                out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
+        if state.finished:
+            out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
+        return out
 
     def table_settings(self) -> dict[str, Any]:
         return super().table_settings()

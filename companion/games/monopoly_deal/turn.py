@@ -83,7 +83,7 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
         colour = game.card_colour(cid)
         label = f"{game.card_name(cid)} ({game.card_value(cid)}M)" if colour else f"{game.card_name(cid)} (bank)"
         buttons.append(card_button(label, (colour,) if colour else (), lambda c=cid: toggle(c), "money",
-                                   selected=cid in chosen))
+                                   selected=cid in chosen, dim=True))
     items.append(ft.Semantics(identifier="payment", container=True,
                               content=ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)))
     everything = sum(game.card_value(c) for c in payable)
@@ -113,7 +113,7 @@ def answer_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> li
     row: list[ft.Control] = [ft.FilledButton(accept, on_click=lambda e: act(app, "accept", who))]
     if w.may_say_no:
         row.append(ft.OutlinedButton(f"Just Say No ({who})", on_click=lambda e: act(app, "just_say_no", who)))
-    return [_bold(game.status()), ft.Row(row, wrap=True, spacing=6, run_spacing=6)]
+    return [ft.Row(row, wrap=True, spacing=6, run_spacing=6)]
 
 
 # ---------------------------------------------------------------- one card's flow

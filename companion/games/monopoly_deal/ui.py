@@ -60,7 +60,7 @@ def DealEnd(app: AppState):
     items.append(ft.Text(f"{winner} completed {colours} on turn {st.turn_number}.", size=14))
     items.append(boards(game))
     items.append(HistoryChart(game.history(), {p: game.colour(p) for p in game.players},
-                              "Bank (M) at the end of each turn"))
+                              "Money on the table (bank + properties, M) after each turn"))
     items.append(ft.FilledButton("New game", on_click=lambda e: app.go("setup")))
     return ft.Column(items, spacing=10)
 
