@@ -401,10 +401,18 @@ class DealTable(TableBase):
     def discard_and_end(self, faces: list[str]) -> str:
         """Discard down to the hand limit, then end the turn (the referee taps once)."""
         player = self._turn_player()
+        hand, limit = self.st.hands.get(player, 0), self.st.limits.hand_limit
+        if len(faces) != hand - limit:
+            raise TableError(f"{player} holds {hand} cards: discard {max(0, hand - limit)} to keep {limit}, "
+                             f"not {len(faces)}.")
         cards = self.cards_for(player, faces)
         with self.lock:
             self.push(Discard(player=player, cards=cards))
-            self.push(EndTurn(player=player))
+            try:
+                self.push(EndTurn(player=player))
+            except TableError:
+                self.undo()  # one tap, one change: the discard does not stay without the end of the turn
+                raise
         return f"{player} discards {len(cards)} and ends the turn; {self.st.turn_player} to play."
 
     def end_turn(self) -> str:
