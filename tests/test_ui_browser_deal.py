@@ -7,6 +7,8 @@ Ann and Bob; the referee picks every card from the faces that can be in the play
 - rent with a house and Double the Rent (Ann: Dark Blue 8M + house 3M, doubled: 22M);
 - a Just Say No countered (Bob says no, Ann says no to his no), the chain shown to the follower;
 - a short payer (Bob has 8M in bank and properties: everything goes, 14M forgiven);
+- the hand limit (Bob's three Pass Go leave him 8 cards: he discards one as he ends the turn);
+- a wild card laid as red; a wrong money card banked and undone;
 - a Deal Breaker (Ann takes Bob's complete green set) and the win (three complete sets), with the chart.
 Screenshots for the README: docs/screenshots/d01-*.png ... The rules are the real engine's.
 """
@@ -63,6 +65,10 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
             ref.text("Ann's turn: 3 of 3 plays left.")
             lay(ref, "Ann", "Boardwalk", "Dark Blue")
             lay(ref, "Ann", "Park Place", "Dark Blue")
+            ref.click("4M")  # the wrong money card: the referee takes it back
+            ref.text("Ann banks 4M.")
+            ref.click("Undo last action")
+            ref.text("The last action was undone.")
             ref.click("3M")
             ref.text("Ann's turn: 0 of 3 plays left.")
             ref.text("Dark Blue 2/2 FULL")
@@ -121,29 +127,50 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
             ref.text("Bob pays Ann 8M: all Bob had; 14M forgiven.")
             ref.click("End Ann's turn")
 
-            # Turn 4, Bob: a complete green set.
+            # Turn 4, Bob: three Pass Go leave him 8 cards: he discards one to keep 7.
+            ref.click("Bob draws 2")
+            for left in (2, 1, 0):
+                ref.click("Pass Go (1M)")
+                ref.click("Play Pass Go: draw 2")
+                ref.text(f"Bob's turn: {left} of 3 plays left.")
+            ref.text("Hand limit 7: Bob holds 8 cards, so 1 must go at the end of the turn.")
+            ref.click("End turn: discard 1 first")
+            ref.click("1M")
+            ref.text("Discarding: 1M")
+            ref.shot("d08-discard")
+            ref.click("Discard 1 and end the turn")
+            ref.text("Bob discards 1 and ends the turn; Ann to play.")
+
+            # Turn 5, Ann: completes red with a wild card laid as red.
+            ref.click("Ann draws 2")
+            lay(ref, "Ann", "Indiana Avenue", "Red")
+            ref.click("Red / Yellow wild")
+            ref.text("Lay it in which colour?")
+            ref.shot("d09-wild")
+            ref.click("Red")
+            ref.text("Red 3/3 FULL")
+            ref.click("End Ann's turn")
+
+            # Turn 6, Bob: a complete green set.
             ref.click("Bob draws 2")
             for card in ("Pacific Avenue", "North Carolina Avenue", "Pennsylvania Avenue"):
                 lay(ref, "Bob", card, "Green")
             ref.text("Green 3/3 FULL")
             ref.click("End Bob's turn")
 
-            # Turn 5, Ann: completes red, then a Deal Breaker on Bob's green set wins the game.
+            # Turn 7, Ann: a Deal Breaker on Bob's green set wins the game.
             ref.click("Ann draws 2")
-            lay(ref, "Ann", "Indiana Avenue", "Red")
-            lay(ref, "Ann", "Illinois Avenue", "Red")
-            ref.text("Red 3/3 FULL")
             ref.click("Deal Breaker (5M)")
             ref.click("Green set")
             ref.text("Bob: accept Ann's Deal Breaker or Just Say No.")
-            ref.shot("d08-deal-breaker")
+            ref.shot("d10-deal-breaker")
             ref.click("Bob accepts")
             ref.text("Ann wins!")
             ref.click("See the winner")
             ref.wait_ident("winner")
             ref.text("Winner: Ann")
             ref.wait_ident("chart")
-            ref.shot("d09-winner")
+            ref.shot("d11-winner")
             fol.text("Game over. Winner: Ann")
         except Exception:
             failure_shot(ref, "deal-ref")

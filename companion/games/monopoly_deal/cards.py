@@ -80,7 +80,7 @@ def player_board(game: DealTable, index: int, b: BoardView, to_play: bool) -> ft
                 f"{b.complete} of {win} sets", size=13),
     ], wrap=True, spacing=6)
     chips = [set_chip(s) for s in b.sets] or [ft.Text("No properties yet", size=12, italic=True)]
-    return ft.Semantics(identifier=f"board-{index}", container=True, content=ft.Container(
+    return ft.Semantics(identifier=f"board-{index}", content=ft.Container(
         padding=8, border_radius=8, bgcolor="#FFFDE7" if to_play else "#F5F5F5",
         border=ft.Border.all(2, "#000000") if to_play else None,
         content=ft.Column([head, ft.Row(chips, wrap=True, spacing=4, run_spacing=4)], spacing=4, tight=True)))
@@ -104,14 +104,14 @@ def chain_box(game: DealTable) -> ft.Control | None:
         texts.append(ft.Text(("" if i == 0 or last else "-> ") + line, size=15 if not last else 14,
                              weight=ft.FontWeight.BOLD if not last else ft.FontWeight.NORMAL,
                              italic=last, color="#B71C1C" if "Just Say No" in line else None))
-    return ft.Semantics(identifier="jsn-chain", container=True, content=ft.Container(
+    return ft.Semantics(identifier="jsn-chain", content=ft.Container(
         bgcolor="#FFF3E0", padding=8, border_radius=8, border=ft.Border.all(2, "#EF6C00"),
         content=ft.Column(texts, spacing=2, tight=True)))
 
 
 def recent_box(game: DealTable, n: int = 4) -> ft.Control:
     lines = game.recent(n)
-    return ft.Semantics(identifier="recent", container=True, content=ft.Container(
+    return ft.Semantics(identifier="recent", content=ft.Container(
         bgcolor="#FAFAFA", padding=8, border_radius=6,
         content=ft.Column([ft.Text("What happened (latest first)", size=12, italic=True),
                            *(ft.Text(s, size=13) for s in lines)], spacing=2, tight=True)))
