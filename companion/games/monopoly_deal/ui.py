@@ -35,7 +35,7 @@ def DealStory(app: AppState):
                                  f"{cards}{extra}.", size=13))
     items.append(ft.Text(f"Draw pile {st.draw_count} cards, discard pile {len(st.discard)}.", size=13))
     items.append(ft.Text("Story", weight=ft.FontWeight.BOLD))
-    items.append(ft.Semantics(identifier="story", container=True, content=ft.Column(
+    items.append(ft.Semantics(identifier="story", content=ft.Column(
         [ft.Text(line, size=13) for line in game.recent(len(st.story))], spacing=2)))
     return ft.Column(items, spacing=8)
 
