@@ -211,3 +211,42 @@ def test_a_saved_game_resumes_with_its_table(tmp_path):
     assert again.status() == "Ann pays Bob 2M or says Just Say No."
     assert again.st.house.excess_cards_to == "draw_pile_bottom"
     assert again.board("Ann") == g.board("Ann")
+
+
+def test_any_colour_rent_charges_one_chosen_player_and_birthday_and_debt_collector_charge_in_turn():
+    g = DealTable([*PLAYERS, PlayerInfo("Cat", "green")], new_game(["Ann", "Bob", "Cat"]))
+    for who, card in (("Ann", "Boardwalk"), ("Bob", "2M"), ("Cat", "1M")):
+        g.draw()
+        g.lay(card) if who == "Ann" else g.bank(card)
+        g.end_turn()
+    g.draw()
+    with pytest.raises(TableError, match="The any-colour rent charges one player: say who."):
+        g.rent("Rent (any colour, one player)", "dark_blue", None)
+    g.rent("Rent (any colour, one player)", "dark_blue", "Cat")
+    assert g.chain_lines() == ["Ann charges Cat 3M rent for Dark Blue."]
+    assert g.status() == "Cat pays Ann 3M or says Just Say No."
+    assert g.proposal("Cat", 3) == ["money-1-1"]
+    assert g.pay("Cat", ["money-1-1"]) == "Cat pays Ann 1M: all Cat had; 2M forgiven."
+    g.birthday("It's My Birthday")
+    # Bob first (seating order from Ann's left); Cat has nothing left to pay, so her part settles itself.
+    assert g.chain_lines()[0] == "It's Ann's birthday: Bob owes 2M."
+    assert g.pay("Bob", ["money-2-1"]) == "Bob pays Ann 2M."
+    assert g.st.pending is None and g.status() == "Ann's turn: 1 of 3 plays left."
+    g.end_turn()
+    g.draw()
+    g.debt_collector("Debt Collector", "Ann")
+    assert g.chain_lines()[0] == "Bob plays Debt Collector: Ann owes 5M."
+    assert sorted(g.proposal("Ann", 5)) == ["money-1-1", "prop-dark-blue-boardwalk"]  # 5M exactly
+    assert g.pay("Ann", ["money-1-1", "prop-dark-blue-boardwalk"]) == "Ann pays Bob 5M."
+    assert [s.count for s in g.board("Bob").sets] == ["1/2"]  # a paid property goes to the property area
+
+
+def test_a_wild_lays_in_a_colour_and_moves_on_its_owners_turn_without_a_play():
+    g = new_deal(PLAYERS)
+    g.draw()
+    g.lay("Red / Yellow wild", "red")
+    assert g.own_wilds("Ann") == [("wild-red-yellow-1", "red")]
+    assert g.move_wild("wild-red-yellow-1", "yellow") == "Ann moves Red / Yellow wild to Yellow."
+    assert g.st.plays == 1 and [s.colour for s in g.board("Ann").sets] == ["yellow"]
+    with pytest.raises(TableError):
+        g.move_wild("wild-red-yellow-1", "green")  # not one of its colours

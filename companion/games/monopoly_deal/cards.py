@@ -100,7 +100,7 @@ def chain_box(game: DealTable) -> ft.Control | None:
         return None
     texts: list[ft.Control] = []
     for i, line in enumerate(lines):
-        last = i == len(lines) - 1
+        last = i == len(lines) - 1 and len(lines) > 1  # the closing line says what the chain means so far
         texts.append(ft.Text(("" if i == 0 or last else "-> ") + line, size=15 if not last else 14,
                              weight=ft.FontWeight.BOLD if not last else ft.FontWeight.NORMAL,
                              italic=last, color="#B71C1C" if "Just Say No" in line else None))

@@ -387,10 +387,12 @@ class DealTable(TableBase):
         return self.latest()
 
     def pay(self, player: str, cards: list[str]) -> str:
+        before = len(self.st.payments)
         self.push(Pay(player=player, cards=list(cards)))
-        last = self.st.payments[-1] if self.st.payments else None
+        # The first new payment is this one (a next payer with nothing to give settles right after it).
+        last = self.st.payments[before] if len(self.st.payments) > before else None
         if last is None or last.payer != player:
-            return ""
+            return self.latest()
         words = f"{player} pays {last.payee} {money(last.value)}"
         if last.value > last.owed:
             words += f": no change on {money(last.value - last.owed)}"
