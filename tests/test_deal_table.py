@@ -115,6 +115,9 @@ def test_rent_with_a_house_and_double_the_rent_a_countered_just_say_no_and_a_sho
     assert g.pay("Bob", g.proposal("Bob", 22)) == "Bob pays Ann 8M: all Bob had; 14M forgiven."
     assert g.chain_lines() == []
     assert [s.count for s in g.board("Ann").sets] == ["2/2", "1/3"]  # Kentucky Avenue came as property
+    assert g.payment_lines() == [
+        "Bob paid Ann 8M of 22M (rent for Dark Blue): 2M, 3M, Kentucky Avenue; 14M forgiven.",
+        "Ann paid Bob 3M of 2M (rent for Red): 3M; 1M over, no change."]
 
 
 def test_double_the_rent_cannot_be_a_fourth_play_and_the_refusal_changes_nothing():

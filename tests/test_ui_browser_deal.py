@@ -171,6 +171,10 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
             ref.text("Winner: Ann")
             ref.wait_ident("chart")
             ref.shot("d11-winner")
+            ref.click("What happened")
+            ref.text("Bob paid Ann 8M of 22M (rent for Dark Blue): 2M, 3M, Kentucky Avenue; 14M forgiven.")
+            ref.text("Ann paid Bob 3M of 2M (rent for Red): 3M; 1M over, no change.")
+            ref.shot("d12-what-happened")
             fol.text("Game over. Winner: Ann")
         except Exception:
             failure_shot(ref, "deal-ref")

@@ -288,6 +288,20 @@ class DealTable(TableBase):
             return f"{actor} plays Deal Breaker on {target}: takes the complete {self.colour_name(p.colour)} set."
         return f"{actor} plays {ACTION_WORDS[p.kind]} against {target}."
 
+    def payment_lines(self) -> list[str]:
+        """Every payment so far, latest first: who paid whom, what for, with what, change and forgiven."""
+        out = []
+        for pay in reversed(self.st.payments):
+            reason = pay.reason
+            for colour in self.st.deck.colour_ids if self.st.deck else []:
+                reason = reason.replace(f"({colour})", f"for {self.colour_name(colour)}")
+            cards = ", ".join(self.card_name(c) for c in pay.cards) or "nothing"
+            extra = (f"; {money(pay.value - pay.owed)} over, no change" if pay.value > pay.owed else "") + \
+                (f"; {money(pay.forgiven)} forgiven" if pay.forgiven else "")
+            out.append(f"{pay.payer} paid {pay.payee} {money(pay.value)} of {money(pay.owed)} ({reason}): "
+                       f"{cards}{extra}.")
+        return out
+
     def payable(self, payer: str) -> list[str]:
         return list(self.st.payable(payer))
 

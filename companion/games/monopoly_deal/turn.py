@@ -363,6 +363,7 @@ def DealTurn(app: AppState):
         items += card_flow(app, game, tab, player)
     items.append(boards(game))
     if w.kind == "play" and not tab.face:
+        items += wild_panel(app, game, tab, player)  # before the long picker: moving a wild is no play
         if st.plays_left > 0 and st.hands[player] > 0:
             items.append(picker(app, game, tab, player, lambda f: pick_face(app, game, tab, f),
                                 f"{player} plays a card ({st.plays_left} of {st.limits.plays_per_turn} plays left):"))
@@ -370,6 +371,5 @@ def DealTurn(app: AppState):
             items.append(ft.Text(f"{player} has used all {st.limits.plays_per_turn} plays: end the turn.", size=14))
         else:
             items.append(ft.Text(f"{player} has no cards left: end the turn (5 are drawn next turn).", size=14))
-        items += wild_panel(app, game, tab, player)
     items.append(recent_box(game))
     return ft.Column(items, spacing=8)

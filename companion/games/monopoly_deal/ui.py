@@ -27,12 +27,7 @@ def DealStory(app: AppState):
                                              disabled=not game.can_undo())]
     if st.payments:
         items.append(ft.Text("Payments (no change is ever given)", weight=ft.FontWeight.BOLD))
-        for pay in reversed(st.payments):
-            cards = ", ".join(game.card_name(c) for c in pay.cards) or "nothing"
-            extra = (f"; {pay.value - pay.owed}M over, no change" if pay.value > pay.owed else "") + \
-                (f"; {pay.forgiven}M forgiven" if pay.forgiven else "")
-            items.append(ft.Text(f"{pay.payer} paid {pay.payee} {pay.value}M for {pay.owed}M ({pay.reason}): "
-                                 f"{cards}{extra}.", size=13))
+        items += [ft.Text(line, size=13) for line in game.payment_lines()]
     items.append(ft.Text(f"Draw pile {st.draw_count} cards, discard pile {len(st.discard)}.", size=13))
     items.append(ft.Text("Story", weight=ft.FontWeight.BOLD))
     items.append(ft.Semantics(identifier="story", content=ft.Column(
