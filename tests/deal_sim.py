@@ -167,8 +167,8 @@ class Sim:
         for c in sorted(chosen, key=lambda x: -s.card(x).value):
             rest = [x for x in chosen if x != c]
             st = s.set_of(payer, c)
-            if st is not None and st.hotel is not None and st.house == c and st.hotel in rest:
-                continue
+            if st is not None and st.hotel == c and st.house in rest:
+                continue  # a house cannot be paid while its hotel stays
             if sum(s.card(x).value for x in rest) >= owed:
                 chosen = rest
         return chosen
