@@ -205,7 +205,7 @@ def test_cards_once_played_cannot_return_to_a_hand() -> None:
     t.do(Draw(player="Ann"), Lay(player="Ann", card=RED[0]))
     t.refuse(BankCard(player="Ann", card="money-1-1").model_copy(update={"card": RED[0]}),
              "property cards cannot go in the bank")
-    t.refuse(Lay(player="Ann", card=RED[0]), "cannot be in Ann's hand: it is in Ann's red set")
+    t.refuse(Lay(player="Ann", card=RED[0]), "cannot be in Ann's hand: it is in Ann's Red set")
 
 
 def test_property_cards_cannot_be_banked() -> None:
@@ -240,9 +240,9 @@ def test_properties_are_laid_in_sets_of_their_colour() -> None:
 def test_a_wild_is_laid_only_as_one_of_its_colours() -> None:
     t = Table()
     t.do(Draw(player="Ann"))
-    t.refuse(Lay(player="Ann", card="wild-red-yellow-1", colour="green"), "cannot be laid as green")
+    t.refuse(Lay(player="Ann", card="wild-red-yellow-1", colour="green"), "cannot be laid as Green")
     t.refuse(Lay(player="Ann", card="wild-red-yellow-1"), "say which colour")
-    t.refuse(Lay(player="Ann", card=RED[0], colour="green"), "cannot be laid as green")
+    t.refuse(Lay(player="Ann", card=RED[0], colour="green"), "cannot be laid as Green")
     s = t.do(Lay(player="Ann", card="wild-multi-1", colour="green"))
     assert colours_of(s, "Ann") == {"green": ["wild-multi-1"]}
 
@@ -262,7 +262,7 @@ def test_wilds_move_only_on_your_own_turn_without_a_play() -> None:
     t.to("Ann")
     s = t.do(MoveWild(player="Ann", card="wild-red-yellow-1", colour="yellow"))
     assert colours_of(s, "Ann") == {"yellow": ["wild-red-yellow-1"]} and s.plays == 0
-    t.refuse(MoveWild(player="Ann", card="wild-red-yellow-1", colour="green"), "cannot be green")
+    t.refuse(MoveWild(player="Ann", card="wild-red-yellow-1", colour="green"), "cannot be Green")
     t.refuse(MoveWild(player="Ann", card=RED[0], colour="yellow"), "not a wild card")
 
 
@@ -350,8 +350,8 @@ def test_any_colour_rent_charges_one_chosen_opponent() -> None:
 def test_rent_for_a_colour_you_do_not_own_is_refused() -> None:
     t = Table()
     t.do(Draw(player="Ann"))
-    t.refuse(Rent(player="Ann", card="rent-red-yellow-1", colour="red"), "no red property")
-    t.refuse(Rent(player="Ann", card="rent-red-yellow-1", colour="green"), "charges red or yellow, not green")
+    t.refuse(Rent(player="Ann", card="rent-red-yellow-1", colour="red"), "no Red property")
+    t.refuse(Rent(player="Ann", card="rent-red-yellow-1", colour="green"), "charges Red or Yellow, not Green")
 
 
 def test_birthday_charges_everyone() -> None:
@@ -467,7 +467,7 @@ def test_deal_breaker_takes_a_complete_set_with_its_buildings() -> None:
     t.setup(Ben=[*BLUE, "house-1:dark_blue", "hotel-1:dark_blue", GREEN[0]])
     t.to("Ann")
     t.refuse(DealBreaker(player="Ann", card="action-deal-breaker-1", target="Ben", colour="green"),
-             "no complete green set")
+             "no complete Green set")
     s = t.do(DealBreaker(player="Ann", card="action-deal-breaker-1", target="Ben", colour="dark_blue"),
              Accept(player="Ben"))
     assert s.complete_colours("Ann") == ["dark_blue"] and s.rent_for("Ann", "dark_blue") == 8 + 3 + 4

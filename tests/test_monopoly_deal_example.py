@@ -101,7 +101,7 @@ def test_the_game_ends_with_a_deal_breaker_for_the_third_set() -> None:
     # Deal Breaker on Ben's light blue set: brown, green and light blue are three different colours.
     assert s.finished and s.winner() == ["Ann"]
     assert s.complete_colours("Ann") == ["brown", "green", "light_blue"]
-    assert [p.value for p in s.payments if p.reason.startswith("rent (red)")] == [4]
+    assert [p.value for p in s.payments if p.reason == "rent for Red"] == [4]
 
 
 def test_the_final_state_matches_the_hand_count() -> None:

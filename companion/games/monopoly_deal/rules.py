@@ -59,7 +59,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from companion.events import Event, GameLog, PlayerEvent, RulesState, StartEvent, Undo
-from companion.games.monopoly_deal.deck import Card, Deck, TurnRules, load_deck, with_counts
+from companion.games.monopoly_deal.deck import ANY, Card, Deck, TurnRules, load_deck, with_counts
 from companion.rules.errors import IllegalAction
 from companion.rules.players import check_player_names
 
@@ -377,6 +377,19 @@ class DealState(RulesState):
 
     def name(self, card_id: str) -> str:
         return self.card(card_id).name
+
+    def colour_name(self, colour: str) -> str:
+        """A colour as people say it ("Dark Blue"); unknown ids as they are."""
+        if colour == ANY:
+            return "any colour"
+        known = {c.id: c.name for c in self._deck().colours}
+        return known.get(colour, colour)
+
+    def _colour_names(self) -> dict[str, str]:
+        return {c.id: c.name for c in self._deck().colours}
+
+    def colours_said(self, card: Card) -> str:
+        return " or ".join(self.colour_name(c) for c in card.colours)
 
     @property
     def turn_player(self) -> str | None:
@@ -715,7 +728,7 @@ class DealState(RulesState):
         else:
             where = self.card_places()[card_id]
             if where != "unseen":
-                raise IllegalAction(f"{card.name} ({card_id}) cannot be in {player}'s hand: it is {_where(where)}")
+                raise IllegalAction(f"{card.name} ({card_id}) cannot be in {player}'s hand: it is {_where(where, self._colour_names())}")
             if self.unseen_in_hand(player) <= 0:
                 raise IllegalAction(f"{player} has no card in hand" if self.hands[player] == 0 else
                                     f"{player}'s cards in hand are all known and {card.name} is not one of them")
@@ -779,7 +792,7 @@ class DealState(RulesState):
             if s.buildings() and not self.is_complete(s) and rule != "stay":
                 for b in s.buildings():
                     (self.banks[player] if rule == "bank" else self.discard).append(b)
-                    self.story.append(f"{self.name(b)} off {player}'s broken {s.colour} set "
+                    self.story.append(f"{self.name(b)} off {player}'s broken {self.colour_name(s.colour)} set "
                                       f"to {'their bank' if rule == 'bank' else 'the discard pile'}")
                 s.house = s.hotel = None
             if not s.cards and not s.buildings():
@@ -801,7 +814,7 @@ class DealState(RulesState):
         for c in named:
             self.card(c)
             if places[c] != "unseen":
-                raise IllegalAction(f"{self.name(c)} ({c}) cannot be drawn: it is {_where(places[c])}")
+                raise IllegalAction(f"{self.name(c)} ({c}) cannot be drawn: it is {_where(places[c], self._colour_names())}")
         self.hands[player] += k
         self.draw_count -= k
         self.seen_in_hand[player] += named
@@ -829,7 +842,8 @@ class DealState(RulesState):
         self._use_plays(event, "banking")
         self._from_hand(event.player, event.card)
         self.banks[event.player].append(event.card)
-        self.story.append(f"{event.player} banks {card.name} ({money(card.value)})")
+        self.story.append(f"{event.player} banks {card.name}" +
+                          ("" if card.kind == "money" else f" ({money(card.value)})"))
 
     def _lay(self, event: Lay) -> None:
         card = self.card(event.card)
@@ -840,11 +854,13 @@ class DealState(RulesState):
             raise IllegalAction(f"say which colour the {card.name} is laid as")
         self._colour(colour)
         if not card.can_be(colour):
-            raise IllegalAction(f"{card.name} cannot be laid as {colour}: it is {' or '.join(card.colours)}")
+            raise IllegalAction(f"{card.name} cannot be laid as {self.colour_name(colour)}: it is "
+                                f"{self.colours_said(card)}")
         self._use_plays(event, "laying a property")
         self._from_hand(event.player, event.card)
         self._place(event.player, event.card, colour)
-        self.story.append(f"{event.player} lays {card.name} as {colour}")
+        self.story.append(f"{event.player} lays {card.name}" +
+                          (f" as {self.colour_name(colour)}" if card.kind == "wild" else ""))
 
     def _move_wild(self, event: MoveWild) -> None:
         self._my_turn(event, "moving a wild")
@@ -856,13 +872,14 @@ class DealState(RulesState):
             raise IllegalAction(f"{card.name} is not in {event.player}'s property area")
         self._colour(event.colour)
         if not card.can_be(event.colour):
-            raise IllegalAction(f"{card.name} cannot be {event.colour}: it is {' or '.join(card.colours)}")
+            raise IllegalAction(f"{card.name} cannot be {self.colour_name(event.colour)}: it is "
+                                f"{self.colours_said(card)}")
         if s.colour == event.colour:
-            raise IllegalAction(f"{card.name} is already {event.colour}")
+            raise IllegalAction(f"{card.name} is already {self.colour_name(event.colour)}")
         s.cards.remove(event.card)
         self._place(event.player, event.card, event.colour)
         self._tidy(event.player)
-        self.story.append(f"{event.player} moves {card.name} to {event.colour} (no play used)")
+        self.story.append(f"{event.player} moves {card.name} to {self.colour_name(event.colour)} (no play used)")
 
     def _pass_go(self, event: PassGo) -> None:
         self._action_card(event.card, "pass_go", "Pass Go")
@@ -918,7 +935,8 @@ class DealState(RulesState):
             raise IllegalAction(f"{card.name} is not a rent card")
         self._colour(event.colour)
         if not card.any_colour and event.colour not in card.colours:
-            raise IllegalAction(f"{card.name} charges {' or '.join(card.colours)}, not {event.colour}")
+            raise IllegalAction(f"{card.name} charges {self.colours_said(card)}, not "
+                                f"{self.colour_name(event.colour)}")
         if card.any_colour:
             if event.target is None:
                 raise IllegalAction("the any-colour rent charges one player: say who")
@@ -936,7 +954,7 @@ class DealState(RulesState):
         base = self.rent_for(event.player, event.colour)
         if base == 0:
             multi = any(s.colour == event.colour for s in self.sets[event.player])
-            raise IllegalAction(f"{event.player} has no {event.colour} property to charge rent for" +
+            raise IllegalAction(f"{event.player} has no {self.colour_name(event.colour)} property to charge rent for" +
                                 (": a multicolour wild alone earns no rent" if multi else ""))
         what = "rent with Double the Rent" if event.doubles else "rent"
         self._use_plays(event, what, 1 + len(event.doubles))
@@ -947,7 +965,7 @@ class DealState(RulesState):
         targets = [event.target] if event.target else self._opponents(event.player)
         self._open("rent", event.player, [event.card, *event.doubles], targets, amount, colour=event.colour)
         who = event.target or "every opponent"
-        self.story.append(f"{event.player} charges {who} {money(amount)} rent for {event.colour}"
+        self.story.append(f"{event.player} charges {who} {money(amount)} rent for {self.colour_name(event.colour)}"
                           + (f" (doubled x{2 ** len(event.doubles)})" if event.doubles else ""))
 
     def _debt_collector(self, event: DebtCollector) -> None:
@@ -974,7 +992,7 @@ class DealState(RulesState):
         if s is None or card_id not in s.cards:
             raise IllegalAction(f"{card.name} is not a property in {owner}'s area")
         if self.is_complete(s):
-            raise IllegalAction(f"{card.name} is part of {owner}'s complete {s.colour} set: "
+            raise IllegalAction(f"{card.name} is part of {owner}'s complete {self.colour_name(s.colour)} set: "
                                 f"{verb} cannot take from a complete set (a Deal Breaker takes whole sets)")
         return s
 
@@ -996,7 +1014,8 @@ class DealState(RulesState):
         if mine is None or event.give not in mine.cards:
             raise IllegalAction(f"{self.name(event.give)} is not a property in {event.player}'s area")
         if self.is_complete(mine) and not self.house.forced_deal_from_full_set:
-            raise IllegalAction(f"{self.name(event.give)} is part of {event.player}'s complete {mine.colour} set: "
+            raise IllegalAction(f"{self.name(event.give)} is part of {event.player}'s complete "
+                                f"{self.colour_name(mine.colour)} set: "
                                 "this table does not give cards out of complete sets in a Forced Deal")
         self._use_plays(event, "Forced Deal")
         self._from_hand(event.player, event.card)
@@ -1010,13 +1029,13 @@ class DealState(RulesState):
         self._opponent(event.player, event.target)
         self._colour(event.colour)
         if not any(s.colour == event.colour for s in self.complete_sets(event.target)):
-            raise IllegalAction(f"{event.target} has no complete {event.colour} set: a Deal Breaker takes "
+            raise IllegalAction(f"{event.target} has no complete {self.colour_name(event.colour)} set: a Deal Breaker takes "
                                 "complete sets only")
         self._use_plays(event, "Deal Breaker")
         self._from_hand(event.player, event.card)
         self.discard.append(event.card)
         self._open("deal_breaker", event.player, [event.card], [event.target], 0, colour=event.colour)
-        self.story.append(f"{event.player} plays Deal Breaker on {event.target}'s {event.colour} set")
+        self.story.append(f"{event.player} plays Deal Breaker on {event.target}'s {self.colour_name(event.colour)} set")
 
     # ----- answers and payments
     def _need_answer(self, event: PlayerEvent) -> Pending:
@@ -1060,7 +1079,7 @@ class DealState(RulesState):
             s = next(s for s in self.complete_sets(target) if s.colour == p.colour)
             self.sets[target].remove(s)
             self.sets[actor].append(s)
-            self.story.append(f"{actor} takes {target}'s complete {p.colour} set"
+            self.story.append(f"{actor} takes {target}'s complete {self.colour_name(p.colour)} set"
                               + (" with its buildings" if s.buildings() else ""))
         c.status = "done"
         self._tidy(actor)
@@ -1095,10 +1114,11 @@ class DealState(RulesState):
                 if where in (f"bank:{payer}",) or where.startswith((f"set:{payer}:", f"building:{payer}:")):
                     raise IllegalAction(f"{card.name} has no money value: it cannot pay a debt")
                 raise IllegalAction(f"{payer} pays from their bank and table only, and {card.name} is "
-                                    f"{_where(where)}")
+                                    f"{_where(where, self._colour_names())}")
             s = self.set_of(payer, cid)
             if s is not None and s.house == cid and s.hotel is not None and s.hotel not in cards:
-                raise IllegalAction(f"the house on {payer}'s {s.colour} set carries a hotel: pay the hotel with it")
+                raise IllegalAction(f"the house on {payer}'s {self.colour_name(s.colour)} set carries a hotel: "
+                                    "pay the hotel with it")
         value = sum(self.card(cid).value for cid in cards)
         if value < owed:
             missing = [cid for cid in payable if cid not in cards]
@@ -1133,7 +1153,7 @@ class DealState(RulesState):
         c.status = "done"
         self._tidy(payer)
         self._tidy(payee)
-        reason = ACTION_WORDS[p.kind] + (f" ({p.colour})" if p.colour else "")
+        reason = ACTION_WORDS[p.kind] + (f" for {self.colour_name(p.colour)}" if p.colour else "")
         self.payments.append(Payment(payer, payee, c.amount, tuple(cards), value, reason))
         short = f", {money(c.amount - value)} forgiven" if value < c.amount else ""
         over = f" (no change on {money(value - c.amount)})" if value > c.amount else ""
@@ -1255,9 +1275,10 @@ class DealState(RulesState):
         }
 
 
-def _where(place: str) -> str:
+def _where(place: str, names: dict[str, str] | None = None) -> str:
     kind, _, rest = place.partition(":")
     owner, _, colour = rest.partition(":")
+    colour = (names or {}).get(colour, colour)
     return {"hand": f"in {owner}'s hand", "bank": f"in {owner}'s bank", "set": f"in {owner}'s {colour} set",
             "building": f"on {owner}'s {colour} set", "discard": "in the discard pile",
             "unseen": "not seen yet"}.get(kind, place)
