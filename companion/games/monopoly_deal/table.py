@@ -14,6 +14,7 @@ Plain Python, no Flet and no rule: the engine (`rules.py`) decides everything. W
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -293,8 +294,11 @@ class DealTable(TableBase):
         out = []
         for pay in reversed(self.st.payments):
             reason = pay.reason
-            for colour in self.st.deck.colour_ids if self.st.deck else []:
-                reason = reason.replace(f"({colour})", f"for {self.colour_name(colour)}")
+            found = re.fullmatch(r"(.+) \((.+)\)", reason)  # "rent (dark_blue)" or "rent (Dark Blue)"
+            if found:
+                word, colour = found.groups()
+                known = self.st.deck is not None and colour in self.st.deck.colour_ids
+                reason = f"{word} for {self.colour_name(colour) if known else colour}"
             cards = ", ".join(self.card_name(c) for c in pay.cards) or "nothing"
             extra = (f"; {money(pay.value - pay.owed)} over, no change" if pay.value > pay.owed else "") + \
                 (f"; {money(pay.forgiven)} forgiven" if pay.forgiven else "")

@@ -263,7 +263,8 @@ def picker(app: AppState, game: DealTable, tab: DealTab, player: str, on_pick: A
     by_kind: dict[str, list[Face]] = {}
     for face in game.faces(player):
         by_kind.setdefault(face.kind, []).append(face)
-    rows: list[ft.Control] = [_bold(title)]
+    rows: list[ft.Control] = [_bold(title), ft.Text(f"Only the cards that can still be in {player}'s hand are "
+                                                    "listed.", size=12, italic=True)]
     for kind in KIND_ORDER:
         faces = by_kind.get(kind, [])
         if not faces:
