@@ -65,6 +65,20 @@ def test_draw_two_at_the_start_of_a_turn() -> None:
     t.refuse(Draw(player="Ann"), "already drawn")
 
 
+def test_only_the_top_two_drawn_cards_count() -> None:
+    t = Table()
+    t.refuse(Draw(player="Ann", cards=["money-1-1", "money-1-2", "money-1-3"]), "Ann draws 2 cards, not 3")
+    s = t.do(Draw(player="Ann", cards=["money-1-1"]))  # one seen, one not
+    assert s.hands["Ann"] == 7 and s.seen_in_hand["Ann"] == ["money-1-1"]
+
+
+def test_cards_are_drawn_from_the_draw_pile_only() -> None:
+    t = Table()
+    t.do(Draw(player="Ann"), PassGo(player="Ann", card="action-pass-go-1"), BankCard(player="Ann", card="money-1-1"),
+         EndTurn(player="Ann"))
+    t.refuse(Draw(player="Ben", cards=["action-pass-go-1"]), "cannot be drawn: it is in the discard pile")
+
+
 def test_the_first_player_starts_and_play_goes_round_in_order() -> None:
     t = Table(("Ann", "Ben", "Cat"))
     assert t.s.turn_player == "Ann"
@@ -264,6 +278,25 @@ def test_wilds_move_only_on_your_own_turn_without_a_play() -> None:
     assert colours_of(s, "Ann") == {"yellow": ["wild-red-yellow-1"]} and s.plays == 0
     t.refuse(MoveWild(player="Ann", card="wild-red-yellow-1", colour="green"), "cannot be Green")
     t.refuse(MoveWild(player="Ann", card=RED[0], colour="yellow"), "not a wild card")
+
+
+def test_a_wild_moved_before_charging_rent_raises_the_rent() -> None:
+    t = Table(("Ann", "Ben"))
+    t.setup(Ann=[RED[0], YELLOW[0], YELLOW[1], "wild-red-yellow-1:red"], Ben=["money-10-1"])
+    t.to("Ann")
+    assert (t.s.rent_for("Ann", "red"), t.s.rent_for("Ann", "yellow")) == (3, 4)
+    s = t.do(MoveWild(player="Ann", card="wild-red-yellow-1", colour="yellow"),
+             Rent(player="Ann", card="rent-red-yellow-1", colour="yellow"))
+    assert s.waiting().amount == 6 and s.plays == 1
+
+
+def test_a_wild_on_the_table_can_be_taken_by_sly_deal() -> None:
+    t = Table()
+    t.setup(Ben=["wild-red-yellow-1:yellow"])
+    t.to("Ann")
+    s = t.do(SlyDeal(player="Ann", card="action-sly-deal-1", target="Ben", take="wild-red-yellow-1"),
+             Accept(player="Ben"))
+    assert colours_of(s, "Ann") == {"yellow": ["wild-red-yellow-1"]}
 
 
 def test_opponents_cards_cannot_be_touched() -> None:
