@@ -70,27 +70,37 @@ def set_chip(s: SetView) -> ft.Control:
                         weight=ft.FontWeight.BOLD if s.complete else ft.FontWeight.NORMAL))
 
 
-def player_board(game: DealTable, index: int, b: BoardView, to_play: bool) -> ft.Control:
-    """One player's side of the table: name, bank, hand count, sets won, the set chips."""
+def player_board(game: DealTable, index: int, b: BoardView, role: str) -> ft.Control:
+    """One player's side of the table: name, what they do now (their turn, answering, paying), bank, hand
+    count, sets won, the set chips."""
     win = game.st.limits.sets_to_win
     head = ft.Row([
         ft.Container(width=12, height=12, border_radius=6, bgcolor=theme.token(game.colour(b.player))),
         ft.Text(b.player, weight=ft.FontWeight.BOLD, size=15),
-        ft.Text(("to play  " if to_play else "") + f"Bank {b.bank_total}M | Hand {b.hand} | "
-                f"{b.complete} of {win} sets", size=13),
+        *([ft.Text(role, size=13, weight=ft.FontWeight.BOLD, italic=True, color="#B71C1C")] if role else []),
+        ft.Text(f"Bank {b.bank_total}M | Hand {b.hand} | {b.complete} of {win} sets", size=13),
     ], wrap=True, spacing=6)
     chips = [set_chip(s) for s in b.sets] or [ft.Text("No properties yet", size=12, italic=True)]
+    turn = role == "turn"
     return ft.Semantics(identifier=f"board-{index}", content=ft.Container(
-        padding=8, border_radius=8, bgcolor="#FFFDE7" if to_play else "#F5F5F5",
-        border=ft.Border.all(2, "#000000") if to_play else None,
+        padding=8, border_radius=8, bgcolor="#FFFDE7" if turn else "#F5F5F5",
+        border=ft.Border.all(2, "#000000") if turn else None,
         content=ft.Column([head, ft.Row(chips, wrap=True, spacing=4, run_spacing=4)], spacing=4, tight=True)))
 
 
 def boards(game: DealTable) -> ft.Control:
-    turn = game.st.turn_player
-    return ft.Column([player_board(game, i, game.board(p), p == turn and not game.finished)
-                      for i, p in enumerate(game.players)], spacing=6,
-                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    """Every player's side; the turn's player framed, the player who must answer or pay named so."""
+    w = game.st.waiting()
+    turn = game.st.turn_player if not game.finished else None
+    acting = {"answer": "to answer", "pay": "to pay"}.get(w.kind, "")
+
+    def role(p: str) -> str:
+        if acting and p == w.player and p != turn:
+            return acting
+        return "turn" if p == turn else ""
+
+    return ft.Column([player_board(game, i, game.board(p), role(p)) for i, p in enumerate(game.players)],
+                     spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def chain_box(game: DealTable) -> ft.Control | None:
