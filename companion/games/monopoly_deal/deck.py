@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from companion.rules.board import ASSETS
-from companion.rules.errors import RulesDataError
+from companion.rules.errors import RulesDataError, first_validation_error
 
 Confidence = Literal["confirmed", "inferred", "table"]
 CardKind = Literal["money", "property", "wild", "rent", "action", "building"]
@@ -178,19 +178,12 @@ class Deck(BaseModel):
                 if (kind is None or c.kind == kind) and (action is None or c.action == action)]
 
 
-def _first_error(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
-    return f"{msg} (at {where})" if where else msg
-
-
 def validate_deck(data: object) -> Deck:
     """A deck from parsed JSON, or `RulesDataError` saying what is wrong."""
     try:
         return Deck.model_validate(data)
     except ValidationError as exc:
-        raise RulesDataError(f"the Monopoly Deal deck is inconsistent: {_first_error(exc)}") from None
+        raise RulesDataError(f"the Monopoly Deal deck is inconsistent: {first_validation_error(exc)}") from None
 
 
 def load_deck(path: str | Path = DECK_PATH) -> Deck:

@@ -31,7 +31,7 @@ from typing import Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from companion.rules.board import ASSETS, Layout, Square, load_layout, parse_square
-from companion.rules.errors import RulesDataError
+from companion.rules.errors import RulesDataError, first_validation_error
 
 Confidence = Literal["rules_text", "confirmed", "inferred", "placeholder", "table"]
 SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "tax",
@@ -233,19 +233,12 @@ class Profile(BaseModel):
         return out
 
 
-def _first_error(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
-    return f"{msg} (at {where})" if where else msg
-
-
 def validate_profile(data: object) -> Profile:
     """A profile from parsed JSON, or `RulesDataError` saying what is wrong."""
     try:
         profile = Profile.model_validate(data)
     except ValidationError as exc:
-        raise RulesDataError(f"the board profile is inconsistent: {_first_error(exc)}") from None
+        raise RulesDataError(f"the board profile is inconsistent: {first_validation_error(exc)}") from None
     try:
         profile.load_layout()
     except RulesDataError as exc:  # load_layout turns every layout fault into one
