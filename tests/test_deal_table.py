@@ -253,3 +253,21 @@ def test_a_wild_lays_in_a_colour_and_moves_on_its_owners_turn_without_a_play():
     assert g.st.plays == 1 and [s.colour for s in g.board("Ann").sets] == ["yellow"]
     with pytest.raises(TableError):
         g.move_wild("wild-red-yellow-1", "green")  # not one of its colours
+
+
+def test_the_setup_form_offers_every_house_rule_with_its_default_and_starts_with_the_answers():
+    from companion.games.monopoly_deal.rules import VARIANT
+    from companion.games.monopoly_deal.setup import HOUSE_RULES, start
+    from companion.ui.models import AppState
+
+    asked = {name for name, _, _ in HOUSE_RULES}
+    assert asked == set(HouseRules.model_fields)  # a new house rule is asked at setup too
+    for name, _, options in HOUSE_RULES:
+        assert getattr(HouseRules(), name) in [value for value, _ in options], name  # the default is offered
+    app = AppState()
+    tab = app.local(VARIANT)
+    tab.house["excess_cards_to"] = "draw_pile_bottom"
+    tab.house["hotel_count"] = 3
+    game = start(app, [*PLAYERS, PlayerInfo("Cat", "green")])
+    assert game.st.house.excess_cards_to == "draw_pile_bottom" and game.players == ["Ann", "Bob", "Cat"]
+    assert len(game.st.deck.ids_of(action="hotel")) == 3  # the deck follows the house rule
