@@ -271,3 +271,15 @@ def test_the_setup_form_offers_every_house_rule_with_its_default_and_starts_with
     game = start(app, [*PLAYERS, PlayerInfo("Cat", "green")])
     assert game.st.house.excess_cards_to == "draw_pile_bottom" and game.players == ["Ann", "Bob", "Cat"]
     assert len(game.st.deck.ids_of(action="hotel")) == 3  # the deck follows the house rule
+
+
+def test_cards_over_the_limit_may_go_face_down_under_the_draw_pile_with_that_house_rule():
+    g = table(house=HouseRules(excess_cards_to="draw_pile_bottom"))
+    g.draw()
+    g.pass_go("Pass Go")
+    assert g.discards_face_down and g.board("Ann").hand == 8
+    pile = g.st.draw_count
+    assert g.discard_and_end([], face_down=True) == \
+        "Ann discards 1 face down under the draw pile and ends the turn; Bob to play."
+    assert g.board("Ann").hand == 7 and g.st.draw_count == pile + 1 and g.st.discard == ["action-pass-go-1"]
+    assert not new_deal(PLAYERS).discards_face_down  # the box's rule: face up on the discard pile, named

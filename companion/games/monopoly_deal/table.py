@@ -418,22 +418,30 @@ class DealTable(TableBase):
             words += f": all {player} had; {money(last.forgiven)} forgiven"
         return words + "."
 
-    def discard_and_end(self, faces: list[str]) -> str:
-        """Discard down to the hand limit, then end the turn (the referee taps once)."""
+    def discard_and_end(self, faces: list[str], face_down: bool = False) -> str:
+        """Discard down to the hand limit, then end the turn (the referee taps once). `face_down`: the
+        cards go unseen under the draw pile (the house rule that sends them there), so none is named."""
         player = self._turn_player()
         hand, limit = self.st.hands.get(player, 0), self.st.limits.hand_limit
-        if len(faces) != hand - limit:
+        if not face_down and len(faces) != hand - limit:
             raise TableError(f"{player} holds {hand} cards: discard {max(0, hand - limit)} to keep {limit}, "
                              f"not {len(faces)}.")
-        cards = self.cards_for(player, faces)
+        cards = [] if face_down else self.cards_for(player, faces)
+        unseen = max(0, hand - limit) if face_down else 0
         with self.lock:
-            self.push(Discard(player=player, cards=cards))
+            self.push(Discard(player=player, cards=cards, unseen=unseen))
             try:
                 self.push(EndTurn(player=player))
             except TableError:
                 self.undo()  # one tap, one change: the discard does not stay without the end of the turn
                 raise
-        return f"{player} discards {len(cards)} and ends the turn; {self.st.turn_player} to play."
+        where = " face down under the draw pile" if face_down else ""
+        return f"{player} discards {len(cards) + unseen}{where} and ends the turn; {self.st.turn_player} to play."
+
+    @property
+    def discards_face_down(self) -> bool:
+        """Cards over the hand limit go under the draw pile (a house rule): nobody needs to see them."""
+        return self.st.house.excess_cards_to == "draw_pile_bottom"
 
     def end_turn(self) -> str:
         player = self._turn_player()

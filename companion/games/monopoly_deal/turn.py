@@ -292,6 +292,9 @@ def discard_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> 
                 ft.TextButton("Clear", on_click=lambda e: _set(app, tab, discard=[])),
                 ft.TextButton("Cancel", on_click=lambda e: _set(app, tab, face=None, discard=[]))], wrap=True),
     ]
+    if game.discards_face_down:
+        items.append(ft.OutlinedButton(f"{need} go face down under the draw pile: end the turn",
+                                       on_click=lambda e: act(app, "discard_and_end", [], True)))
     if len(chosen) == need:
         items.append(ft.FilledButton(f"Discard {need} and end the turn",
                                      on_click=lambda e: act(app, "discard_and_end", list(chosen))))
