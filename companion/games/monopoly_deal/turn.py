@@ -342,7 +342,9 @@ def DealTurn(app: AppState):
                 top.append(ft.FilledButton(f"End turn: discard {hand - limit} first",
                                            on_click=lambda e: _set(app, tab, face=DISCARD, discard=[])))
         else:
-            top.append(ft.FilledButton(f"End {player}'s turn", on_click=lambda e: act(app, "end_turn")))
+            # Filled once the plays are used up; outlined before, so it does not look like the next step.
+            button = ft.FilledButton if st.plays_left == 0 or st.hands[player] == 0 else ft.OutlinedButton
+            top.append(button(f"End {player}'s turn", on_click=lambda e: act(app, "end_turn")))
     if game.can_undo():
         top.append(ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo()))
     if top:
