@@ -4,6 +4,7 @@ Ann and Bob; the referee picks every card from the faces that can be in the play
 - an ordinary turn (Bob: draw 2, lay a property, bank a money card, charge rent, Ann pays, end turn),
   its taps counted;
 - the payment screen: the engine's cheapest payment preselected (Ann's 3M for a 2M rent: no change);
+  a card added that is not needed is flagged, and the rules refuse the payment;
 - rent with a house and Double the Rent (Ann: Dark Blue 8M + house 3M, doubled: 22M);
 - a Just Say No countered (Bob says no, Ann says no to his no), the chain shown to the follower;
 - a short payer (Bob has 8M in bank and properties: everything goes, 14M forgiven);
@@ -92,6 +93,14 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
             ref.text("Ann pays Bob 2M or says Just Say No.")
             ref.text("Paying 3M for 2M. No change is given: 1M over.")
             ref.shot("d05-payment")
+            # Ann could pay more, but without change she would lose the extra: the app says so, the rules refuse.
+            ref.click("Boardwalk (4M)")
+            ref.text("Too much: 4M already covers 2M without 3M, and no change is given. "
+                     "Tap a card to take it out.")
+            ref.click("Ann pays 7M")
+            ref.text("4M already covers 2M without 3M: no change is given, so keep it.")
+            ref.click("Boardwalk (4M)")
+            ref.text("Paying 3M for 2M. No change is given: 1M over.")
             bob.click("Ann pays 3M")
             ref.text("Bob's turn: 0 of 3 plays left.")
             bob.click("End Bob's turn")

@@ -87,7 +87,12 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
     items.append(ft.Semantics(identifier="payment",
                               content=ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)))
     everything = sum(game.card_value(c) for c in payable)
-    if total >= amount:
+    spare = next((c for c in chosen if total - game.card_value(c) >= amount), None)
+    if spare is not None:
+        left = total - game.card_value(spare)
+        note = (f"Too much: {left}M already covers {amount}M without {game.card_name(spare)}, and no change is "
+                "given. Tap a card to take it out.")
+    elif total >= amount:
         over = total - amount
         note = f"Paying {total}M for {amount}M. " + (f"No change is given: {over}M over." if over else
                                                      "Exact: no change is due.")
