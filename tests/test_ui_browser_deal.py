@@ -11,6 +11,7 @@ Ann and Bob; the referee picks every card from the faces that can be in the play
 - the hand limit (Bob's three Pass Go leave him 8 cards: he discards one as he ends the turn);
 - a wild card laid as red; a wrong money card banked and undone;
 - a Deal Breaker (Ann takes Bob's complete green set) and the win (three complete sets), with the chart.
+A second, shorter game seats three players: each payer of a birthday in turn.
 Screenshots for the README: docs/screenshots/d01-*.png ... The rules are the real engine's.
 """
 
@@ -193,3 +194,46 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
     browser.close()
     print(f"\nMonopoly Deal browser game: {ordinary_turn_taps} taps for an ordinary turn; "
           f"{time.perf_counter() - t0:.1f} s")
+
+
+def test_three_players_pay_in_turn(tmp_path, playwright_instance):  # noqa: F811
+    """Three players: a birthday charges both opponents in seating order, each payer sees their own
+    cheapest payment preselected (a property goes when it costs least); a Debt Collector asks whom."""
+    browser = launch(playwright_instance)
+    with app_server(tmp_path) as url:
+        ref = new_tab(browser, url)
+        try:
+            ref.click("New game")
+            ref.click("Monopoly Deal")
+            ref.click("3 players")
+            ref.page.get_by_role("textbox", name="Player 3 name").first.wait_for()
+            ref.click("Start game")
+            for player, cards in (("Ann", ("5M",)), ("Bob", ("2M", "Baltic Avenue")), ("Cleo", ("1M", "Boardwalk"))):
+                ref.click(f"{player} draws 2")
+                for card in cards:
+                    ref.click(card)
+                    ref.text(f"{player} {'banks' if card.endswith('M') else 'lays'} {card}")
+                ref.click(f"End {player}'s turn")
+            ref.click("Ann draws 2")
+            ref.click("It's My Birthday (2M)")
+            ref.click("Everyone pays Ann 2M")
+            ref.text("It's Ann's birthday: Bob owes 2M.")
+            ref.text("Paying 2M for 2M. Exact: no change is due.")
+            ref.click("Bob pays 2M")
+            # Cleo next: Boardwalk alone (4M) costs her less than 1M + Boardwalk.
+            ref.text("It's Ann's birthday: Cleo owes 2M.")
+            ref.text("Paying 4M for 2M. No change is given: 2M over.")
+            ref.shot("d13-three-players")
+            ref.click("Cleo pays 4M")
+            ref.text("Dark Blue 1/2")
+            ref.click("Debt Collector (3M)")
+            ref.text("Who pays Ann 5M?")
+            ref.click("Bob")
+            ref.text(re.compile(r"Bob has only 1M in bank and properties: everything goes and 4M is forgiven\."))
+            ref.click("Bob pays 1M")
+            ref.text("Bob pays Ann 1M: all Bob had; 4M forgiven.")
+            ref.text("Ann's turn: 1 of 3 plays left.")
+        except Exception:
+            failure_shot(ref, "deal3-ref")
+            raise
+    browser.close()
