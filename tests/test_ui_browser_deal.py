@@ -172,7 +172,7 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
             ref.click("Ann draws 2")
             ref.click("Deal Breaker (5M)")
             ref.click("Green set")
-            ref.text("Bob: accept Ann's Deal Breaker or Just Say No.")
+            ref.text("Ann plays Deal Breaker on Bob: takes the complete Green set.")
             ref.shot("d10-deal-breaker")
             ref.click("Bob accepts")
             ref.text("Ann wins!")
