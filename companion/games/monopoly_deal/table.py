@@ -462,9 +462,6 @@ class DealTable(TableBase):
             out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
         return out
 
-    def table_settings(self) -> dict[str, Any]:
-        return super().table_settings()
-
 
 def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> DealTable:
     """A new game: the shipped deck, five cards dealt to each, the house rules from the setup form."""
