@@ -572,7 +572,7 @@ class DealState(RulesState):
                 broken = 1 if complete and any(c in s.cards for c in chosen) else 0
                 options.append((chosen, (broken, props, len(chosen))))
             groups.append(options)
-        cap = amount + 10 + 1  # a minimal payment is below the debt plus the largest card
+        cap = amount + max(self.card(c).value for c in cards)  # a minimal payment never passes this
         best: dict[int, tuple[tuple[int, int, int], list[str]]] = {0: ((0, 0, 0), [])}
         for options in groups:
             nxt: dict[int, tuple[tuple[int, int, int], list[str]]] = {}
