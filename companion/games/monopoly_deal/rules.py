@@ -42,6 +42,10 @@ Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`), e
 - `end_turn`       the next player's turn.
 - `undo`           (shared) cancels the latest event.
 
+Money here is cards, not counted amounts: it moves card by card between banks and tables, so the card
+check above is the conservation law (the shared `companion.rules.ledger` is for games whose money is
+counted). No change is ever given; a short payer gives everything and the rest is forgiven.
+
 Each claim of an action (one per target) is answered in seating order from the actor's left: the target
 may say no; the actor may say no to that; and so on. `waiting()` says who must act and on what;
 `allowed_events()` lists the events that player may record; `propose_payment()` is the payment that costs
