@@ -198,7 +198,8 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
 
 def test_three_players_pay_in_turn(tmp_path, playwright_instance):  # noqa: F811
     """Three players: a birthday charges both opponents in seating order, each payer sees their own
-    cheapest payment preselected (a property goes when it costs least); a Debt Collector asks whom."""
+    cheapest payment preselected (a property goes when it costs least); a Debt Collector asks whom; a
+    Sly Deal and a Forced Deal choose the player, then the cards; a wild is laid, then moved (no play)."""
     browser = launch(playwright_instance)
     with app_server(tmp_path) as url:
         ref = new_tab(browser, url)
@@ -233,6 +234,37 @@ def test_three_players_pay_in_turn(tmp_path, playwright_instance):  # noqa: F811
             ref.click("Bob pays 1M")
             ref.text("Bob pays Ann 1M: all Bob had; 4M forgiven.")
             ref.text("Ann's turn: 1 of 3 plays left.")
+            ref.click("End Ann's turn")
+            for player, card, colour in (("Bob", "Vermont Avenue", "Light Blue"), ("Cleo", "States Avenue", "Pink")):
+                ref.click(f"{player} draws 2")
+                ref.click(card)
+                ref.text(f"{player} lays {card} ({colour}).")
+                ref.click(f"End {player}'s turn")
+            # Ann: a Sly Deal on Cleo, a Forced Deal with Bob (take, then give), a wild laid and moved.
+            ref.click("Ann draws 2")
+            ref.click("Sly Deal (3M)")
+            ref.click("Cleo")
+            ref.text("Take which of Cleo's cards?")
+            ref.click("States Avenue")
+            ref.text("Cleo: accept Ann's Sly Deal or Just Say No.")
+            ref.click("Cleo accepts")
+            ref.text("Ann's turn: 2 of 3 plays left.")
+            ref.click("Forced Deal (3M)")
+            ref.click("Bob")
+            ref.click("Vermont Avenue")
+            ref.text("Give Bob which of Ann's cards?")
+            ref.click("Baltic Avenue")
+            ref.text("Ann plays Forced Deal on Bob: Baltic Avenue for Vermont Avenue.")
+            ref.click("Bob accepts")
+            ref.text("Ann's turn: 1 of 3 plays left.")
+            ref.click("Pink / Orange wild")
+            ref.click("Pink")
+            ref.text("Pink 2/3")
+            ref.click("Pink / Orange wild (in Pink)")
+            ref.click("Move to Orange")
+            ref.text("Ann moves Pink / Orange wild to Orange.")
+            ref.text("Orange 1/3")
+            ref.shot("d14-deals-and-wild")
         except Exception:
             failure_shot(ref, "deal3-ref")
             raise
