@@ -28,6 +28,7 @@ from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
 from companion.rules.tiles import TileSet, load_tileset
 from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_features, warp_board
+from vision.confidence import assess
 from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel, measure
@@ -105,6 +106,7 @@ class BoardReading(BaseModel):
     score: int | None = None
     changed: list[ChangedTile] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    doubts: list[str] = Field(default_factory=list)  # why the reading is doubtful (vision.confidence.assess)
 
     def summary(self) -> dict[str, Any]:
         """The CLI's JSON: grid, confidence, corners and, with a previous board, the move."""
@@ -114,6 +116,7 @@ class BoardReading(BaseModel):
             "corners": [[round(v, 1) for v in pt] for pt in self.corners],
             "located": self.located,
             "doubtful": self.doubtful,
+            "doubts": self.doubts,
             # Who decided each tile: "mlp" (numpy recogniser), "tesseract", "mlp+tesseract" (agreed) or
             # "blank" (no letter printed); row-major, tiles only.
             "tiles": [
@@ -291,7 +294,7 @@ def read_board(
                                 second_opinion,
                                 occupancy_model, letters_net, upright=False)
             turned.located = located
-            turned.doubtful = doubtful
+            turned.doubtful = doubtful or turned.doubtful
             turned.warnings[:0] = warnings + [
                 (f"the letters were sideways or upside down: the board was read turned {90 * turn} degrees "
                 "counter-clockwise so they stand upright (rows and columns follow the turned board)")]
@@ -336,6 +339,8 @@ def read_board(
     )
     if previous is not None:
         detect_move(reading, previous_grid(previous), tileset)
+    # Honest confidence and the reading's doubts (vision/confidence.py owns the policy).
+    assess(reading, look, tile_squares, probs, previous_grid(previous) if previous is not None else None)
     return reading
 
 
