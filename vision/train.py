@@ -12,6 +12,12 @@ Data used:
   and input scalings are written to `assets/vision/` (`occupancy.npz`, `letters.npz`): no photo pixels,
   crops or per-photo features ship.
 
+Rendered boards: `vision/synth.py` draws tile and board styles no labelled set shows (dark tiles with
+light letters, coloured plastic, cream tiles with red or blue letters, worn wood, blue "Crossword" and
+green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set.
+`--leave-out SET` trains models without one labelled set or one rendered style (`synth/<style>`), for
+the leave-one-set-out table of `benchmarks/vision_styles.py`.
+
 Hold-out: folds by group, never by square. Fold "cava": train on everything except cava_ro games 2 and
 3, test on games 2-3; fold "cava1": train without game 1, test on game 1 (so the cava figures come from
 games the model never saw; the alphabet and empty-board photos are always in training). Folds "u0".."u3":
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import pickle
 import sys
 from collections import Counter
@@ -94,7 +101,15 @@ def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
         if hit.exists():
             data: PhotoData = pickle.loads(hit.read_bytes())
             return data
-    img = cv2.imread(str(photo.image))
+    data = _measured(photo, cv2.imread(str(photo.image)))
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        (cache / f"{key}.pkl").write_bytes(pickle.dumps(data))
+    return data
+
+
+def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
+    """Occupancy features, labelled glyphs and painted-out blanks of one labelled board image."""
     warped = warp_board(img, photo.corners)
     look = measure(warped)
     ys = []
@@ -109,18 +124,55 @@ def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
                 continue
             gx.append(g.image)
             gy.append(ch)
-    data = PhotoData(photo, look.features, np.array(ys, np.int64),
+    return PhotoData(photo, look.features, np.array(ys, np.int64),
                      np.array(gx, np.float32).reshape(-1, GLYPH, GLYPH), gy, blank_tiles(warped, photo, look))
+
+
+# Rendered boards (vision/synth.py) in every style, for training: seeds below TEST_SEED_FROM. Benchmarks and
+# tests read renders from TEST_SEED_FROM up, which no model has seen.
+SYNTH_TRAIN_SEEDS = range(8)
+TEST_SEED_FROM = 500
+
+
+def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
+    """A rendered board as a labelled photo (set `synth/<style>`) and its image."""
+    from vision.synth import render
+
+    r = render(style, seed)
+    photo = LabelledPhoto(f"synth/{style}", f"{style}_{seed}", Path(f"synth:{style}:{seed}"), r.grid, r.corners,
+                          {"synthetic": True})
+    return photo, r.image
+
+
+def synth_data(style: str, seed: int, cache: Path | None) -> PhotoData:
+    """Training data from one rendered board, cached like a photo's (keyed by the renderer's code too)."""
+    synth_code = (Path(__file__).resolve().parent / "synth.py").read_bytes()
+    key = hashlib.sha1(f"synth:{style}:{seed}:{_code_version()}".encode() + synth_code).hexdigest()[:16]
+    if cache is not None and (cache / f"{key}.pkl").exists():
+        data: PhotoData = pickle.loads((cache / f"{key}.pkl").read_bytes())
+        return data
+    photo, img = synth_photo(style, seed)
+    data = _measured(photo, img)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         (cache / f"{key}.pkl").write_bytes(pickle.dumps(data))
     return data
 
 
+def load_synth(cache: Path | None, log: Callable[[str], None], seeds: range = SYNTH_TRAIN_SEEDS) -> list[PhotoData]:
+    from vision.synth import STYLES
+
+    parts = [synth_data(style, seed, cache) for style in STYLES for seed in seeds]
+    log(f"synthetic boards: {len(parts)} ({len(STYLES)} styles x {len(seeds)})")
+    return parts
+
+
 def _code_version() -> str:
     here = Path(__file__).resolve().parent
-    # train.py too: the painted-out blanks are measured here and cached with the rest.
-    text = b"".join((here / n).read_bytes() for n in ("cells.py", "occupancy.py", "train.py"))
+    # The painted-out blanks are measured here and cached with the rest: the key covers their code (not the
+    # whole of train.py, so a change to folds or training reuses the cached features).
+    text = b"".join((here / n).read_bytes() for n in ("cells.py", "occupancy.py"))
+    text += inspect.getsource(blank_tiles).encode() + inspect.getsource(_measured).encode()
     return hashlib.sha1(text).hexdigest()[:12]
 
 
@@ -242,23 +294,48 @@ def load_all(cache: Path | None, log: Callable[[str], None]) -> list[PhotoData]:
     return parts
 
 
+def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tuple[Path, Path]:
+    """Models trained on every labelled set and rendered style except `left_out` (a set name such as
+    `umich_kwwangkw`, or `synth/<style>`): how the reader meets a board it has never seen. Saved under
+    `cache/leave_out/` (outside the repository) and reused while the training data and code are unchanged.
+    """
+    parts = [p for p in load_all(cache, log) + load_synth(cache, log) if p.photo.set != left_out]
+    folder = cache / "leave_out"
+    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(train_occupancy)
+                        + inspect.getsource(train_letters)).encode()).hexdigest()[:10]
+    name = left_out.replace("/", "_")
+    occ_path, let_path = folder / f"{name}_{key}_occupancy.npz", folder / f"{name}_{key}_letters.npz"
+    if not (occ_path.exists() and let_path.exists()):
+        log(f"training without {left_out}: {len(parts)} boards")
+        train_occupancy(parts).save(occ_path)
+        train_letters(parts, synthetic_glyphs()).save(let_path)
+    return occ_path, let_path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--eval-only", action="store_true", help="report held-out folds, write nothing")
     ap.add_argument("--no-eval", action="store_true", help="train the shipped models only")
+    ap.add_argument("--leave-out", metavar="SET", help="only train models without this set (or synth/<style>) "
+                    "into the cache, for benchmarks/vision_styles.py")
     args = ap.parse_args(argv)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
+    if args.leave_out:
+        for path in train_without(args.leave_out, args.cache, log):
+            print(path)
+        return 0
     parts = load_all(args.cache, log)
+    rendered = load_synth(args.cache, log)
     synth = synthetic_glyphs()
     log(f"synthetic glyphs: {len(synth[1])}; real glyphs: {sum(len(p.glyph_y) for p in parts)}")
     if not args.no_eval:
         totals: dict[str, list[int]] = {}
         for fold in FOLDS:
-            train = [p for p in parts if fold_of(p.photo) != fold]
+            train = [p for p in parts if fold_of(p.photo) != fold] + rendered
             test = [p for p in parts if fold_of(p.photo) == fold]
             occ = train_occupancy(train)
             let = train_letters(train, synth)
@@ -275,12 +352,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {s:16s} occupancy {oc}/{on} = {oc / max(on, 1):.4f}   letters {lc}/{ln} = {lc / max(ln, 1):.4f}")
     if args.eval_only:
         return 0
-    occ = train_occupancy(parts)
-    occ.info = {"data": "labelled photos of cava_ro, declanfinerty, umich_kwwangkw (features only)",
-                "script": "vision/train.py"}
+    occ = train_occupancy(parts + rendered)
+    occ.info = {"data": "labelled photos of cava_ro, declanfinerty, umich_kwwangkw (features only) and rendered "
+                        "boards of vision/synth.py", "script": "vision/train.py"}
     occ.save(OCC_ASSET)
-    let = train_letters(parts, synth)
-    let.info = {"data": "DejaVu renders + glyphs of the labelled photos (learned weights only)",
+    let = train_letters(parts + rendered, synth)
+    let.info = {"data": "DejaVu renders + glyphs of the labelled photos and rendered boards (learned weights only)",
                 "script": "vision/train.py", "counts": str(Counter(ch for p in parts for ch in p.glyph_y))}
     let.save(LETTERS_ASSET)
     log(f"wrote {OCC_ASSET} and {LETTERS_ASSET}")
