@@ -87,6 +87,8 @@ class BoardRead:
     note: str = ""
     warped_png: bytes | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # Why the reader doubts this reading (vision.confidence): the app asks the referee instead of scoring.
+    doubts: list[str] = field(default_factory=list)
 
 
 class ReaderUnavailable(RuntimeError):
@@ -165,4 +167,5 @@ def _to_board_read(result: Any) -> BoardRead:
     if conf is None:
         conf = [[1.0] * len(rows) for _ in rows]
     conf = [[float(x) for x in row] for row in conf]
-    return BoardRead(rows=rows, confidence=conf, note=str(get("note", "") or ""))
+    doubts = [_sentence(str(d)) for d in (get("doubts") or [])]
+    return BoardRead(rows=rows, confidence=conf, note=str(get("note", "") or ""), doubts=doubts)
