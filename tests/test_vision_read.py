@@ -88,7 +88,7 @@ def test_move_from_previous_grid_matches_official_score() -> None:
     assert reading.words and reading.changed == []
 
 
-def test_known_tile_read_differently_is_flagged_not_changed() -> None:
+def test_known_tile_clearly_read_differently_is_flagged_changed() -> None:
     photo = _photo("cava_ro", "2_05")
     before = [list(r) for r in json.loads(shared_path("boards", "cava_ro", "2_04.json").read_text())["grid"]]
     r, c = next((r, c) for r in range(15) for c in range(15) if before[r][c] not in ".?")
@@ -96,8 +96,11 @@ def test_known_tile_read_differently_is_flagged_not_changed() -> None:
     before[r][c] = wrong
     reading = read_board(photo.image, corners=photo.corners, previous=["".join(x) for x in before],
                          tiles="ro", second_opinion=False)
-    assert any(ch.was == wrong for ch in reading.changed)
-    assert any("kept as they were" in w for w in reading.warnings)
+    # The photo clearly shows another letter there: flagged, and the move is still scored on the board
+    # the game holds (the app asks the referee about the square).
+    assert [(ch.was, ch.now) for ch in reading.changed] == [(wrong, photo.grid[r][c])]
+    assert any("clearly shows known tiles differently" in w for w in reading.warnings)
+    assert reading.grid[r][c] == photo.grid[r][c]
 
 
 def test_not_an_image_and_no_board() -> None:
