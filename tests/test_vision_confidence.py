@@ -24,7 +24,7 @@ from vision.synth import render
 from vision.train import TEST_SEED_FROM
 
 # Squares of photo_s6 holding dark red tiles with light letters (J, I, M at the top right; FOREVER below).
-S6_DARK = ["L1", "M1", "N1", "F14", "G14", "H14", "I14", "J14", "K14", "L14"]
+S6_DARK = ["L1", "M1", "N1", "D14", "E14", "F14", "G14", "H14", "I14", "J14"]
 
 
 def _read_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
@@ -72,6 +72,32 @@ def test_no_tile_on_a_board_that_holds_some_is_doubtful_in_companion_read(
     assert out["doubtful"] is True
     assert any("no tile was read, but the board of the game holds 5" in d for d in out["doubts"])
     assert all(v < SURE for row in out["confidence"] for v in row)  # type: ignore[union-attr]
+
+
+def test_a_dark_tile_board_read_as_empty_is_doubtful() -> None:
+    """The issue's worst case, a board of dark tiles read as an empty board: the policy is given exactly that
+    reading of a real render (every square empty, confidence 1.0) and must call it doubtful and unsure."""
+    import cv2
+
+    from vision.cells import warp_board
+    from vision.confidence import assess
+    from vision.occupancy import measure
+    from vision.read import BoardReading
+
+    case = render("black_tiles", TEST_SEED_FROM + 3)
+    look = measure(warp_board(case.image, case.corners))
+    empty = BoardReading(grid=["." * 15] * 15, confidence=[[1.0] * 15 for _ in range(15)],
+                         corners=case.corners, located="given")
+    assess(empty, look)
+    assert empty.doubtful and "no tile was read" in empty.doubts[0] and "dark tiles" in empty.doubts[0]
+    assert max(max(row) for row in empty.confidence) < SURE
+    # The same policy leaves a real empty board alone (cava_ro's template photo, labelled corners).
+    template = next(p for p in labelled_photos("cava_ro") if p.stem == "template_1")
+    look = measure(warp_board(cv2.imread(str(template.image)), template.corners))
+    board = BoardReading(grid=["." * 15] * 15, confidence=[[1.0] * 15 for _ in range(15)],
+                         corners=template.corners, located="given")
+    assess(board, look)
+    assert not board.doubtful and not board.doubts
 
 
 def test_dark_tile_render_reads_its_word_and_is_scored() -> None:

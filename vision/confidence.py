@@ -38,6 +38,11 @@ SURE = 0.98  # what the app and the calibration table call a sure square
 # clipped and divided by 5) may be a tile of an unknown colour: its confidence stays below SURE.
 ODD_Z = 4.0
 ODD_EMPTY_AT_MOST = 0.9
+# A reading with no tile is doubtful when this many squares are very unlike the empty squares of their kind
+# (robust z > VERY_ODD_Z). Empty boards (cava_ro's templates, a tournament board under a glare-casting
+# cover) have none; rendered boards of black, maroon and navy tiles 13-32.
+VERY_ODD_Z = 8.0
+NO_TILE_ODD_SQUARES = 3
 BLANK_AT_MOST = 0.9  # a blank is a tile where no letter was found: as likely a letter the reader missed
 LETTER_MARGIN = 0.9  # below this gap between the best and second letter, a letter is not sure
 UNFAMILIAR_SHARE = 0.1  # share of hesitant letters from which no letter of the board is sure
@@ -84,8 +89,8 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
                 conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
 
     tiles = sum(ch != "." for row in grid for ch in row)
-    n_odd = int(odd.sum())
-    if tiles == 0 and n_odd >= 3:
+    n_odd = int(odd_empty(look, grid, VERY_ODD_Z).sum())
+    if tiles == 0 and n_odd >= NO_TILE_ODD_SQUARES:
         doubts.append(f"no tile was read, yet {n_odd} squares do not look like empty squares: the tiles may be "
                       "of a colour the reader does not know (dark tiles with light letters?)")
     if before is not None:
