@@ -22,19 +22,26 @@ ADDED_LABELS = Path(__file__).resolve().parents[1] / "tests" / "data" / "board_l
 
 
 # Squares whose shared label is wrong, corrected here rather than in the shared files (the source's labels come
-# from per-tile crops; a tile cropped twice was written on two neighbouring squares). Each was checked by eye
-# on the photo straightened by its labelled corners, the square and its eight neighbours side by side with
-# the label and the reading (benchmarks/vision_calibration.py lists sure readings that disagree with a
-# label: these were all such disagreements, and the photo agrees with the reader).
+# from per-tile crops of letters: a tile cropped twice was written on two neighbouring squares, and tiles
+# without a letter were left out). Each was checked by eye on the photo straightened by its labelled
+# corners, the square and its eight neighbours side by side with the label and the reading (found where
+# benchmarks/vision_calibration.py listed sure readings, or vision_styles.py occupancy errors, that
+# disagree with a label; only those where the photo plainly disagrees with the label were changed).
 LABEL_FIXES: dict[tuple[str, str], dict[str, str]] = {
     ("umich_kwwangkw", "photo_278483089_541508483987167_69691723247619"): {"K2": ".", "D10": "."},  # BB, RR
     ("umich_kwwangkw", "photo_i14"): {"G4": "."},  # AA: the A is on H4
     ("umich_kwwangkw", "rectified_w8"): {"G4": "."},  # the same board and the same AA
     ("umich_kwwangkw", "photo_i8"): {"C7": "."},  # NN: the N is on D7; C7 is a bare double-letter square
     ("umich_kwwangkw", "rectified_w9"): {"C7": "."},  # the same board and the same NN
-    ("umich_kwwangkw", "rectified_w7"): {"N1": "."},  # MA over A: the A is on M2
     ("umich_kwwangkw", "photo_278466646_1026828284707929_1225976921276"): {"B11": "I", "C11": "E"},  # P I E
     ("umich_kwwangkw", "photo_s6"): {"B4": "C"},  # A, C, E down column B: the tile shows C
+    # Tiles the source labelled empty: plain wooden spacer tiles between the words of a name-art board are
+    # blank tiles ("?"); a tile printed "+" and tiles printed with the digits 2019 are no game's tiles, so
+    # they are left unscored ("#").
+    ("umich_kwwangkw", "rectified_w11"): {**dict.fromkeys(("D8", "G8", "K8", "O8", "A9", "K15", "O15"), "?"),
+                                          "A15": "#"},
+    ("umich_kwwangkw", "rectified_w7"): {**dict.fromkeys(("D3", "E3", "F3", "G3"), "#"),
+                                         "N1": "."},  # and MA over A: the A is on M2
 }
 
 
