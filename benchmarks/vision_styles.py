@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             photos = [(p, img) for p, img in cases]
         else:
             photos = [(p, None) for p in labelled_photos(job)]
-        occ_ok = occ_n = let_ok = let_n = blank_ok = blank_n = failures = doubtful = 0
+        failures = doubtful = 0
+        mine: list[dict[str, object]] = []
         for photo, img in photos:
             tiles = "ro" if photo.set == "cava_ro" else "en"
             reading: BoardReading | None
@@ -88,28 +89,25 @@ def main(argv: list[str] | None = None) -> int:
                 reading = None
             grid = reading.grid if reading else EMPTY
             doubtful += bool(reading and reading.doubtful)
-            for r in range(15):
-                for c in range(15):
-                    truth, got = photo.grid[r][c], grid[r][c]
-                    if truth == "#":
-                        continue
-                    occ_n += 1
-                    occ_ok += (truth == ".") == (got == ".")
-                    if truth.isupper():
-                        let_n += 1
-                        let_ok += got == truth
-                    elif truth != ".":
-                        blank_n += 1
-                        blank_ok += got == "?"
-                    conf = reading.confidence[r][c] if reading else 0.0
-                    right = _square_right(truth, got)
-                    if args.show_errors and not right:
-                        log(f"  {photo.stem} {chr(65 + c)}{r + 1}: {truth} read {got} ({conf:.3f})")
-                    records.append({"set": job, "photo": photo.stem, "square": f"{chr(65 + c)}{r + 1}",
-                                    "truth": truth, "got": got, "confidence": round(conf, 5), "right": right,
-                                    "doubtful": bool(reading and reading.doubtful)})
+            squares = [(r, c) for r in range(15) for c in range(15) if photo.grid[r][c] != "#"]
+            for r, c in squares:
+                truth, got = photo.grid[r][c], grid[r][c]
+                conf = reading.confidence[r][c] if reading else 0.0
+                right = _square_right(truth, got)
+                if args.show_errors and not right:
+                    log(f"  {photo.stem} {chr(65 + c)}{r + 1}: {truth} read {got} ({conf:.3f})")
+                mine.append({"set": job, "photo": photo.stem, "square": f"{chr(65 + c)}{r + 1}",
+                             "truth": truth, "got": got, "confidence": round(conf, 5), "right": right,
+                             "doubtful": bool(reading and reading.doubtful)})
             if reading and reading.doubtful and args.show_errors:
                 log(f"  {photo.stem}: doubtful: {'; '.join(reading.doubts)}")
+        records += mine
+        occ_n = len(mine)
+        occ_ok = sum((x["truth"] == ".") == (x["got"] == ".") for x in mine)
+        letter_tiles = [x for x in mine if str(x["truth"]).isupper()]
+        blank_tiles = [x for x in mine if x["truth"] != "." and not str(x["truth"]).isupper()]
+        let_n, let_ok = len(letter_tiles), sum(bool(x["right"]) for x in letter_tiles)
+        blank_n, blank_ok = len(blank_tiles), sum(bool(x["right"]) for x in blank_tiles)
         line = (f"{job:28s} {len(photos):6d} {occ_ok:6d}/{occ_n:6d} = {occ_ok / max(occ_n, 1):.4f}"
                 f" {let_ok:5d}/{let_n:5d} = {let_ok / max(let_n, 1):.4f}"
                 f" {f'{blank_ok}/{blank_n}' if blank_n else '-':>7s} {failures:11d} {doubtful:8d}")
