@@ -334,8 +334,9 @@ def read_board(
         p_known = {(r, c): float(probs[index[(r, c)], classes.index(before[r][c])])
                    for r in range(SIZE) for c in range(SIZE)
                    if (r, c) in index and before[r][c] in classes and before[r][c].isupper()}
-        empty_z = (look.features[:, FEATURES.index("z_to_empty")] * Z_SCALE).reshape(SIZE, SIZE).tolist()
-        overruled = reconcile(grid, conf, before, p_known, tileset, empty_z)
+        empty_z, tile_z = ((look.features[:, FEATURES.index(name)] * Z_SCALE).reshape(SIZE, SIZE).tolist()
+                           for name in ("z_to_empty", "z_to_tile"))
+        overruled = reconcile(grid, conf, before, p_known, tileset, empty_z, tile_z)
         for d in overruled:
             rec[d.row][d.col] = "known" if d.known != "." else ""
     out_corners = (pts / np.float32(photo.scale)).tolist()

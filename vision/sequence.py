@@ -36,6 +36,10 @@ CHANGE_SURE = 0.98
 # robust z from their colour (empty squares of the labelled photos: almost all below 2; glare, a hand or a
 # shadow over a tile: 4 and more, which is the reader's own limit for an odd empty square).
 EMPTY_LOOK_Z = 3.0
+# ... and a known tile read as another letter must look like the board's other tiles: at most this robust z
+# from their colour (lettered tiles of the labelled photos: 99% below 2.9 on cava_ro, 4.8 on umich; a tile
+# under painted glare: 17).
+TILE_LOOK_Z = 5.0
 # New tiles the photo is less sure of than this may be dropped when, without them, the rest forms a legal
 # play and with them it does not (at most DROP_AT_MOST of them: more is not a stray mark but a bad photo).
 NEW_SURE = 0.9
@@ -63,7 +67,8 @@ def _matches(known: str, read: str) -> bool:
 
 def reconcile(grid: list[list[str]], conf: list[list[float]], before: Sequence[str],
               p_known: dict[tuple[int, int], float], tileset: TileSet,
-              empty_z: Sequence[Sequence[float]] | None = None) -> list[Disagreement]:
+              empty_z: Sequence[Sequence[float]] | None = None,
+              tile_z: Sequence[Sequence[float]] | None = None) -> list[Disagreement]:
     """Overrule the fresh reading (`grid`, `conf`, changed in place) where the known board and the rules
     say more than the photo; return the overruled squares.
 
@@ -71,7 +76,9 @@ def reconcile(grid: list[list[str]], conf: list[list[float]], before: Sequence[s
     a tile (absent: the square was read empty or blank). Kept tiles take the known letter (`?` for a known
     blank) with confidence 1.0: the game's record, not a guess from this photo. `empty_z[r][c]` is how
     unlike the board's empty squares of its premium kind the square looks (robust z of its colour; see
-    `vision.occupancy`): a known tile read empty is clearly gone only if its square looks like them.
+    `vision.occupancy`): a known tile read empty is clearly gone only if its square looks like them;
+    `tile_z` likewise against the board's tiles: a known tile read as another letter is clearly another
+    tile only if it looks like the other tiles (glare over a tile bleaches it and can turn a U into a J).
     """
     out: list[Disagreement] = []
     for r in range(SIZE):
@@ -86,9 +93,10 @@ def reconcile(grid: list[list[str]], conf: list[list[float]], before: Sequence[s
                 continue
             sure = conf[r][c]
             looks_empty = empty_z is None or empty_z[r][c] <= EMPTY_LOOK_Z
+            looks_tile = tile_z is None or tile_z[r][c] <= TILE_LOOK_Z
             clear = (read == "." and sure >= CHANGE_SURE and looks_empty) or (
                 read not in (".", BLANK) and sure >= CHANGE_SURE and p_known.get((r, c), 0.0) < 1 - CHANGE_SURE
-                and not known.islower())
+                and looks_tile and not known.islower())
             if clear:
                 continue  # the photo clearly shows something else: `detect_move` reports it as changed
             out.append(Disagreement(Square(r, c).name, r, c, known, read, round(sure, 4), "unclear"))
