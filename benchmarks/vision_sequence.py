@@ -12,8 +12,10 @@ Two ways of reading a game, each photo once per way:
 - fresh: each photo read alone; the move is the difference between its reading and the previous
   photo's reading (the empty board before move 1);
 - sequence: each photo read knowing the board the game holds (`read_board(..., previous=known)`), the
-  known board then grown by the move's new tiles as read (no human correction in between: an error
-  stays on the known board, as it would if nobody checked).
+  known board then grown by the move's new tiles as read. A `doubtful` reading is one the app asks the
+  referee about instead of scoring: it is counted as "asked", and the referee's answer (the true board)
+  becomes the known board. "silently wrong" counts the moves read wrongly without the reading saying so:
+  the one number that must stay at zero.
 
 Faults painted on the photos of moves 2 onwards (`vision.degrade`), each over a known tile chosen as far
 as possible from the move's new tiles (a move's own tiles hidden cannot be read by anyone): `glare` (a
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         print("no photographed games found (../shared/data/boards absent?)")
         return 2
     print(f"games: {', '.join(f'{s} game {g} ({len(p)} moves)' for (s, g), p in found.items())}; models {args.models}")
-    total: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    total: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # (fault, what) -> [count, of]
     for fault_name in args.faults.split(","):
         fault = FAULTS[fault_name]
         for (set_name, game), photos in found.items():
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             known = list(EMPTY)
             truth_before = EMPTY
             ok = {"fresh": 0, "sequence": 0}
-            false_alarms = 0
+            false_alarms = asked = silent = 0
             for photo in photos:
                 meta = photo.meta
                 want = sorted((t["row"], t["col"], t["letter"]) for t in meta["new_tiles"])
@@ -133,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
                     tiles, score = move_of(reading)
                     right = tiles == want and score == meta["move_score"]
                     ok[mode] += right
+                    if mode == "sequence":
+                        asked += seq.doubtful
+                        silent += not right and not seq.doubtful
                     if args.show and not right:
                         print(f"  {fault_name} {photo.stem} {mode}: want {want} {meta['move_score']}, "
                               f"got {tiles} {score}", file=sys.stderr)
@@ -141,19 +146,25 @@ def main(argv: list[str] | None = None) -> int:
                           + ", ".join(f"{d.square} {d.known}<-{d.read} ({d.confidence}, {d.why})"
                                       for d in seq.disagreements), file=sys.stderr)
                 false_alarms += bool(seq.changed)
-                grid = [list(r) for r in known]
-                for t in seq.new_tiles or []:
-                    grid[int(t.square[1:]) - 1][ord(t.square[0]) - 65] = t.letter
-                known = ["".join(r) for r in grid]
                 truth_before = [row.replace("#", ".") for row in photo.grid]
+                if seq.doubtful:
+                    known = list(truth_before)  # the app asked; the referee confirmed the real board
+                else:
+                    grid = [list(r) for r in known]
+                    for t in seq.new_tiles or []:
+                        grid[int(t.square[1:]) - 1][ord(t.square[0]) - 65] = t.letter
+                    known = ["".join(r) for r in grid]
             n = len(photos)
             for mode, k in ok.items():
                 total[(fault_name, mode)][0] += k
                 total[(fault_name, mode)][1] += n
+            total[(fault_name, "asked")][0] += asked
+            total[(fault_name, "silently wrong")][0] += silent
             print(f"{fault_name:6s} {set_name} game {game}: moves exact fresh {ok['fresh']}/{n}, "
-                  f"sequence {ok['sequence']}/{n}; photos with a false 'changed' flag {false_alarms}", flush=True)
+                  f"sequence {ok['sequence']}/{n} (asked {asked}, silently wrong {silent}); "
+                  f"photos with a false 'changed' flag {false_alarms}", flush=True)
     for (fault_name, mode), (k, n) in total.items():
-        print(f"all games {fault_name:6s} {mode:8s} {k}/{n}")
+        print(f"all games {fault_name:6s} {mode:14s} {k}" + (f"/{n}" if n else ""))
     return 0
 
 

@@ -189,3 +189,14 @@ def test_the_app_reads_a_poor_photo_knowing_the_game_and_scores_the_move() -> No
     check, warnings = game.check_read(list(read.rows))
     assert check.ok and check.total == photo.meta["move_score"] and warnings == []
     assert not read.doubts
+
+
+def test_a_hand_across_the_board_makes_the_reading_doubtful() -> None:
+    # A hand laid along row 8 of game 3 after move 4 hides the whole first word and the move's own tiles:
+    # no reading can find the move, so instead of a wrong score the reading says why it is doubtful.
+    photo = _photo("3_05")
+    before = _before("3_04")
+    img = degrade.hand(cv2.imread(str(photo.image)), photo.corners, 7, 7, seed=5)
+    seq = read_board(img, corners=photo.corners, previous=before, tiles=RO, second_opinion=False)
+    assert seq.doubtful and any("did not show clearly" in d for d in seq.doubts)
+    assert seq.changed == []  # nothing is claimed to have changed on the board

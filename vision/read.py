@@ -34,7 +34,7 @@ from vision.errors import NoBoardFound
 from vision.mlp import Mlp
 from vision.occupancy import FEATURES, OccupancyModel, measure
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
-from vision.sequence import Disagreement, reconcile
+from vision.sequence import Disagreement, reconcile, unseen_doubt
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
 # browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
@@ -351,6 +351,11 @@ def read_board(
         detect_move(reading, before, tileset)
     # Honest confidence and the reading's doubts (vision/confidence.py owns the policy).
     assess(reading, look, tile_squares, probs, previous_grid(previous) if previous is not None else None)
+    unseen = unseen_doubt(overruled)
+    if unseen:
+        # Many known tiles hidden: the move's own tiles may be hidden too, so the app asks.
+        reading.doubtful = True
+        reading.doubts.append(unseen)
     return reading
 
 
