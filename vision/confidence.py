@@ -8,7 +8,8 @@ independently of them:
 
 - squares read empty that do not look like the empty squares of their premium kind (colour) cannot be
   sure (`ODD_EMPTY_AT_MOST`): they may be tiles the reader does not know; nor can an empty square
-  between letters in its row or column (a blank or an unseen tile inside a word);
+  between letters in its row or column (a blank or an unseen tile inside a word) or one showing a
+  centred letter-sized mark;
 - a blank read where no letter was found, and a letter whose glyph is barely a letter, cannot be sure;
 - a reading with no tile at all where the board shows tile-like squares, or one that contradicts the board the game already holds (a known tile missing or read as another
   letter), or whose grid was found with low confidence, is `doubtful`, with one sentence per reason in
@@ -75,9 +76,10 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
     odd = odd_empty(look, grid)
     conf[odd] = np.minimum(conf[odd], ODD_EMPTY_AT_MOST)
     # An empty square inside a line of letters may hold a tile the reader could not see (a blank, a dark
-    # tile on a dark premium square): possible, so not sure.
+    # tile on a dark premium square), and one showing a centred letter-sized mark may be a tile the
+    # occupancy model missed (a J on a dim wooden board): possible, so not sure.
     empty = np.array([[ch == "." for ch in row] for row in grid])
-    inside = empty & (_feature(look, "between_letters") > 0)
+    inside = empty & ((_feature(look, "between_letters") > 0) | (_feature(look, "centred_letter") > 0))
     conf[inside] = np.minimum(conf[inside], UNSURE_AT_MOST)
     for r in range(SIZE):
         for c in range(SIZE):

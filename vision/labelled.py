@@ -35,6 +35,7 @@ LABEL_FIXES: dict[tuple[str, str], dict[str, str]] = {
     ("umich_kwwangkw", "rectified_w9"): {"C7": "."},  # the same board and the same NN
     ("umich_kwwangkw", "photo_278466646_1026828284707929_1225976921276"): {"B11": "I", "C11": "E"},  # P I E
     ("umich_kwwangkw", "photo_s6"): {"B4": "C"},  # A, C, E down column B: the tile shows C
+    ("umich_kwwangkw", "rectified_w2"): {"F6": "A"},  # MASH down column F: the A was left out
     # Tiles the source labelled empty: plain wooden spacer tiles between the words of a name-art board are
     # blank tiles ("?"); a tile printed "+" and tiles printed with the digits 2019 are no game's tiles, so
     # they are left unscored ("#").
