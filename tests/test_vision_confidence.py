@@ -136,6 +136,13 @@ def test_the_app_asks_instead_of_scoring_a_doubtful_reading(tmp_path: Path) -> N
         tab.read_by_hand()
         assert tab.read_rows is None and not tab.read_doubts
         assert len(game.engine.log.events) == events
+        # Read again, the referee says the board is right as shown: the reading is then checked like any
+        # other (here it holds no new play, so the table's own check refuses it, still scoring nothing).
+        tab.show_read(app_read_board(photo.read_bytes(), game.board.rows(), game.tileset_name))
+        tab.accept_doubtful_read()
+        assert not tab.read_doubts and tab.read_rows is not None
+        tab.confirm_read()
+        assert tab.error and "doubts" not in tab.error and len(game.engine.log.events) == events
     finally:
         HUB.game = None
         HUB.configure(None)
