@@ -15,11 +15,12 @@ painted glare and hands).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.rules.board import Board, PlacedTile, Square, Tile, load_layout
+from companion.rules.board import Board, Layout, PlacedTile, Square, Tile, load_layout
 from companion.rules.errors import IllegalPlacement
 from companion.rules.placement import validate_placement
 from companion.rules.tiles import TileSet
@@ -49,6 +50,7 @@ UNSEEN_DOUBTFUL = 5
 # play and with them it does not (at most DROP_AT_MOST of them: more is not a stray mark but a bad photo).
 NEW_SURE = 0.9
 DROP_AT_MOST = 3
+UNSURE_AT_MOST = 8  # with more unsure new marks than this the photo is poor: nothing is dropped
 
 
 @dataclass(frozen=True)
@@ -127,13 +129,16 @@ def _drop_strays(grid: list[list[str]], conf: list[list[float]], before: Sequenc
                  tileset: TileSet) -> list[Disagreement]:
     """Unsure new tiles that keep the rest from being a legal play: dropped (the fewest, least sure first)."""
     new = [(r, c) for r in range(SIZE) for c in range(SIZE) if before[r][c] == "." and grid[r][c] != "."]
-    if len(new) < 2 or _legal(grid, before, new, tileset):
+    board = Board.from_rows(list(before))
+    if len(new) < 2 or _legal(grid, board, new, tileset):
         return []
     unsure = sorted((sq for sq in new if conf[sq[0]][sq[1]] < NEW_SURE), key=lambda sq: conf[sq[0]][sq[1]])
+    if len(unsure) > UNSURE_AT_MOST:
+        return []  # not a stray mark or two but a poor photo: nothing is dropped, the reading shows it all
     for k in range(1, min(DROP_AT_MOST, len(unsure), len(new) - 1) + 1):
         for drop in itertools.combinations(unsure, k):
             rest = [sq for sq in new if sq not in drop]
-            if _legal(grid, before, rest, tileset):
+            if _legal(grid, board, rest, tileset):
                 out = []
                 for r, c in drop:
                     out.append(Disagreement(Square(r, c).name, r, c, ".", grid[r][c], round(conf[r][c], 4),
@@ -144,12 +149,17 @@ def _drop_strays(grid: list[list[str]], conf: list[list[float]], before: Sequenc
     return []
 
 
-def _legal(grid: list[list[str]], before: Sequence[str], squares: list[tuple[int, int]], tileset: TileSet) -> bool:
-    """Whether tiles on `squares` (letters from `grid`) form a legal placement on the board `before`."""
+@functools.lru_cache(maxsize=1)
+def _layout() -> Layout:
+    return load_layout("standard")
+
+
+def _legal(grid: list[list[str]], board: Board, squares: list[tuple[int, int]], tileset: TileSet) -> bool:
+    """Whether tiles on `squares` (letters from `grid`) form a legal placement on `board`."""
     tiles = [PlacedTile(Square(r, c), Tile("A", blank=True) if grid[r][c] == BLANK else Tile(grid[r][c]))
              for r, c in squares]
     try:
-        validate_placement(Board.from_rows(list(before)), tiles, load_layout("standard"), tileset)
+        validate_placement(board, tiles, _layout(), tileset)
     except IllegalPlacement:
         return False
     except ValueError:
