@@ -200,3 +200,23 @@ def test_a_hand_across_the_board_makes_the_reading_doubtful() -> None:
     seq = read_board(img, corners=photo.corners, previous=before, tiles=RO, second_opinion=False)
     assert seq.doubtful and any("did not show clearly" in d for d in seq.doubts)
     assert seq.changed == []  # nothing is claimed to have changed on the board
+
+
+def test_a_board_small_in_a_big_photo_is_read_from_a_sharper_decode() -> None:
+    # A 12 MP photo (4000 x 3000) whose board covers a fifth of its area: the half-size decode would
+    # give it under 48 pixels a square, so the reader decodes the bytes again at full size for the board.
+    photo = _photo("2_07")
+    img = cv2.imread(str(photo.image))
+    f, x0, y0 = 0.9, 1500, 700
+    small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    canvas = np.full((3000, 4000, 3), (60, 90, 120), np.uint8)
+    canvas[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+    data = bytes(cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1])
+    from vision.decode import decode_photo
+
+    assert decode_photo(data).scale == 0.5
+    reading = read_board(data, tiles=RO, second_opinion=False)
+    assert reading.grid == photo.grid
+    want = np.array(photo.corners) * f + [x0, y0]
+    square = np.linalg.norm(want[1] - want[0]) / 15
+    assert np.abs(np.subtract(reading.corners, want)).max() < square / 4
