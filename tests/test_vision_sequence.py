@@ -203,7 +203,7 @@ def test_a_hand_across_the_board_makes_the_reading_doubtful() -> None:
 
 
 def test_a_board_small_in_a_big_photo_is_read_from_a_sharper_decode() -> None:
-    # A 12 MP photo (4000 x 3000) whose board covers a fifth of its area: the half-size decode would
+    # A 12 MP photo (4000 x 3000) whose board spans a fifth of its width: the half-size decode would
     # give it under 48 pixels a square, so the reader decodes the bytes again at full size for the board.
     photo = _photo("2_07")
     img = cv2.imread(str(photo.image))
