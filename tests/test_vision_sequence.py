@@ -199,6 +199,7 @@ def test_a_hand_across_the_board_makes_the_reading_doubtful() -> None:
     img = degrade.hand(cv2.imread(str(photo.image)), photo.corners, 7, 7, seed=5)
     seq = read_board(img, corners=photo.corners, previous=before, tiles=RO, second_opinion=False)
     assert seq.doubtful and any("did not show clearly" in d for d in seq.doubts)
+    assert max(max(row) for row in seq.confidence) < 0.98  # nothing of it is sure
     assert seq.changed == []  # nothing is claimed to have changed on the board
 
 

@@ -28,7 +28,7 @@ from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
 from companion.rules.tiles import TileSet, load_tileset
 from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_features, warp_board
-from vision.confidence import assess
+from vision.confidence import DOUBTFUL_AT_MOST, assess
 from vision.decode import Photo, decode_image, decode_photo  # noqa: F401 - decode_image: read.py's public API
 from vision.errors import NoBoardFound
 from vision.mlp import Mlp
@@ -353,9 +353,11 @@ def read_board(
     assess(reading, look, tile_squares, probs, previous_grid(previous) if previous is not None else None)
     unseen = unseen_doubt(overruled)
     if unseen:
-        # Many known tiles hidden: the move's own tiles may be hidden too, so the app asks.
+        # Many known tiles hidden: the move's own tiles may be hidden too, so the app asks; like every
+        # doubtful reading (vision.confidence), no square of it stays sure.
         reading.doubtful = True
         reading.doubts.append(unseen)
+        reading.confidence = [[min(c, DOUBTFUL_AT_MOST) for c in row] for row in reading.confidence]
     return reading
 
 
