@@ -10,7 +10,8 @@ independently of them:
   sure (`ODD_EMPTY_AT_MOST`): they may be tiles the reader does not know; nor can an empty square
   between letters in its row or column (a blank or an unseen tile inside a word) or one showing a
   centred letter-sized mark;
-- a blank read where no letter was found, and a letter whose glyph is barely a letter, cannot be sure;
+- a blank read where no letter was found, a letter read from a mark that is not a centred letter-sized
+  glyph, and a letter whose glyph is barely a letter, cannot be sure;
 - a reading with no tile at all where the board shows tile-like squares, or one that contradicts the board the game already holds (a known tile missing or read as another
   letter), or whose grid was found with low confidence, is `doubtful`, with one sentence per reason in
   `doubts`: the app then asks the referee instead of scoring, and `companion read` prints them.
@@ -29,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.occupancy import FEATURES, SquareLook
+from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 
 if TYPE_CHECKING:
     from vision.read import BoardReading
@@ -85,6 +87,10 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
         for c in range(SIZE):
             if grid[r][c] == "?":
                 conf[r, c] = min(conf[r, c], BLANK_AT_MOST)
+            elif grid[r][c] != "." and not centred(look.glyphs[r][c]):
+                # The letter was read from a mark that is not a centred letter-sized glyph (the dark gap
+                # beside a plain spacer tile read as I): possibly right, never sure.
+                conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
     if letter_probs is not None and len(tile_squares):
         top2 = np.sort(letter_probs, axis=1)[:, -2:]
         margins = top2[:, 1] - top2[:, 0]
