@@ -221,3 +221,18 @@ def test_a_board_small_in_a_big_photo_is_read_from_a_sharper_decode() -> None:
     want = np.array(photo.corners) * f + [x0, y0]
     square = np.linalg.norm(want[1] - want[0]) / 15
     assert np.abs(np.subtract(reading.corners, want)).max() < square / 4
+
+
+def test_an_unsure_blank_off_the_play_is_dropped_and_an_illegal_play_is_doubtful() -> None:
+    # Glare beside a known tile can make a bare square look like a blank tile (a tile with no letter):
+    # even read with P(tile) 0.95 it is no new tile when the rest is a legal play without it.
+    grid = _cells(_grid({(7, 5): "C", (7, 6): "A", (7, 7): "T", (8, 7): "O", (2, 2): "?"}))
+    conf = [[1.0] * 15 for _ in range(15)]
+    conf[2][2] = 0.95
+    out = reconcile(grid, conf, BEFORE, {}, EN)
+    assert grid[2][2] == "." and [d.square for d in out] == ["C3"]
+    from vision.sequence import illegal_doubt
+
+    assert illegal_doubt(["".join(r) for r in grid], BEFORE, EN) is None
+    two_places = _grid({(7, 5): "C", (7, 6): "A", (7, 7): "T", (8, 7): "O", (2, 2): "I"})
+    assert "not one legal play" in (illegal_doubt(two_places, BEFORE, EN) or "")

@@ -34,7 +34,7 @@ from vision.errors import NoBoardFound
 from vision.mlp import Mlp
 from vision.occupancy import FEATURES, OccupancyModel, measure
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
-from vision.sequence import Disagreement, reconcile, unseen_doubt
+from vision.sequence import Disagreement, illegal_doubt, reconcile, unseen_doubt
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
 # browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
@@ -352,9 +352,11 @@ def read_board(
     # Honest confidence and the reading's doubts (vision/confidence.py owns the policy).
     assess(reading, look, tile_squares, probs, previous_grid(previous) if previous is not None else None)
     unseen = unseen_doubt(overruled)
+    if before is not None and not unseen:
+        unseen = illegal_doubt(reading.grid, before, tileset)
     if unseen:
-        # Many known tiles hidden: the move's own tiles may be hidden too, so the app asks; like every
-        # doubtful reading (vision.confidence), no square of it stays sure.
+        # Many known tiles hidden (the move's own tiles may be hidden too), or new tiles that cannot be one
+        # play: the app asks; like every doubtful reading (vision.confidence), no square of it stays sure.
         reading.doubtful = True
         reading.doubts.append(unseen)
         reading.confidence = [[min(c, DOUBTFUL_AT_MOST) for c in row] for row in reading.confidence]

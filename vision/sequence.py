@@ -125,6 +125,16 @@ def unseen_doubt(overruled: Sequence[Disagreement]) -> str | None:
             "did not show clearly in the photo: something may cover the board, and the new tiles too")
 
 
+def illegal_doubt(grid: Sequence[str], before: Sequence[str], tileset: TileSet) -> str | None:
+    """The reason a reading is doubtful when its new tiles cannot be one legal play, else None."""
+    new = [(r, c) for r in range(SIZE) for c in range(SIZE) if before[r][c] == "." and grid[r][c] != "."]
+    if not new or _legal([list(row) for row in grid], Board.from_rows(list(before)), new, tileset):
+        return None
+    names = ", ".join(Square(r, c).name for r, c in new[:8]) + (" ..." if len(new) > 8 else "")
+    return (f"the new tiles read ({names}) are not one legal play: a mark may have been read as a tile or "
+            "a tile missed")
+
+
 def _drop_strays(grid: list[list[str]], conf: list[list[float]], before: Sequence[str],
                  tileset: TileSet) -> list[Disagreement]:
     """Unsure new tiles that keep the rest from being a legal play: dropped (the fewest, least sure first)."""
@@ -132,7 +142,9 @@ def _drop_strays(grid: list[list[str]], conf: list[list[float]], before: Sequenc
     board = Board.from_rows(list(before))
     if len(new) < 2 or _legal(grid, board, new, tileset):
         return []
-    unsure = sorted((sq for sq in new if conf[sq[0]][sq[1]] < NEW_SURE), key=lambda sq: conf[sq[0]][sq[1]])
+    # a blank (a tile on which no letter was found) is as likely glare or a bare square: never sure
+    unsure = sorted((sq for sq in new if conf[sq[0]][sq[1]] < NEW_SURE or grid[sq[0]][sq[1]] == BLANK),
+                    key=lambda sq: conf[sq[0]][sq[1]])
     if len(unsure) > UNSURE_AT_MOST:
         return []  # not a stray mark or two but a poor photo: nothing is dropped, the reading shows it all
     for k in range(1, min(DROP_AT_MOST, len(unsure), len(new) - 1) + 1):
