@@ -146,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
                           + ", ".join(f"{d.square} {d.known}<-{d.read} ({d.confidence}, {d.why})"
                                       for d in seq.disagreements), file=sys.stderr)
                 false_alarms += bool(seq.changed)
+                if args.show and seq.changed:
+                    print(f"  {fault_name} {photo.stem} changed: "
+                          + ", ".join(f"{c.square} {c.was}->{c.now}" for c in seq.changed), file=sys.stderr)
                 truth_before = [row.replace("#", ".") for row in photo.grid]
                 if seq.doubtful:
                     known = list(truth_before)  # the app asked; the referee confirmed the real board
