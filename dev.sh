@@ -15,6 +15,10 @@ command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr tesseract-ocr-e
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # Fonts so Chromium can render text in browser tests and screenshots.
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
+# More typefaces for the letters vision/train.py renders when it retrains the reader (not needed to read).
+[ -e /usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf ] || need_apt+=(fonts-urw-base35)
+[ -e /usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf ] || need_apt+=(fonts-liberation)
+[ -e /usr/share/fonts/truetype/freefont/FreeSans.ttf ] || need_apt+=(fonts-freefont-ttf)
 
 setup_system() {
     if [ ${#need_apt[@]} -gt 0 ]; then

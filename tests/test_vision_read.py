@@ -88,7 +88,7 @@ def test_move_from_previous_grid_matches_official_score() -> None:
     assert reading.words and reading.changed == []
 
 
-def test_known_tile_read_differently_is_flagged_not_changed() -> None:
+def test_known_tile_clearly_read_differently_is_flagged_changed() -> None:
     photo = _photo("cava_ro", "2_05")
     before = [list(r) for r in json.loads(shared_path("boards", "cava_ro", "2_04.json").read_text())["grid"]]
     r, c = next((r, c) for r in range(15) for c in range(15) if before[r][c] not in ".?")
@@ -96,8 +96,11 @@ def test_known_tile_read_differently_is_flagged_not_changed() -> None:
     before[r][c] = wrong
     reading = read_board(photo.image, corners=photo.corners, previous=["".join(x) for x in before],
                          tiles="ro", second_opinion=False)
-    assert any(ch.was == wrong for ch in reading.changed)
-    assert any("kept as they were" in w for w in reading.warnings)
+    # The photo clearly shows another letter there: flagged, and the move is still scored on the board
+    # the game holds (the app asks the referee about the square).
+    assert [(ch.was, ch.now) for ch in reading.changed] == [(wrong, photo.grid[r][c])]
+    assert any("clearly shows known tiles differently" in w for w in reading.warnings)
+    assert reading.grid[r][c] == photo.grid[r][c]
 
 
 def test_not_an_image_and_no_board() -> None:
@@ -228,3 +231,31 @@ def test_light_letters_on_dark_tiles_are_tiles() -> None:
     assert found >= 8, [reading.grid[r][c] for r, c in dark]
     occ, _letters = _scores(reading, photo)
     assert occ >= 0.99, occ
+
+
+def _jpeg_with_orientation(img: np.ndarray, orientation: int) -> bytes:
+    """A JPEG whose EXIF block says how the camera was held (TIFF tag 0x0112)."""
+    import struct
+
+    jpg = bytes(cv2.imencode(".jpg", img)[1])
+    tiff = b"MM\x00\x2a" + struct.pack(">IH", 8, 1) + struct.pack(">HHII", 0x0112, 3, 1, orientation << 16)
+    app1 = b"Exif\x00\x00" + tiff + struct.pack(">I", 0)
+    return jpg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpg[2:]
+
+
+def test_big_jpeg_is_decoded_reduced_in_the_orientation_the_camera_recorded() -> None:
+    from vision.decode import MIN_WORK_SIDE, decode_photo
+
+    img = np.zeros((3000, 4000, 3), np.uint8)
+    img[:200, :400] = 255  # a mark in the stored top-left corner
+    data = _jpeg_with_orientation(img, 6)  # the phone was held upright: the picture turns 90 degrees clockwise
+    full = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    photo = decode_photo(data)
+    assert photo.scale == 0.5 and photo.full_size == (3000, 4000) and photo.image.shape[:2] == (2000, 1500)
+    mark_full = np.argwhere(full[:, :, 0] > 128).mean(axis=0)
+    mark_half = np.argwhere(photo.image[:, :, 0] > 128).mean(axis=0) / photo.scale
+    assert np.abs(mark_full - mark_half).max() < 3  # the same place of the same turned picture
+    assert photo.finer(1.0).image.shape == full.shape
+    # a photo whose long side a halving would take under MIN_WORK_SIDE is decoded whole
+    small = bytes(cv2.imencode(".jpg", img[: 2 * MIN_WORK_SIDE - 2, : 2 * MIN_WORK_SIDE - 2])[1])
+    assert decode_photo(small).scale == 1.0

@@ -179,8 +179,18 @@ def _line_maps(bgr: U8) -> tuple[F32, F32]:
     gx = cv2.transform(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)), weights)
     gy = cv2.transform(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)), weights)
     both = np.concatenate([gx.ravel()[::7], gy.ravel()[::7]])
-    cap = float(np.percentile(both, 97)) + 1e-3
+    cap = _percentile(both, 97.0) + 1e-3
     return np.minimum(gx, cap), np.minimum(gy, cap)
+
+
+def _percentile(a: F32, q: float) -> float:
+    """`np.percentile(a, q)` (its linear rule) of a 1-D array by one partition: the same value at a
+    fraction of np.percentile's overhead, which showed in profiles of the many small line maps."""
+    pos = q / 100.0 * (len(a) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(a) - 1)
+    part = np.partition(a, (lo, hi))
+    return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))
 
 
 def _lerp(p: F64, x: F64) -> F64:
@@ -257,9 +267,10 @@ def _cell_colours(bgr: U8, h_grid: F64, cells: range) -> F64:
     to_img = h_grid @ np.array([[1 / c, 0, first], [0, 1 / c, first], [0, 0, 1]], dtype=np.float64)
     warped = cv2.warpPerspective(bgr, np.linalg.inv(to_img), (n * c, n * c), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float64)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
+    # means of the middle 6x6 pixels of each square, summed as integers (exact; no float copy of the image)
     inner = lab.reshape(n, c, n, c, 3)[:, 3:9, :, 3:9, :]
-    return np.asarray(inner.mean(axis=(1, 3)), dtype=np.float64)
+    return np.asarray(inner.sum(axis=(1, 3), dtype=np.int64) / 36.0, dtype=np.float64)
 
 
 def _median_last(a: F64) -> F64:

@@ -25,6 +25,12 @@ class Mlp:
     biases: list[F32]
     classes: list[str]
     info: dict[str, str] = field(default_factory=dict)
+    # Further arrays a model carries (the letter network's shape prototypes: `vision.recognise`).
+    extras: dict[str, F32] = field(default_factory=dict)
+
+    def standardise(self, x: F32) -> F32:
+        """Inputs in the units the first layer sees."""
+        return ((np.asarray(x, np.float32) - self.mean) / self.scale).astype(np.float32)
 
     def logits(self, x: F32) -> F32:
         h = (np.asarray(x, np.float32) - self.mean) / self.scale
@@ -46,6 +52,8 @@ class Mlp:
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{i}"] = w.astype(np.float32)
             arrays[f"b{i}"] = b.astype(np.float32)
+        for name, arr in self.extras.items():
+            arrays[f"x_{name}"] = arr
         arrays["info_keys"] = np.array(list(self.info.keys()))
         arrays["info_values"] = np.array(list(self.info.values()))
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -56,8 +64,9 @@ class Mlp:
         with np.load(path, allow_pickle=False) as z:
             n = sum(1 for k in z.files if k.startswith("w"))
             info = dict(zip((str(k) for k in z["info_keys"]), (str(v) for v in z["info_values"]), strict=True))
+            extras = {k[2:]: z[k] for k in z.files if k.startswith("x_")}
             return cls(z["mean"], z["scale"], [z[f"w{i}"] for i in range(n)], [z[f"b{i}"] for i in range(n)],
-                       [str(c) for c in z["classes"]], info)
+                       [str(c) for c in z["classes"]], info, extras)
 
 
 def train_mlp(x: F32, y: npt.NDArray[np.int64], classes: list[str], hidden: tuple[int, ...] = (64,),

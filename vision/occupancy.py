@@ -126,24 +126,24 @@ def _centred(g: Glyph | None) -> bool:
 
 
 def _light_letters_on_odd_squares(gray: U8, glyphs: list[list[Glyph | None]], colour: F32, cell_px: int) -> None:
-    """Squares coloured like neither the empty squares of their kind nor the tiles may be dark tiles with
-    light letters: there a centred light letter replaces whatever dark mark (a tile edge, a shadow) was found.
+    """Squares coloured unlike the empty squares of their kind, darker in the middle than around, may be
+    dark tiles with light letters: there a centred light letter replaces whatever dark mark (a tile edge,
+    a shadow) was found.
 
     Only such odd squares are searched, so the white print of ordinary dark premium squares is never taken
-    for a letter, and the extra search costs little.
+    for a letter, and the extra search costs little. Light tiles with dark letters are not dark in the
+    middle, so they keep their letter.
     """
     centred = np.array([[_centred(g) for g in row] for row in glyphs])
-    if centred.sum() < 3:
-        return
-    tile_col = np.median(colour[centred], axis=0)
-    d_tile = np.linalg.norm(colour - tile_col, axis=2)
-    d_empty = np.zeros_like(d_tile)
+    d_empty = np.zeros(colour.shape[:2], np.float32)
     for kind in range(len(KINDS)):
         sel = (_KIND_GRID == kind) & ~centred
         ref = np.median(colour[sel if sel.sum() >= 2 else _KIND_GRID == kind], axis=0)
         d_empty[_KIND_GRID == kind] = np.linalg.norm(colour[_KIND_GRID == kind] - ref, axis=1)
-    odd = (_robust_z(d_empty, ~centred, _KIND_GRID, 2.0) > ODD_Z) & (
-        _robust_z(d_tile, centred, np.zeros_like(_KIND_GRID), 2.0) > ODD_Z) & ~centred
+    # A board of dark tiles only has no light tiles to compare with (and the dark search may have taken
+    # a tile's edge for a centred mark), so every odd square is searched; a centred light letter on a dark
+    # square wins over a dark mark found there.
+    odd = (_robust_z(d_empty, ~centred, _KIND_GRID, 2.0) > ODD_Z) & ~centred
     for r, c in zip(*np.nonzero(odd), strict=True):
         window = cell_window(gray, r, c, 1.5, cell_px)
         if not dark_centre(window):

@@ -28,10 +28,13 @@ from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
 from companion.rules.tiles import TileSet, load_tileset
 from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_features, warp_board
-from vision.errors import NoBoardFound, NotAnImage
+from vision.confidence import DOUBTFUL_AT_MOST, assess
+from vision.decode import Photo, decode_image, decode_photo  # noqa: F401 - decode_image: read.py's public API
+from vision.errors import NoBoardFound
 from vision.mlp import Mlp
-from vision.occupancy import OccupancyModel, measure
+from vision.occupancy import FEATURES, OccupancyModel, measure
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
+from vision.sequence import Disagreement, illegal_doubt, reconcile, unseen_doubt
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
 # browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
@@ -56,6 +59,7 @@ def _opencv_threads() -> int:
 # Above this many pixels along the board's side the photo is shrunk before warping: the straightened
 # board is only 15 * CELL pixels, and shrinking first both saves time and avoids aliasing.
 _MAX_BOARD_PX = 2 * 16 * CELL
+Z_SCALE = 5.0  # `measure` stores the z features clipped and divided by 5
 SECOND_OPINION_BELOW = 0.6  # primary confidence under which Tesseract is asked, when installed
 SECOND_OPINION_MAX = 6  # tiles per photo at most: each Tesseract call costs ~0.15-0.3 s
 # A square judged occupied is left empty when the letter network calls its mark "not a letter" (premium
@@ -90,6 +94,18 @@ class WordScore(BaseModel):
     score: int
 
 
+class OverruledSquare(BaseModel):
+    """A square where the known board or the rules overruled the photo (`vision.sequence.Disagreement`)."""
+
+    square: str
+    row: int
+    col: int
+    known: str  # the known tile kept, or "." for a mark not taken as a new tile
+    read: str  # what the photo alone showed
+    confidence: float
+    why: str
+
+
 class BoardReading(BaseModel):
     """Everything one photo told the reader; `grid` uses `.` empty, `A`-`Z` tiles, `?` blank tiles."""
 
@@ -104,7 +120,11 @@ class BoardReading(BaseModel):
     words: list[WordScore] | None = None
     score: int | None = None
     changed: list[ChangedTile] = Field(default_factory=list)
+    # read with a previous board: squares where it overruled this photo (unclear known tiles kept, stray
+    # marks not taken as new tiles)
+    disagreements: list[OverruledSquare] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+    doubts: list[str] = Field(default_factory=list)  # why the reading is doubtful (vision.confidence.assess)
 
     def summary(self) -> dict[str, Any]:
         """The CLI's JSON: grid, confidence, corners and, with a previous board, the move."""
@@ -114,6 +134,7 @@ class BoardReading(BaseModel):
             "corners": [[round(v, 1) for v in pt] for pt in self.corners],
             "located": self.located,
             "doubtful": self.doubtful,
+            "doubts": self.doubts,
             # Who decided each tile: "mlp" (numpy recogniser), "tesseract", "mlp+tesseract" (agreed) or
             # "blank" (no letter printed); row-major, tiles only.
             "tiles": [
@@ -128,48 +149,9 @@ class BoardReading(BaseModel):
             out["word_scores"] = [w.model_dump() for w in self.words or []]
             out["score"] = self.score
             out["changed"] = [c.model_dump() for c in self.changed]
+            out["kept"] = [d.model_dump() for d in self.disagreements]
         out["warnings"] = self.warnings
         return out
-
-
-def decode_image(image: bytes | bytearray | str | Path | U8) -> U8:
-    """A BGR image from bytes, a file path or an array; `NotAnImage` with a clear reason otherwise."""
-    if isinstance(image, np.ndarray):
-        if image.ndim == 2:
-            return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        if image.ndim == 3 and image.shape[2] in (3, 4):
-            return image[:, :, :3] if image.shape[2] == 3 else cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        raise NotAnImage(f"an array of shape {image.shape} is not an image: give an H x W x 3 BGR array")
-    if isinstance(image, (str, Path)):
-        path = Path(image)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise NotAnImage(f"cannot open {path}: {exc.strerror or exc}") from None
-        where = str(path)
-    else:
-        data = bytes(image)
-        where = "the data"
-    _check_limits(data, where)
-    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-    if decoded is None:
-        raise NotAnImage(f"{where} is not an image this reader can decode: give a JPEG or PNG photo of the board")
-    return decoded
-
-
-def _check_limits(data: bytes, where: str) -> None:
-    """Refuse from the header alone a JPEG/PNG/WebP beyond the app's limits (`companion.limits`): a small
-    file can announce a picture that needs gigabytes once decoded (a decompression bomb)."""
-    from companion.limits import UploadError, check_upload, image_size
-
-    try:
-        image_size(data)
-    except UploadError:
-        return  # not a JPEG/PNG/WebP header: OpenCV decides below whether it is an image at all
-    try:
-        check_upload(data)
-    except UploadError as exc:
-        raise NotAnImage(f"{where}: {exc}" if where != "the data" else str(exc)) from None
 
 
 def _parse_corners(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -218,7 +200,7 @@ def previous_grid(previous: BoardReading | Board | Sequence[str]) -> list[str]:
 
 
 def read_board(
-    image: bytes | bytearray | str | Path | U8,
+    image: bytes | bytearray | str | Path | U8 | Photo,
     corners: npt.ArrayLike | None = None,
     previous: BoardReading | Board | Sequence[str] | None = None,
     tiles: str | Path | TileSet = "en",
@@ -233,22 +215,35 @@ def read_board(
     board, and `RulesDataError` for an unknown tile set. `occupancy_model` and `letters_net` replace
     the shipped models (the benchmark passes held-out ones). With `upright`, a board photographed from
     another side of the table (letters sideways or upside down) is turned so its letters read upright.
+
+    With `previous` (the board the game holds), the photo is read knowing it (`vision.sequence`): a known
+    tile keeps its letter unless the photo clearly shows otherwise (then it is listed in `changed`), and
+    unsure marks that no legal play can include are not new tiles; `disagreements` lists what was
+    overruled. Corners, given or found, are in the pixels of the whole photo as it is shown (EXIF
+    orientation applied), whatever size it was decoded at.
     """
     _opencv_threads()
     tileset = _tileset(tiles)
-    img = decode_image(image)
+    # A big JPEG is decoded at the reduced size the grid needs (`vision.decode`).
+    photo = image if isinstance(image, Photo) else decode_photo(image)
     warnings: list[str] = []
     if corners is not None:
-        pts = _parse_corners(corners)
+        pts = _parse_corners(corners) * np.float32(photo.scale)
         located, doubtful = "given", False
     else:
-        pts, located, doubtful = _locate(img)
+        pts, located, doubtful = _locate(photo.image)
         if doubtful:
             warnings.append("the board's corners were found with low confidence: check the overlay or give them")
 
+    side = _board_side(pts)
+    if side < SIZE * CELL and photo.scale < 1.0:
+        # The board is small in a reduced decode: decode the same bytes sharper, so the straightened squares
+        # are made from at least CELL pixels each rather than blown up.
+        finer = photo.finer(photo.scale * SIZE * CELL / side)
+        pts, photo = pts * np.float32(finer.scale / photo.scale), finer
+        side = _board_side(pts)
+    img = photo.image
     # Shrink very large photos first (a 12 MP photo's board is far bigger than the straightened image).
-    side = float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[1]),
-                     np.linalg.norm(pts[3] - pts[2]), np.linalg.norm(pts[0] - pts[3])))
     work, work_pts = img, pts
     if side > _MAX_BOARD_PX:
         f = _MAX_BOARD_PX / side
@@ -287,11 +282,12 @@ def read_board(
         turn = _upright_turn(primary, crops)
         if turn:
             # The letters read far better turned: read again with the corners named from another side.
-            turned = read_board(img, np.roll(pts, _ROLL_FOR_GLYPH_TURN[turn], axis=0), previous, tileset,
+            turned = read_board(photo, np.roll(pts, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / photo.scale, previous,
+                                tileset,
                                 second_opinion,
                                 occupancy_model, letters_net, upright=False)
             turned.located = located
-            turned.doubtful = doubtful
+            turned.doubtful = doubtful or turned.doubtful
             turned.warnings[:0] = warnings + [
                 (f"the letters were sideways or upside down: the board was read turned {90 * turn} degrees "
                 "counter-clockwise so they stand upright (rows and columns follow the turned board)")]
@@ -329,14 +325,61 @@ def read_board(
         conf[r][c] = float(occ[r, c]) * cf
         rec[r][c] = w
 
-    out_corners = pts.tolist()
+    before = previous_grid(previous) if previous is not None else None
+    overruled: list[Disagreement] = []
+    if before is not None:
+        # Known tiles keep their letters unless the photo clearly shows otherwise (`vision.sequence`).
+        index = {sq: i for i, sq in enumerate(tile_squares)}
+        classes = primary.net.classes
+        p_known = {(r, c): float(probs[index[(r, c)], classes.index(before[r][c])])
+                   for r in range(SIZE) for c in range(SIZE)
+                   if (r, c) in index and before[r][c] in classes and before[r][c].isupper()}
+        empty_z, tile_z = ((look.features[:, FEATURES.index(name)] * Z_SCALE).reshape(SIZE, SIZE).tolist()
+                           for name in ("z_to_empty", "z_to_tile"))
+        overruled = reconcile(grid, conf, before, p_known, tileset, empty_z, tile_z)
+        for d in overruled:
+            rec[d.row][d.col] = "known" if d.known != "." else ""
+    out_corners = (pts / np.float32(photo.scale)).tolist()
     reading = BoardReading(
         grid=["".join(row) for row in grid], confidence=conf, corners=out_corners, located=located,
         doubtful=doubtful, recogniser=rec, occupancy=occ.round(4).tolist(), warnings=warnings,
+        disagreements=[OverruledSquare(**vars(d)) for d in overruled],
     )
-    if previous is not None:
-        detect_move(reading, previous_grid(previous), tileset)
+    if before is not None:
+        if overruled:
+            reading.warnings.append(_overruled_note(overruled))
+        detect_move(reading, before, tileset)
+    # Honest confidence and the reading's doubts (vision/confidence.py owns the policy).
+    assess(reading, look, tile_squares, probs, previous_grid(previous) if previous is not None else None)
+    unseen = unseen_doubt(overruled)
+    if before is not None and not unseen:
+        unseen = illegal_doubt(reading.grid, before, tileset)
+    if unseen:
+        # Many known tiles hidden (the move's own tiles may be hidden too), or new tiles that cannot be one
+        # play: the app asks; like every doubtful reading (vision.confidence), no square of it stays sure.
+        reading.doubtful = True
+        reading.doubts.append(unseen)
+        reading.confidence = [[min(c, DOUBTFUL_AT_MOST) for c in row] for row in reading.confidence]
     return reading
+
+
+def _board_side(pts: npt.NDArray[np.float32]) -> float:
+    """The longest side of the grid's quadrilateral, in pixels."""
+    return float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[1]),
+                     np.linalg.norm(pts[3] - pts[2]), np.linalg.norm(pts[0] - pts[3])))
+
+
+def _overruled_note(overruled: Sequence[Disagreement]) -> str:
+    kept = [d for d in overruled if d.known != "."]
+    dropped = [d for d in overruled if d.known == "."]
+    parts = []
+    if kept:
+        parts.append("known tiles this photo did not show clearly were kept: "
+                     + ", ".join(f"{d.square} {d.known.upper()} (read {d.read})" for d in kept))
+    if dropped:
+        parts.append("unsure marks that no legal play includes were not taken as new tiles: "
+                     + ", ".join(f"{d.square} {d.read}" for d in dropped))
+    return "; ".join(parts)
 
 
 def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> int:
@@ -387,7 +430,8 @@ def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> N
     reading.changed = changed
     if changed:
         reading.warnings.append(
-            "known tiles read differently now and were kept as they were: "
+            "the photo clearly shows known tiles differently (the move is scored on the board as it was; "
+            "check these squares): "
             + ", ".join(f"{c.square} {c.was}->{c.now}" for c in changed)
         )
     if not new:

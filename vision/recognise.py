@@ -26,6 +26,12 @@ from vision.mlp import Mlp
 LETTERS_ASSET = Path(__file__).resolve().parents[1] / "assets" / "vision" / "letters.npz"
 BLANK = "?"
 NOT_A_LETTER = "."  # the network's class for premium print, the star and other marks on empty squares
+ATYPICAL_MIX = 0.2  # share of the uniform mixed into a glyph unlike its letter's examples (max stays < 0.85)
+# Letters whose middle is empty. Ink in the middle 6x6 of the 24x24 glyph: real O's of every labelled set
+# <= 0.02 (99th percentile; one 0.6 in umich); cava's joker face 0.52-0.57.
+HOLLOW = {"O"}
+HOLE = slice(9, 15)
+HOLE_INK_AT_MOST = 0.25
 
 
 @dataclass(frozen=True)
@@ -65,14 +71,44 @@ class MlpRecogniser:
         with_glyph = [i for i, c in enumerate(crops) if c.glyph is not None]
         if with_glyph:
             imgs = np.array([crops[i].glyph.image for i in with_glyph], np.float32)  # type: ignore[union-attr]
-            p = self.net.predict_proba(glyph_features(imgs))
+            feats = glyph_features(imgs)
+            p = self.net.predict_proba(feats)
             p = p * self.mask
             p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
-            out[with_glyph] = p
+            out[with_glyph] = self._doubt_atypical(imgs, feats, p)
         blank = self.net.classes.index(BLANK)
         for i, c in enumerate(crops):
             if c.glyph is None:
                 out[i, blank] = 1.0
+        return out
+
+    def _doubt_atypical(self, images: np.ndarray, feats: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """Probabilities flattened for glyphs unlike every training example of the letter they are read as.
+
+        A network is sure about shapes it never saw (cava's clown-faced joker reads as O with 0.99 when no
+        joker was in training): the glyph is compared with the stored examples of its letter
+        (`shape_protos`, in the network's input units), and one farther from all of them than
+        `shape_limit` of that letter (0.7 of the 99th percentile of training glyphs' distances,
+        `vision.train.SHAPE_SLACK`) is mixed with the uniform distribution, so it is never read sure. An O
+        with ink in its middle is no O (that joker is a circle with a face in it) and is treated the same.
+        """
+        protos, proto_class, limit = (self.net.extras.get(k) for k in ("shape_protos", "shape_class", "shape_limit"))
+        if protos is None or proto_class is None or limit is None:
+            return p
+        x = self.net.standardise(feats)
+        best = p.argmax(axis=1)
+        out = p.copy()
+        allowed = self.mask.astype(np.float32) / max(int(self.mask.sum()), 1)
+        for i, k in enumerate(best):
+            if self.net.classes[k] in HOLLOW and float(images[i][HOLE, HOLE].mean()) > HOLE_INK_AT_MOST:
+                out[i] = (1 - ATYPICAL_MIX) * p[i] + ATYPICAL_MIX * allowed
+                continue
+            mine = protos[proto_class == k].astype(np.float32)
+            if not len(mine):
+                continue
+            d = float(np.sqrt(((mine - x[i]) ** 2).sum(axis=1)).min())
+            if d > float(limit[k]):
+                out[i] = (1 - ATYPICAL_MIX) * p[i] + ATYPICAL_MIX * allowed
         return out
 
     def not_letter(self, probs: np.ndarray) -> np.ndarray:

@@ -3,19 +3,26 @@
     python -m vision.train [--cache DIR] [--eval-only]
 
 Data used:
-- synthetic letters: every letter A-Z rendered in the DejaVu fonts installed on the machine
-  (`/usr/share/fonts/truetype/dejavu`), with a point number, rotation, blur, noise and stroke
+- synthetic letters: every letter A-Z rendered in the DejaVu fonts and the EXTRA_FONTS installed on the
+  machine (`training_fonts`), with a point number, rotation, blur, noise and stroke
   thickness changes, passed through the same glyph finder as real tiles;
-- the labelled photos of `../shared/data/boards` (cava_ro, declanfinerty, umich_kwwangkw), read in
-  place. Real blank tiles are few, so every fourth lettered tile of each photo is also measured with its
-  print painted out (`blank_tiles`), as a weighted-down example of a plain tile. Only learned weights
+- the labelled photos of `../shared/data/boards` (`vision.labelled.LABELLED_SETS`: cava_ro, declanfinerty,
+  umich_kwwangkw, and b3nkang_stream and radosz99_pl with this project's labels), read in place. Real
+  blank tiles are few, so every fourth lettered tile of each photo is also measured with its print
+  painted out (`blank_tiles`), as a weighted-down example of a plain tile. Only learned weights
   and input scalings are written to `assets/vision/` (`occupancy.npz`, `letters.npz`): no photo pixels,
   crops or per-photo features ship.
+
+Rendered boards: `vision/synth.py` draws tile and board styles no labelled set shows (dark tiles with
+light letters, coloured plastic, cream tiles with red or blue letters, worn wood, blue "Crossword" and
+green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set.
+`--leave-out SET` trains models without one labelled set or one rendered style (`synth/<style>`), for
+the leave-one-set-out table of `benchmarks/vision_styles.py`.
 
 Hold-out: folds by group, never by square. Fold "cava": train on everything except cava_ro games 2 and
 3, test on games 2-3; fold "cava1": train without game 1, test on game 1 (so the cava figures come from
 games the model never saw; the alphabet and empty-board photos are always in training). Folds "u0".."u3":
-the umich and declanfinerty photos split four ways by photo; each is tested by a model trained on all
+the photos of the other sets split four ways by photo; each is tested by a model trained on all
 other photos (including all of cava_ro). The shipped models are then trained on all photos.
 """
 
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import pickle
 import sys
 from collections import Counter
@@ -43,12 +51,40 @@ from vision.occupancy import OccupancyModel, SquareLook, measure
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "vision"
 LETTERS_ASSET = ASSETS / "letters.npz"
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+# More typefaces for the rendered letters, when installed (Debian: fonts-urw-base35, fonts-liberation,
+# fonts-freefont-ttf; ./dev.sh installs them): tile fonts are geometric sans (URW Gothic is close to the
+# classic tiles'), grotesque sans and old-style serifs. Left out of training when missing, so the shipped
+# models record which were used (letters.npz info "fonts").
+EXTRA_FONTS = (
+    "/usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/C059-Roman.otf",
+    "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/P052-Roman.otf",
+    "/usr/share/fonts/opentype/urw-base35/P052-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWBookman-Light.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf",
+)
 LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
 # "?": the cava_ro joker's printed face; ".": not a letter (premium print, the centre star, a neighbour's
 # edge) - glyph-like marks found on squares labelled empty, so the reader can tell them from tiles.
 CLASSES = [*LETTERS, "?", "."]
 F32 = npt.NDArray[np.float32]
 BLANK_WEIGHT = 0.1  # training weight of one painted-out tile relative to one labelled square
+SHAPES_PER_CLASS = 40  # stored examples per letter for the atypical-glyph check (~0.6 MB as float16)
+# Chosen on the leave-one-set-out glyphs (labelled corners): at 0.7 every sure-and-wrong cava glyph (the
+# clown-faced joker read O) is flagged and no right cava letter; umich: 2 of 7 sure-and-wrong, 5% of right.
+SHAPE_SLACK = 0.7
 
 
 @dataclass
@@ -88,13 +124,22 @@ def blank_tiles(warped: U8, photo: LabelledPhoto, look: SquareLook, every: int =
 
 
 def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
-    key = hashlib.sha1(f"{photo.image}:{_code_version()}:v3".encode()).hexdigest()[:16]
+    # The label is part of the key: a corrected label (vision.labelled.LABEL_FIXES) must not reuse old data.
+    key = hashlib.sha1(f"{photo.image}:{''.join(photo.grid)}:{_code_version()}:v3".encode()).hexdigest()[:16]
     if cache is not None:
         hit = cache / f"{key}.pkl"
         if hit.exists():
             data: PhotoData = pickle.loads(hit.read_bytes())
             return data
-    img = cv2.imread(str(photo.image))
+    data = _measured(photo, cv2.imread(str(photo.image)))
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        (cache / f"{key}.pkl").write_bytes(pickle.dumps(data))
+    return data
+
+
+def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
+    """Occupancy features, labelled glyphs and painted-out blanks of one labelled board image."""
     warped = warp_board(img, photo.corners)
     look = measure(warped)
     ys = []
@@ -109,18 +154,55 @@ def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
                 continue
             gx.append(g.image)
             gy.append(ch)
-    data = PhotoData(photo, look.features, np.array(ys, np.int64),
+    return PhotoData(photo, look.features, np.array(ys, np.int64),
                      np.array(gx, np.float32).reshape(-1, GLYPH, GLYPH), gy, blank_tiles(warped, photo, look))
+
+
+# Rendered boards (vision/synth.py) in every style, for training: seeds below TEST_SEED_FROM. Benchmarks and
+# tests read renders from TEST_SEED_FROM up, which no model has seen.
+SYNTH_TRAIN_SEEDS = range(8)
+TEST_SEED_FROM = 500
+
+
+def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
+    """A rendered board as a labelled photo (set `synth/<style>`) and its image."""
+    from vision.synth import render
+
+    r = render(style, seed)
+    photo = LabelledPhoto(f"synth/{style}", f"{style}_{seed}", Path(f"synth:{style}:{seed}"), r.grid, r.corners,
+                          {"synthetic": True})
+    return photo, r.image
+
+
+def synth_data(style: str, seed: int, cache: Path | None) -> PhotoData:
+    """Training data from one rendered board, cached like a photo's (keyed by the renderer's code too)."""
+    synth_code = (Path(__file__).resolve().parent / "synth.py").read_bytes()
+    key = hashlib.sha1(f"synth:{style}:{seed}:{_code_version()}".encode() + synth_code).hexdigest()[:16]
+    if cache is not None and (cache / f"{key}.pkl").exists():
+        data: PhotoData = pickle.loads((cache / f"{key}.pkl").read_bytes())
+        return data
+    photo, img = synth_photo(style, seed)
+    data = _measured(photo, img)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         (cache / f"{key}.pkl").write_bytes(pickle.dumps(data))
     return data
 
 
+def load_synth(cache: Path | None, log: Callable[[str], None], seeds: range = SYNTH_TRAIN_SEEDS) -> list[PhotoData]:
+    from vision.synth import STYLES
+
+    parts = [synth_data(style, seed, cache) for style in STYLES for seed in seeds]
+    log(f"synthetic boards: {len(parts)} ({len(STYLES)} styles x {len(seeds)})")
+    return parts
+
+
 def _code_version() -> str:
     here = Path(__file__).resolve().parent
-    # train.py too: the painted-out blanks are measured here and cached with the rest.
-    text = b"".join((here / n).read_bytes() for n in ("cells.py", "occupancy.py", "train.py"))
+    # The painted-out blanks are measured here and cached with the rest: the key covers their code (not the
+    # whole of train.py, so a change to folds or training reuses the cached features).
+    text = b"".join((here / n).read_bytes() for n in ("cells.py", "occupancy.py"))
+    text += inspect.getsource(blank_tiles).encode() + inspect.getsource(_measured).encode()
     return hashlib.sha1(text).hexdigest()[:12]
 
 
@@ -138,13 +220,19 @@ FOLDS = ("cava", "cava1", "u0", "u1", "u2", "u3")
 
 # ---- synthetic letters -------------------------------------------------------------------------
 
+def training_fonts() -> list[Path]:
+    """The typefaces letters are rendered in: the DejaVu faces (upright) and EXTRA_FONTS that are installed."""
+    dejavu = sorted(p for p in FONT_DIR.glob("DejaVu*.ttf")
+                    if "Oblique" not in p.name and "Italic" not in p.name and "Math" not in p.name
+                    and "ExtraLight" not in p.name)
+    return dejavu + [Path(f) for f in EXTRA_FONTS if Path(f).exists()]
+
+
 def synthetic_glyphs(per_font: int = 6, seed: int = 0) -> tuple[F32, list[str]]:
     """Letters rendered in the installed DejaVu fonts on a tile, through the same glyph finder."""
     from PIL import Image, ImageDraw, ImageFont
 
-    fonts = sorted(p for p in FONT_DIR.glob("DejaVu*.ttf")
-                   if "Oblique" not in p.name and "Italic" not in p.name and "Math" not in p.name
-                   and "ExtraLight" not in p.name)
+    fonts = training_fonts()
     rng = np.random.default_rng(seed)
     xs: list[F32] = []
     ys: list[str] = []
@@ -209,8 +297,32 @@ def train_letters(parts: list[PhotoData], synth: tuple[F32, list[str]], seed: in
     # real ones up so the board's own font dominates, while the fonts keep unseen boards covered.
     w = np.concatenate([np.full(len(synth[1]), 0.5, np.float32), np.ones(len(labels) - len(synth[1]), np.float32)])
     y = np.array([CLASSES.index(ch) for ch in labels], np.int64)
-    net = train_mlp(glyph_features(x_img), y, CLASSES, hidden=(128,), epochs=25, seed=seed, sample_weight=w)
+    feats = glyph_features(x_img)
+    net = train_mlp(feats, y, CLASSES, hidden=(128,), epochs=25, seed=seed, sample_weight=w)
+    net.extras = letter_shapes(net.standardise(feats), y, seed)
     return net
+
+
+def letter_shapes(x: F32, y: npt.NDArray[np.int64], seed: int = 0, per_class: int = SHAPES_PER_CLASS) -> dict[str, F32]:
+    """Stored examples of each class (`shape_protos`, `shape_class`) and how far a training glyph of the
+    class may lie from its nearest stored one (`shape_limit`: the 99th percentile over the class's other
+    training glyphs, times SHAPE_SLACK), for the recogniser's atypical-glyph check."""
+    rng = np.random.default_rng(seed)
+    protos, owner = [], []
+    limit = np.full(len(CLASSES), np.inf, np.float32)
+    for k in range(len(CLASSES)):
+        idx = np.flatnonzero(y == k)
+        if len(idx) < 10:
+            continue
+        idx = rng.permutation(idx)
+        chosen, rest = idx[:per_class], idx[per_class:][:2000]
+        protos.append(x[chosen])
+        owner += [k] * len(chosen)
+        if len(rest):
+            d = np.sqrt(((x[rest][:, None, :] - x[chosen][None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+            limit[k] = float(np.percentile(d, 99)) * SHAPE_SLACK
+    return {"shape_protos": np.concatenate(protos).astype(np.float16),
+            "shape_class": np.array(owner, np.float32), "shape_limit": limit}
 
 
 def evaluate(parts: list[PhotoData], occ: Mlp, let: Mlp) -> dict[str, tuple[int, int, int, int]]:
@@ -242,23 +354,51 @@ def load_all(cache: Path | None, log: Callable[[str], None]) -> list[PhotoData]:
     return parts
 
 
+def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tuple[Path, Path]:
+    """Models trained on every labelled set and rendered style except `left_out` (a set name such as
+    `umich_kwwangkw`, or `synth/<style>`): how the reader meets a board it has never seen. Saved under
+    `cache/leave_out/` (outside the repository) and reused while the training data and code are unchanged.
+    """
+    parts = [p for p in load_all(cache, log) + load_synth(cache, log) if p.photo.set != left_out]
+    folder = cache / "leave_out"
+    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(train_occupancy)
+                        + inspect.getsource(train_letters) + inspect.getsource(letter_shapes)
+                        + inspect.getsource(synthetic_glyphs) + str(training_fonts())
+                        + repr(sorted(LABELLED_SETS))
+                        + "".join("".join(p.photo.grid) for p in parts)).encode()).hexdigest()[:10]
+    name = left_out.replace("/", "_")
+    occ_path, let_path = folder / f"{name}_{key}_occupancy.npz", folder / f"{name}_{key}_letters.npz"
+    if not (occ_path.exists() and let_path.exists()):
+        log(f"training without {left_out}: {len(parts)} boards")
+        train_occupancy(parts).save(occ_path)
+        train_letters(parts, synthetic_glyphs()).save(let_path)
+    return occ_path, let_path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--eval-only", action="store_true", help="report held-out folds, write nothing")
     ap.add_argument("--no-eval", action="store_true", help="train the shipped models only")
+    ap.add_argument("--leave-out", metavar="SET", help="only train models without this set (or synth/<style>) "
+                    "into the cache, for benchmarks/vision_styles.py")
     args = ap.parse_args(argv)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
+    if args.leave_out:
+        for path in train_without(args.leave_out, args.cache, log):
+            print(path)
+        return 0
     parts = load_all(args.cache, log)
+    rendered = load_synth(args.cache, log)
     synth = synthetic_glyphs()
     log(f"synthetic glyphs: {len(synth[1])}; real glyphs: {sum(len(p.glyph_y) for p in parts)}")
     if not args.no_eval:
         totals: dict[str, list[int]] = {}
         for fold in FOLDS:
-            train = [p for p in parts if fold_of(p.photo) != fold]
+            train = [p for p in parts if fold_of(p.photo) != fold] + rendered
             test = [p for p in parts if fold_of(p.photo) == fold]
             occ = train_occupancy(train)
             let = train_letters(train, synth)
@@ -275,12 +415,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {s:16s} occupancy {oc}/{on} = {oc / max(on, 1):.4f}   letters {lc}/{ln} = {lc / max(ln, 1):.4f}")
     if args.eval_only:
         return 0
-    occ = train_occupancy(parts)
-    occ.info = {"data": "labelled photos of cava_ro, declanfinerty, umich_kwwangkw (features only)",
-                "script": "vision/train.py"}
+    occ = train_occupancy(parts + rendered)
+    occ.info = {"data": f"labelled photos of {', '.join(LABELLED_SETS)} (features only) and rendered "
+                        "boards of vision/synth.py", "script": "vision/train.py"}
     occ.save(OCC_ASSET)
-    let = train_letters(parts, synth)
-    let.info = {"data": "DejaVu renders + glyphs of the labelled photos (learned weights only)",
+    let = train_letters(parts + rendered, synth)
+    let.info = {"data": "font renders + glyphs of the labelled photos and rendered boards (learned weights only)",
+                "fonts": ", ".join(p.stem for p in training_fonts()),
                 "script": "vision/train.py", "counts": str(Counter(ch for p in parts for ch in p.glyph_y))}
     let.save(LETTERS_ASSET)
     log(f"wrote {OCC_ASSET} and {LETTERS_ASSET}")
@@ -288,4 +429,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # Run through the imported module, so cached PhotoData pickles name vision.train, not __main__ (the
+    # benchmarks load the same cache).
+    from vision.train import main as _main
+
+    raise SystemExit(_main())

@@ -87,6 +87,8 @@ class BoardRead:
     note: str = ""
     warped_png: bytes | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # Why the reader doubts this reading (vision.confidence): the app asks the referee instead of scoring.
+    doubts: list[str] = field(default_factory=list)
 
 
 class ReaderUnavailable(RuntimeError):
@@ -117,6 +119,13 @@ def read_board(image: bytes, previous_rows: list[str] | None = None, tileset: st
     except VisionError as exc:
         raise ValueError(_sentence(str(exc))) from None
     read = _to_board_read(reading)
+    # Read knowing the game's board (`previous_rows`): known tiles the photo did not show clearly keep
+    # their letters ("kept"); a known tile the photo clearly shows otherwise is "changed", and the table's
+    # check of the rows then warns about that square.
+    read.extra["changed"] = [c.model_dump() for c in getattr(reading, "changed", [])]
+    read.extra["kept"] = [d.model_dump() for d in getattr(reading, "disagreements", [])]
+    read.extra["new_tiles"] = [t.model_dump() for t in getattr(reading, "new_tiles", None) or []]
+    read.extra["score"] = getattr(reading, "score", None)
     notes = list(getattr(reading, "warnings", []) or [])
     notes += [f"{c.square} read as {c.now} but the board holds {c.was}" for c in getattr(reading, "changed", [])]
     read.note = " ".join(_sentence(n) for n in notes)
@@ -165,4 +174,5 @@ def _to_board_read(result: Any) -> BoardRead:
     if conf is None:
         conf = [[1.0] * len(rows) for _ in rows]
     conf = [[float(x) for x in row] for row in conf]
-    return BoardRead(rows=rows, confidence=conf, note=str(get("note", "") or ""))
+    doubts = [_sentence(str(d)) for d in (get("doubts") or [])]
+    return BoardRead(rows=rows, confidence=conf, note=str(get("note", "") or ""), doubts=doubts)

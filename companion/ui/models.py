@@ -82,6 +82,8 @@ class AppState:
     read_conf: tuple[tuple[float, ...], ...] | None = None
     read_check: Any = None
     read_warnings: tuple[str, ...] = ()
+    # A doubtful reading (the reader says why): nothing is scored until the referee confirms or corrects it.
+    read_doubts: tuple[str, ...] = ()
     selected: tuple[int, int] | None = None
     hand_check: Any = None
     camera_open: bool = False
@@ -239,6 +241,7 @@ class AppState:
         self.read_conf = None
         self.read_check = None
         self.read_warnings = ()
+        self.read_doubts = ()
         self.selected = None
         self.hand_check = None
         self.form.word = ""
@@ -276,7 +279,21 @@ class AppState:
         self.read_conf = tuple(tuple(r) for r in read.confidence)
         game.set_read(read)
         self.set_read_rows(list(read.rows))
+        self.read_doubts = tuple(read.doubts)
+        if self.read_doubts:
+            self.say("The reader is not sure of this photo: check the board, correct it or enter the play by hand.")
+            return
         self.say("Check the highlighted squares. Tap a square to correct it." + (f" {read.note}" if read.note else ""))
+
+    def accept_doubtful_read(self) -> None:
+        """The referee has checked a doubtful reading against the real board: it may now be scored."""
+        self.read_doubts = ()
+        self.say("Check the highlighted squares. Tap a square to correct it.")
+
+    def read_by_hand(self) -> None:
+        """Drop the photo's reading and enter the play by hand."""
+        self.clear_draft()
+        self.say("Enter the play by hand below.")
 
     def set_read_rows(self, rows: list[str]) -> None:
         game = self.game
@@ -339,6 +356,9 @@ class AppState:
     def confirm_read(self) -> None:
         check: PlayCheck | None = self.read_check
         if check is None:
+            return
+        if self.read_doubts:
+            self.fail("The reader doubts this photo: confirm the board is right as shown, or enter the play by hand.")
             return
         if not check.ok:
             self.fail(check.error)

@@ -72,7 +72,20 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
                                   capitalization=ft.TextCapitalization.CHARACTERS,
                                   on_change=lambda e: setattr(f, "play_rack", e.control.value)))
     items.append(BoardGrid(app))
-    if app.read_rows is not None:
+    if app.read_rows is not None and app.read_doubts:
+        # A doubtful reading is not scored: the referee sees why and checks the board first.
+        if app.selected is not None:
+            items.append(Correction(app))
+        items.append(ft.Text("The reader is not sure of this photo:", weight=ft.FontWeight.BOLD, color="#B71C1C"))
+        for d in app.read_doubts:
+            items.append(ft.Text(d, color="#B71C1C"))
+        items.append(ft.Text("Compare the board above with the real one and tap any square to correct it.", size=13))
+        items.append(ft.Row([
+            ft.FilledButton("The board is right", on_click=lambda e: app.accept_doubtful_read()),
+            ft.OutlinedButton("Enter by hand", on_click=lambda e: app.read_by_hand()),
+            ft.OutlinedButton("Discard photo", on_click=lambda e: (app.clear_draft(), app.say(""))),
+        ], wrap=True))
+    elif app.read_rows is not None:
         if app.selected is not None:
             items.append(Correction(app))
         check = app.read_check

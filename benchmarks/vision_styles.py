@@ -1,0 +1,121 @@
+"""How the reader meets a board it has never seen: leave one labelled set (or one rendered style) out.
+
+    python benchmarks/vision_styles.py [--cache DIR] [--sets a,b] [--styles x,y] [--renders N]
+                                       [--no-tesseract] [--records FILE]
+
+For each labelled set of `../shared/data/boards` (cava_ro, declanfinerty, umich_kwwangkw), models are
+trained on everything else (the other labelled sets and every rendered style of `vision/synth.py`;
+`python -m vision.train --leave-out SET`, cached), then every labelled photo of the set is read with
+automatic corners. For each rendered style the same: models trained without any render of that style
+read `--renders` renders of it with seeds no model has seen (from `vision.train.TEST_SEED_FROM`).
+
+Occupancy: share of labelled squares (not `#`) read right as tile or empty. Letters: share of labelled
+letter tiles (A-Z) read as exactly that letter (a missed tile counts as wrong). Blanks apart. `not
+located`: photos refused (counted as all empty); `doubtful`: readings flagged doubtful (with reasons).
+Every square's reading, confidence and truth are written to `--records` for
+`benchmarks/vision_calibration.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2
+
+from vision.labelled import LABELLED_SETS, labelled_photos
+from vision.mlp import Mlp
+from vision.occupancy import OccupancyModel
+from vision.read import BoardReading, read_board
+from vision.synth import STYLES
+from vision.train import TEST_SEED_FROM, synth_photo, train_without
+
+RECORDS = Path("/tmp/vision-styles-records.json")
+EMPTY = ["." * 15] * 15
+
+
+def _square_right(truth: str, got: str) -> bool:
+    if truth == "?" or truth.islower():
+        return got == "?"
+    return truth == got
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
+    ap.add_argument("--sets", default=",".join(LABELLED_SETS))
+    ap.add_argument("--styles", default=",".join(STYLES), help="rendered styles ('' for none)")
+    ap.add_argument("--renders", type=int, default=4, help="test renders per style")
+    ap.add_argument("--no-tesseract", action="store_true")
+    ap.add_argument("--records", type=Path, default=RECORDS)
+    ap.add_argument("--show-errors", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    jobs: list[str] = [s for s in args.sets.split(",") if s] + [f"synth/{s}" for s in args.styles.split(",") if s]
+    records: list[dict[str, object]] = []
+    print(f"{'left out':28s} {'photos':>6s} {'occupancy':>22s} {'letters':>20s} {'blanks':>7s} "
+          f"{'not located':>11s} {'doubtful':>8s}")
+    for job in jobs:
+        occ_path, let_path = train_without(job, args.cache, log)
+        occ_model, letters = OccupancyModel(Mlp.load(occ_path)), Mlp.load(let_path)
+        if job.startswith("synth/"):
+            style = job.split("/", 1)[1]
+            cases = [synth_photo(style, TEST_SEED_FROM + k) for k in range(args.renders)]
+            photos = [(p, img) for p, img in cases]
+        else:
+            photos = [(p, None) for p in labelled_photos(job)]
+        failures = doubtful = 0
+        mine: list[dict[str, object]] = []
+        for photo, img in photos:
+            tiles = "ro" if photo.set == "cava_ro" else "en"
+            reading: BoardReading | None
+            try:
+                reading = read_board(img if img is not None else photo.image, tiles=tiles,
+                                     second_opinion=not args.no_tesseract,
+                                     occupancy_model=occ_model, letters_net=letters)
+            except Exception as exc:  # noqa: BLE001 - a refused photo counts as all empty; the run goes on
+                log(f"  {photo.stem}: {type(exc).__name__}: {exc}")
+                failures += 1
+                reading = None
+            grid = reading.grid if reading else EMPTY
+            doubtful += bool(reading and reading.doubtful)
+            squares = [(r, c) for r in range(15) for c in range(15) if photo.grid[r][c] != "#"]
+            for r, c in squares:
+                truth, got = photo.grid[r][c], grid[r][c]
+                conf = reading.confidence[r][c] if reading else 0.0
+                right = _square_right(truth, got)
+                if args.show_errors and not right:
+                    log(f"  {photo.stem} {chr(65 + c)}{r + 1}: {truth} read {got} ({conf:.3f})")
+                mine.append({"set": job, "photo": photo.stem, "square": f"{chr(65 + c)}{r + 1}",
+                             "truth": truth, "got": got, "confidence": round(conf, 5), "right": right,
+                             "doubtful": bool(reading and reading.doubtful)})
+            if reading and reading.doubtful and args.show_errors:
+                log(f"  {photo.stem}: doubtful: {'; '.join(reading.doubts)}")
+        records += mine
+        occ_n = len(mine)
+        occ_ok = sum((x["truth"] == ".") == (x["got"] == ".") for x in mine)
+        letter_tiles = [x for x in mine if str(x["truth"]).isupper()]
+        blank_tiles = [x for x in mine if x["truth"] != "." and not str(x["truth"]).isupper()]
+        let_n, let_ok = len(letter_tiles), sum(bool(x["right"]) for x in letter_tiles)
+        blank_n, blank_ok = len(blank_tiles), sum(bool(x["right"]) for x in blank_tiles)
+        line = (f"{job:28s} {len(photos):6d} {occ_ok:6d}/{occ_n:6d} = {occ_ok / max(occ_n, 1):.4f}"
+                f" {let_ok:5d}/{let_n:5d} = {let_ok / max(let_n, 1):.4f}"
+                f" {f'{blank_ok}/{blank_n}' if blank_n else '-':>7s} {failures:11d} {doubtful:8d}")
+        print(line, flush=True)
+    args.records.write_text(json.dumps(records), encoding="utf-8")
+    log(f"per-square records: {args.records}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

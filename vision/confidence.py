@@ -1,0 +1,135 @@
+"""When a reading must not be trusted: honest per-square confidence and the doubts of a whole reading.
+
+The table trusts what the reader is sure of, so the worst thing the reader can do is be sure and wrong:
+a photo of a real game read as an empty board, a tile of an unfamiliar colour read as an empty square with
+confidence 1.0. The networks' probabilities alone cannot see that (they are sure about anything far from
+what they were trained on), so this module checks a reading against what the photo and the game say
+independently of them:
+
+- squares read empty that do not look like the empty squares of their premium kind (colour) cannot be
+  sure (`ODD_EMPTY_AT_MOST`): they may be tiles the reader does not know; nor can an empty square
+  between letters in its row or column (a blank or an unseen tile inside a word) or one showing a
+  centred letter-sized mark;
+- a blank read where no letter was found, a letter read from a mark that is not a centred letter-sized
+  glyph, and a letter whose glyph is barely a letter, cannot be sure;
+- a reading with no tile at all where the board shows tile-like squares, or one that contradicts the board the game already holds (a known tile missing or read as another
+  letter), or whose grid was found with low confidence, is `doubtful`, with one sentence per reason in
+  `doubts`: the app then asks the referee instead of scoring, and `companion read` prints them.
+
+Every limit here was chosen on the leave-one-set-out readings of `benchmarks/vision_styles.py` and is
+checked per set by `benchmarks/vision_calibration.py` (share right among squares read with confidence
+>= SURE).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.occupancy import FEATURES, SquareLook
+from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
+
+if TYPE_CHECKING:
+    from vision.read import BoardReading
+
+SIZE = 15
+SURE = 0.98  # what the app and the calibration table call a sure square
+# An empty square this unusual for its premium kind (robust z of the colour distance, FEATURES' z_to_empty is
+# clipped and divided by 5) may be a tile of an unknown colour: its confidence stays below SURE.
+ODD_Z = 4.0
+ODD_EMPTY_AT_MOST = 0.9
+# A reading with no tile is doubtful when this many squares are very unlike the empty squares of their kind
+# (robust z > VERY_ODD_Z). Empty boards (cava_ro's templates, a tournament board under a glare-casting
+# cover) have none; rendered boards of black, maroon and navy tiles 13-32.
+VERY_ODD_Z = 8.0
+NO_TILE_ODD_SQUARES = 3
+BLANK_AT_MOST = 0.9  # a blank is a tile where no letter was found: as likely a letter the reader missed
+LETTER_MARGIN = 0.9  # below this gap between the best and second letter, a letter is not sure
+UNFAMILIAR_SHARE = 0.1  # share of hesitant letters from which no letter of the board is sure
+UNSURE_AT_MOST = 0.95  # the confidence given to a square that is not sure by one of the rules above
+DOUBTFUL_AT_MOST = 0.9  # every square of a doubtful reading stays below this
+
+
+def _feature(look: SquareLook, name: str) -> npt.NDArray[np.float32]:
+    return look.features[:, FEATURES.index(name)].reshape(SIZE, SIZE)
+
+
+def odd_empty(look: SquareLook, grid: Sequence[str], odd_z: float = ODD_Z) -> npt.NDArray[np.bool_]:
+    """Squares read empty that look unlike the empty squares of their premium kind."""
+    z_empty = _feature(look, "z_to_empty") * 5.0
+    empty = np.array([[ch == "." for ch in row] for row in grid])
+    return empty & (z_empty > odd_z)
+
+
+def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple[int, int]] = (),
+           letter_probs: npt.NDArray[np.float32] | None = None, before: Sequence[str] | None = None) -> None:
+    """Limit the reading's confidences where they cannot be honest and list its doubts (in place).
+
+    `tile_squares` are the squares judged occupied and `letter_probs` the letter network's probabilities
+    for them (one row each); `before` is the board the game held before the photo, when known.
+    """
+    grid = reading.grid
+    conf = np.array(reading.confidence, np.float64)
+    doubts: list[str] = []
+
+    odd = odd_empty(look, grid)
+    conf[odd] = np.minimum(conf[odd], ODD_EMPTY_AT_MOST)
+    # An empty square inside a line of letters may hold a tile the reader could not see (a blank, a dark
+    # tile on a dark premium square), and one showing a centred letter-sized mark may be a tile the
+    # occupancy model missed (a J on a dim wooden board): possible, so not sure.
+    empty = np.array([[ch == "." for ch in row] for row in grid])
+    inside = empty & ((_feature(look, "between_letters") > 0) | (_feature(look, "centred_letter") > 0))
+    conf[inside] = np.minimum(conf[inside], UNSURE_AT_MOST)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if grid[r][c] == "?":
+                conf[r, c] = min(conf[r, c], BLANK_AT_MOST)
+            elif grid[r][c] != "." and not centred(look.glyphs[r][c]):
+                # The letter was read from a mark that is not a centred letter-sized glyph (the dark gap
+                # beside a plain spacer tile read as I): possibly right, never sure.
+                conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
+    if letter_probs is not None and len(tile_squares):
+        top2 = np.sort(letter_probs, axis=1)[:, -2:]
+        margins = top2[:, 1] - top2[:, 0]
+        # A board whose letters the network often hesitates over is printed in a font it does not know
+        # well: there its firm answers are not to be trusted either (umich's varied boards, left out).
+        unfamiliar = float(np.mean(margins < LETTER_MARGIN)) >= UNFAMILIAR_SHARE
+        for (r, c), margin in zip(tile_squares, margins, strict=True):
+            if grid[r][c] != "." and (margin < LETTER_MARGIN or unfamiliar):
+                conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
+
+    tiles = sum(ch != "." for row in grid for ch in row)
+    n_odd = int(odd_empty(look, grid, VERY_ODD_Z).sum())
+    if tiles == 0 and n_odd >= NO_TILE_ODD_SQUARES:
+        doubts.append(f"no tile was read, yet {n_odd} squares do not look like empty squares: the tiles may be "
+                      "of a colour the reader does not know (dark tiles with light letters?)")
+    if before is not None:
+        known = [(r, c) for r in range(SIZE) for c in range(SIZE) if before[r][c] != "."]
+        if known and tiles == 0:
+            doubts.append(f"no tile was read, but the board of the game holds {len(known)}: the photo may not "
+                          "show this board, or the tiles were not recognised")
+        else:
+            missing = [_name(r, c) for r, c in known if grid[r][c] == "."]
+            other = [f"{_name(r, c)} {before[r][c].upper()}->{grid[r][c]}" for r, c in known
+                     if grid[r][c] not in (".", "?") and before[r][c] not in ("?",) and not before[r][c].islower()
+                     and grid[r][c] != before[r][c]]
+            if missing:
+                doubts.append("the photo contradicts the board of the game: no tile read on "
+                              + ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else ""))
+            if other:
+                doubts.append("the photo contradicts the board of the game: "
+                              + ", ".join(other[:8]) + (" ..." if len(other) > 8 else ""))
+    if reading.located not in ("given",) and reading.doubtful:
+        doubts.append("the board's grid was found with low confidence: check the overlay or give its corners")
+    if doubts:
+        conf = np.minimum(conf, DOUBTFUL_AT_MOST)
+        reading.doubtful = True
+        reading.doubts = doubts
+    reading.confidence = conf.tolist()
+
+
+def _name(r: int, c: int) -> str:
+    return f"{chr(65 + c)}{r + 1}"

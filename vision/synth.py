@@ -1,0 +1,257 @@
+"""Rendered board photos with known labels, for tile and board styles no labelled photo set shows.
+
+The labelled photos show cream or white tiles with dark letters on classic boards. Sets sold today also
+come with dark tiles printed in white (black, maroon, navy: deluxe and tournament sets), coloured plastic
+tiles, cream tiles with red or blue letters, worn wooden tiles, and boards printed in other colours (a
+blue "Crossword" board with yellow lines and a fold down the middle, a green travel board). `render`
+draws one such board in a chosen `STYLES` entry: the standard premium layout in the style's colours,
+words laid out crossword-fashion on tiles that sit slightly off-grid, each tile with its letter and
+point number in a DejaVu font, a bevel and a shadow; the board is then seen in mild perspective on a
+table under uneven light. The result carries the photo, the grid's corners and the 15-row label, so
+the trainer can learn from it and tests and benchmarks can read it like a labelled photo.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+SIZE = 15
+LAYOUT = Path(__file__).resolve().parents[1] / "assets" / "layouts" / "standard.json"
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+U8 = npt.NDArray[Any]
+BGR = tuple[int, int, int]
+
+# English tile values for the point numbers printed on the tiles (what matters is that a number is there).
+_VALUES = {**dict.fromkeys("AEILNORSTU", 1), **dict.fromkeys("DG", 2), **dict.fromkeys("BCMP", 3),
+           **dict.fromkeys("FHVWY", 4), "K": 5, **dict.fromkeys("JX", 8), **dict.fromkeys("QZ", 10)}
+# Letters drawn by English tile frequency, so rendered boards hold letters in realistic proportions.
+_BAG = ("E" * 12 + "A" * 9 + "I" * 9 + "O" * 8 + "N" * 6 + "R" * 6 + "T" * 6 + "L" * 4 + "S" * 4 + "U" * 4
+        + "D" * 4 + "G" * 3 + "BCMPFHVWY" * 2 + "KJXQZ")
+
+
+@dataclass(frozen=True)
+class Style:
+    """Colours (BGR) and print of one tile-and-board style."""
+
+    name: str
+    tile: BGR
+    letter: BGR
+    plain: BGR  # empty plain square
+    premium: dict[str, BGR]  # T D t d
+    line: BGR
+    frame: BGR
+    font: str = "DejaVuSans-Bold.ttf"
+    tile_jitter: float = 6.0  # per-tile colour variation (wood, worn plastic)
+    grain: float = 0.0  # strength of wood grain on the tiles
+    fade: float = 0.0  # how much the letters are worn towards the tile colour (0..1)
+    fold: bool = False  # a fold down the middle of the board (shading across column 7/8)
+    colour_tiles: tuple[BGR, ...] = ()  # several tile colours (coloured plastic sets)
+
+
+_CLASSIC = {"T": (50, 50, 190), "D": (160, 160, 235), "t": (170, 110, 40), "d": (225, 200, 160)}
+STYLES: dict[str, Style] = {s.name: s for s in (
+    # Deluxe and tournament sets: dark tiles, light letters.
+    Style("black_tiles", (35, 35, 38), (235, 235, 235), (190, 205, 200), _CLASSIC, (235, 240, 240), (40, 70, 30)),
+    Style("maroon_tiles", (40, 30, 110), (215, 230, 240), (185, 200, 205), _CLASSIC, (230, 235, 235),
+          (30, 30, 60), font="DejaVuSerif-Bold.ttf"),
+    Style("navy_tiles", (90, 40, 25), (240, 240, 240), (200, 210, 205), _CLASSIC, (240, 240, 240), (60, 40, 20)),
+    # Coloured plastic tiles (several colours on one board), dark letters.
+    Style("coloured_plastic", (60, 200, 240), (30, 30, 30), (195, 210, 210), _CLASSIC, (240, 240, 240),
+          (20, 20, 20), colour_tiles=((60, 200, 240), (90, 200, 120), (220, 170, 90), (120, 140, 250))),
+    # Cream tiles with red or with blue letters.
+    Style("cream_red_letters", (190, 228, 240), (40, 40, 190), (175, 195, 200), _CLASSIC, (235, 240, 240),
+          (50, 50, 50), font="DejaVuSerif-Bold.ttf"),
+    Style("cream_blue_letters", (195, 230, 242), (150, 70, 30), (180, 200, 200), _CLASSIC, (235, 240, 240),
+          (40, 40, 40)),
+    # Old wooden tiles: grain, uneven colour, letters worn pale.
+    Style("worn_wood", (120, 175, 215), (45, 55, 70), (180, 200, 195), _CLASSIC, (230, 235, 235), (30, 60, 100),
+          font="DejaVuSerif.ttf", tile_jitter=18.0, grain=22.0, fade=0.35),
+    # Blue "Crossword" board, yellow lines, fold in the middle, cream tiles with red letters.
+    Style("crossword_blue", (185, 225, 240), (40, 40, 200), (150, 90, 30),
+          {"T": (40, 40, 210), "D": (120, 110, 240), "t": (60, 160, 60), "d": (210, 170, 120)}, (40, 210, 235),
+          (120, 60, 20), tile_jitter=8.0, fold=True),
+    # Green travel board with wooden tiles.
+    Style("green_board", (130, 190, 225), (30, 30, 40), (90, 140, 60),
+          {"T": (40, 60, 200), "D": (150, 140, 240), "t": (170, 110, 30), "d": (200, 210, 140)}, (220, 235, 225),
+          (40, 70, 30), grain=10.0, tile_jitter=12.0),
+)}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered board photo with its known grid corners (TL, TR, BR, BL) and labels."""
+
+    style: str
+    seed: int
+    image: U8
+    corners: list[list[float]]
+    grid: list[str]
+
+
+@lru_cache(maxsize=1)
+def _layout() -> list[str]:
+    rows: list[str] = json.loads(LAYOUT.read_text(encoding="utf-8"))["rows"]
+    return rows
+
+
+def random_grid(rng: np.random.Generator, words: int) -> list[str]:
+    """Tiles laid crossword-fashion from the centre: each new word crosses or touches one already down."""
+    grid = [["."] * SIZE for _ in range(SIZE)]
+    length = int(rng.integers(3, 8))
+    c0 = int(rng.integers(max(0, 8 - length), min(7, SIZE - length) + 1))
+    for i in range(length):
+        grid[7][c0 + i] = _BAG[int(rng.integers(len(_BAG)))]
+    for _ in range(words * 6):
+        if words <= 1:
+            break
+        tiles = [(r, c) for r in range(SIZE) for c in range(SIZE) if grid[r][c] != "."]
+        r, c = tiles[int(rng.integers(len(tiles)))]
+        across = bool(rng.random() < 0.5)
+        length = int(rng.integers(2, 8))
+        start = int(rng.integers(-length + 1, 1))
+        cells = [(r, c + start + k) if across else (r + start + k, c) for k in range(length)]
+        if any(not (0 <= rr < SIZE and 0 <= cc < SIZE) for rr, cc in cells):
+            continue
+        # Keep words apart sideways (no solid blocks) and never run into a tile at either end.
+        fresh = [(rr, cc) for rr, cc in cells if grid[rr][cc] == "."]
+        near = [(rr + d, cc) if across else (rr, cc + d) for rr, cc in fresh for d in (-1, 1)]
+        ends = [cells[0], cells[-1]]
+        step = (0, 1) if across else (1, 0)
+        before = (ends[0][0] - step[0], ends[0][1] - step[1])
+        after = (ends[1][0] + step[0], ends[1][1] + step[1])
+        if not fresh or any(0 <= rr < SIZE and 0 <= cc < SIZE and grid[rr][cc] != "."
+                            for rr, cc in [*near, before, after]):
+            continue
+        for rr, cc in cells:
+            if grid[rr][cc] == ".":
+                grid[rr][cc] = _BAG[int(rng.integers(len(_BAG)))]
+        words -= 1
+    return ["".join(row) for row in grid]
+
+
+def _font(name: str, px: int) -> Any:
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(FONT_DIR / name), px)
+
+
+def _tile_image(style: Style, letter: str, cell: int, rng: np.random.Generator, colour: BGR) -> U8:
+    """One tile (cell x cell px, BGR): body, bevel, grain, letter and point number."""
+    from PIL import Image, ImageDraw
+
+    body = np.array(colour, np.float32) + rng.normal(0, style.tile_jitter, 3)
+    img = np.ones((cell, cell, 3), np.float32) * body
+    if style.grain:
+        streak = cv2.resize(rng.random((cell // 3, 2)).astype(np.float32), (cell, cell),
+                            interpolation=cv2.INTER_CUBIC)
+        if rng.random() < 0.5:
+            streak = streak.T
+        img += (streak[:, :, None] - 0.5) * style.grain
+    b = max(1, cell // 14)  # bevel: lit top-left, shaded bottom-right
+    img[:b, :] += 25
+    img[:, :b] += 18
+    img[-b:, :] -= 35
+    img[:, -b:] -= 28
+    ink = Image.new("L", (cell * 4, cell * 4), 0)
+    d = ImageDraw.Draw(ink)
+    size = int(cell * 4 * rng.uniform(0.58, 0.7))
+    d.text((cell * 2 + rng.uniform(-0.05, 0.05) * cell * 4, cell * 2 + rng.uniform(-0.06, 0.04) * cell * 4),
+           letter, font=_font(style.font, size), fill=255, anchor="mm")
+    d.text((cell * 3.35, cell * 3.3), str(_VALUES[letter]), font=_font(style.font, int(cell * 4 * 0.24)),
+           fill=255, anchor="mm")
+    alpha = cv2.resize(np.asarray(ink, np.float32) / 255.0, (cell, cell), interpolation=cv2.INTER_AREA)
+    alpha *= 1.0 - style.fade * rng.uniform(0.3, 1.0)
+    letter_col = np.array(style.letter, np.float32)
+    img = img * (1 - alpha[:, :, None]) + letter_col * alpha[:, :, None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: int) -> tuple[U8, float]:
+    """The board seen from straight above; returns it and the grid's first pixel (same on both axes)."""
+    g0 = round(cell * 1.2)
+    side = 2 * g0 + SIZE * cell
+    img = np.full((side, side, 3), style.frame, np.uint8)
+    layout = _layout()
+    for r in range(SIZE):
+        for c in range(SIZE):
+            colour = style.premium.get(layout[r][c], style.plain)
+            y, x = g0 + r * cell, g0 + c * cell
+            img[y:y + cell, x:x + cell] = colour
+            if layout[r][c] != "." and rng.random() < 0.8:  # premium print: small words
+                for k, word in enumerate(("DOUBLE", "WORD", "SCORE")):
+                    cv2.putText(img, word, (x + cell // 10, y + cell // 3 + k * cell // 4), cv2.FONT_HERSHEY_PLAIN,
+                                cell / 110, (250, 250, 250), 1)
+    lw = max(1, cell // 14)
+    for i in range(SIZE + 1):
+        p = g0 + i * cell
+        cv2.line(img, (p, g0), (p, g0 + SIZE * cell), style.line, lw)
+        cv2.line(img, (g0, p), (g0 + SIZE * cell, p), style.line, lw)
+    cx = g0 + 7 * cell + cell // 2
+    cv2.drawMarker(img, (cx, cx), (20, 20, 20), cv2.MARKER_STAR, cell // 2, max(1, cell // 16))
+    if style.fold:
+        x = side // 2
+        shade = np.ones(side, np.float32)
+        shade[x - cell // 4:x + cell // 4] = np.linspace(0.75, 1.15, 2 * (cell // 4))
+        img = np.clip(img.astype(np.float32) * shade[None, :, None], 0, 255).astype(np.uint8)
+        cv2.line(img, (x, 0), (x, side), (20, 20, 20), 1)
+    t = round(cell * 0.9)  # tile side: a little smaller than a square
+    for r in range(SIZE):
+        for c in range(SIZE):
+            ch = grid[r][c]
+            if ch == ".":
+                continue
+            colour = style.colour_tiles[int(rng.integers(len(style.colour_tiles)))] if style.colour_tiles else style.tile
+            tile = _tile_image(style, ch, t, rng, colour)
+            dx, dy = (int(v) for v in rng.integers(-cell // 8, cell // 8 + 1, 2))
+            y = g0 + r * cell + (cell - t) // 2 + dy
+            x = g0 + c * cell + (cell - t) // 2 + dx
+            sh = max(1, cell // 16)  # shadow down-right of a raised tile
+            img[y + sh:y + t + sh, x + sh:x + t + sh] = (img[y + sh:y + t + sh, x + sh:x + t + sh] * 0.55).astype(np.uint8)
+            img[y:y + t, x:x + t] = tile
+    return img, float(g0)
+
+
+def render(style: str, seed: int, words: int | None = None, size: tuple[int, int] = (1400, 1200)) -> Rendered:
+    """One photo of a board in `style` (a `STYLES` key); the same style and seed give the same photo."""
+    st = STYLES[style]
+    rng = np.random.default_rng([seed, sum(map(ord, style))])
+    grid = random_grid(rng, int(rng.integers(4, 16)) if words is None else words)
+    cell = int(rng.integers(44, 64))
+    flat, g0 = _flat_board(st, grid, rng, cell)
+    side = flat.shape[0]
+    w, h = size
+    fill = rng.uniform(0.7, 0.92) * min(w, h)
+    centre = np.array([w / 2, h / 2]) + rng.uniform(-0.04, 0.04, 2) * min(w, h)
+    pts = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * fill / 2
+    ang = np.deg2rad(rng.uniform(-4, 4))
+    pts = pts @ np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]]).T
+    tilt = rng.uniform(0.0, 0.12)
+    pts[:2, 0] *= 1 - tilt  # the far edge looks shorter
+    pts[:2, 1] *= 1 - 0.5 * tilt
+    pts += centre
+    src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    hom = cv2.getPerspectiveTransform(src, pts.astype(np.float32))
+    table = np.full((h, w, 3), rng.integers(60, 150, 3), np.uint8)
+    table = np.clip(table.astype(np.int16) + rng.integers(-8, 9, (h, w, 1)), 0, 255).astype(np.uint8)
+    warped = cv2.warpPerspective(flat, hom, (w, h), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full(flat.shape[:2], 255, np.uint8), hom, (w, h))
+    photo = np.where(mask[:, :, None] > 127, warped, table)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    shade = rng.uniform(0.8, 0.95) + rng.uniform(0.0, 0.25) * (xx * np.cos(ang * 20) + yy) / (w + h)
+    gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+    glare = rng.uniform(0, 50) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (0.08 * w) ** 2))
+    out = np.clip(photo.astype(np.float32) * shade[:, :, None] + glare[:, :, None], 0, 255)
+    out = out + rng.normal(0, 2.5, out.shape)
+    out = cv2.GaussianBlur(np.clip(out, 0, 255).astype(np.uint8), (3, 3), rng.uniform(0.4, 0.9))
+    g1 = g0 + SIZE * (side - 2 * g0) / SIZE
+    grid_pts = np.float32([[g0, g0], [g1, g0], [g1, g1], [g0, g1]]).reshape(-1, 1, 2)
+    corners = cv2.perspectiveTransform(grid_pts, hom).reshape(4, 2)
+    return Rendered(style, seed, out, corners.round(2).tolist(), grid)
