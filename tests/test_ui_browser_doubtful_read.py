@@ -42,7 +42,7 @@ def test_doubtful_photo_is_not_scored_and_the_referee_is_asked(tmp_path, playwri
             ref.button("The board is right").wait_for()
             # Nothing to score from: no words and points, no 'Confirm play' while the reading is doubted.
             assert ref.page.get_by_role("button", name="Confirm play").count() == 0
-            ref.shot("d01-doubtful-read")
+            ref.shot("v01-doubtful-read")
             ref.click("Enter by hand")
             ref.text("Enter the play by hand below.")
             ref.text("Bob to play")
