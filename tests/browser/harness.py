@@ -53,9 +53,10 @@ def cpu_seconds(pid: int) -> float:
 
 @contextmanager
 def app_server(data_dir: Path, env: dict[str, str] | None = None, extra: list[str] | None = None,
-               scheme: str = "http") -> Iterator[str]:
-    """`python -m companion app --port P --data DIR` as a subprocess; yields the URL once it answers."""
-    port = free_port()
+               scheme: str = "http", port: int | None = None) -> Iterator[str]:
+    """`python -m companion app --port P --data DIR` as a subprocess; yields the URL once it answers.
+    `port`: a given port (a restart on the same address, which open tabs reconnect to), else a free one."""
+    port = port or free_port()
     log = open(data_dir / "server.log", "w")  # noqa: SIM115 - closed in the finally below
     full_env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data_dir),
