@@ -42,3 +42,12 @@ def split(main: list[ft.Control], before: list[ft.Control], after: list[ft.Contr
     return ft.Row([ft.Column(main, spacing=spacing, tight=True),
                    ft.Column([*before, *after], spacing=spacing, expand=True)],
                   spacing=20, vertical_alignment=ft.CrossAxisAlignment.START)
+
+
+def side_by_side(left: list[ft.Control], right: list[ft.Control], spacing: int = 10) -> ft.Control:
+    """Two halves of a screen (e.g. the final table and its chart): two equal columns on a wide page,
+    else one column, `left` first."""
+    if not wide():
+        return ft.Column([*left, *right], spacing=spacing)
+    return ft.Row([ft.Column(left, spacing=spacing, expand=True), ft.Column(right, spacing=spacing, expand=True)],
+                  spacing=24, vertical_alignment=ft.CrossAxisAlignment.START)
