@@ -12,6 +12,7 @@ watching and cannot change the game until the PIN is given.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -116,6 +117,11 @@ def test_two_games_at_once_each_at_its_own_address_with_its_qr_code_and_follower
             assert "Classic Scrabble: Cleo, Dev" in home.wait_ident(f"table-{game_b}").get_attribute("aria-label")
             home.page.wait_for_timeout(1500)  # a tab opened last paints its canvas a moment after its semantics
             home.shot("t04-home-two-tables-1280")
+            # Export from the home screen: the browser downloads game A's whole log.
+            with home.page.expect_download(timeout=25_000) as download:
+                home.tap(home.ident(f"table-{game_a}").get_by_role("button", name="Export"))
+            assert download.value.suggested_filename == f"classic-{game_a}.json"
+            exported = Path(download.value.path()).read_text(encoding="utf-8")
             home.tap(home.ident(f"table-{game_b}").get_by_role("button", name="Open"))
             home.text("Watching (read-only)")
             home.text("Dev to play")
@@ -133,6 +139,7 @@ def test_two_games_at_once_each_at_its_own_address_with_its_qr_code_and_follower
         assert set(rows) == {game_a, game_b} and all(g.has_pin for g in rows.values())
         assert [e.type for e in store.events(game_a)] == ["start", "pass"]
         assert [e.type for e in store.events(game_b)] == ["start", "play"]
+        assert exported == store.export_json(game_a)  # the download is the game's log, as the CLI exports it
 
 
 def test_the_referee_pin_holds_after_a_reload_and_after_a_reconnect(tmp_path, playwright_instance):  # noqa: F811

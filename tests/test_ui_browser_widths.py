@@ -27,6 +27,16 @@ def _box(tab, locator) -> dict[str, float]:
     return box
 
 
+def _start_and_play(tab, players: tuple[str, str], word: str) -> None:
+    """Start the game set up on the tab's setup screen and play `word` across from H8 by hand."""
+    tab.click("Start game")
+    tab.text(f"{players[0]} to play")
+    tab.fill("Word", word)
+    tab.fill("Square", "H8")
+    tab.click("Confirm play")
+    tab.text(f"{players[1]} to play")
+
+
 @pytest.mark.parametrize("width", [360, 1280])
 def test_shell_and_word_board_screens_at_phone_and_laptop_width(tmp_path, playwright_instance, width):  # noqa: F811
     height = 1100 if width == 360 else 900
@@ -38,12 +48,7 @@ def test_shell_and_word_board_screens_at_phone_and_laptop_width(tmp_path, playwr
             ref.click("New game")
             ref.text("Banker (may also play)")
             ref.shot(f"w01-setup-monopoly-{width}")
-            ref.click("Start game")
-            ref.text("Ann to play")
-            ref.fill("Word", "HOTEL")
-            ref.fill("Square", "H8")
-            ref.click("Confirm play")
-            ref.text("Bob to play")
+            _start_and_play(ref, ("Ann", "Bob"), "HOTEL")
             ref.shot(f"w02-monopoly-turn-{width}")
             status = _box(ref, ref.page.get_by_text("Bob to play", exact=True).first)
             corner = _box(ref, ref.wait_ident("cell-0-0"))
@@ -66,12 +71,7 @@ def test_shell_and_word_board_screens_at_phone_and_laptop_width(tmp_path, playwr
             ref.click("Classic Scrabble")
             ref.fill("Player 1 name", "Cleo")
             ref.fill("Player 2 name", "Dev")
-            ref.click("Start game")
-            ref.text("Cleo to play")
-            ref.fill("Word", "QUIZ")
-            ref.fill("Square", "H8")
-            ref.click("Confirm play")
-            ref.text("Dev to play")
+            _start_and_play(ref, ("Cleo", "Dev"), "QUIZ")
             ref.shot(f"w05-classic-turn-{width}")
             ref.click("Scoresheet")
             ref.text("8H QUIZ")
