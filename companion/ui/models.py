@@ -156,8 +156,10 @@ class AppState:
         self.revision += 1
 
     def go(self, screen: str) -> None:
-        if screen == "home" and self.table:
-            self.table = ""  # the home screen lists the tables: this tab now watches none of them
+        if screen in ("home", "setup") and self.table:
+            # The home screen lists the tables and the setup screen makes a new one: this tab now watches
+            # none of them (a game's "New game" button may go straight to "setup").
+            self.table = ""
             HUB.watch(self.session_key, "")
         self.error = ""
         self.info = ""
