@@ -26,28 +26,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Generic, Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from companion.rules.board import ASSETS, Layout, Square, load_layout, parse_square
 from companion.rules.errors import RulesDataError
+from companion.rules.sourced import Confidence, Sourced, first_error, read_profile_json
 
-Confidence = Literal["rules_text", "confirmed", "inferred", "placeholder", "table"]
 SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "tax",
                     "plain"]
 RESERVED_ACCOUNTS = ("bank", "pot")
-
-T = TypeVar("T")
-
-
-class Sourced(BaseModel, Generic[T]):
-    """A value and where it comes from."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    value: T
-    confidence: Confidence
-    note: str = ""
 
 
 class Amounts(BaseModel):
@@ -233,19 +222,12 @@ class Profile(BaseModel):
         return out
 
 
-def _first_error(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
-    return f"{msg} (at {where})" if where else msg
-
-
 def validate_profile(data: object) -> Profile:
     """A profile from parsed JSON, or `RulesDataError` saying what is wrong."""
     try:
         profile = Profile.model_validate(data)
     except ValidationError as exc:
-        raise RulesDataError(f"the board profile is inconsistent: {_first_error(exc)}") from None
+        raise RulesDataError(f"the board profile is inconsistent: {first_error(exc)}") from None
     try:
         profile.load_layout()
     except RulesDataError as exc:  # load_layout turns every layout fault into one
@@ -262,14 +244,7 @@ def profile_path(name_or_path: str | Path) -> Path:
 
 def load_profile(name_or_path: str | Path = "monopoly_scrabble") -> Profile:
     """A profile by name from `assets/profiles/`, or from a JSON file path."""
-    path = profile_path(name_or_path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesDataError(f"no board profile at {path}: give a profile name or a JSON file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RulesDataError(f"board profile {path} is not valid JSON: {exc}") from None
-    return validate_profile(raw)
+    return validate_profile(read_profile_json(profile_path(name_or_path)))
 
 
 def save_profile(profile: Profile, path: str | Path) -> Path:

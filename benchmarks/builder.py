@@ -1,0 +1,63 @@
+"""Monopoly Builder engine figures: how long a table waits for the referee, and what random games look like.
+
+    .venv/bin/python benchmarks/builder.py [GAMES]
+
+Plays GAMES (default 60) seeded random legal games (tests/games/builder_bot.py, 2-4 players) and prints:
+how many reach the penthouse, events per game, the CPU time of one event (push = validate on a copy and
+apply; median and 95th percentile over every event), the CPU time of an undo (a refold of the whole log)
+at the end of a game, and the CPU time of folding the shipped example game. Medians of CPU time: the
+machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from companion.events import GameLog, load_events
+from companion.games.monopoly_builder.rules import EVENT_ADAPTER, BuilderState, new_game, new_state
+from tests.games.builder_bot import SEATS, next_event
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(games: int) -> None:
+    push_ms: list[float] = []
+    undo_ms: list[float] = []
+    lengths: list[int] = []
+    penthouse = bankrupt = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        log = new_game(SEATS[:2 + seed % 3])
+        while not log.state.finished and len(log.events) < 3000:
+            event = next_event(log.state, rng)
+            t = time.process_time()
+            log.push(event)
+            push_ms.append((time.process_time() - t) * 1000)
+        lengths.append(len(log.events))
+        penthouse += log.state.end_reason == "penthouse"
+        bankrupt += len(log.state.bankrupt)
+        t = time.process_time()
+        log.undo()
+        undo_ms.append((time.process_time() - t) * 1000)
+    text = (ROOT / "assets" / "examples" / "monopoly_builder_game.json").read_text(encoding="utf-8")
+    _, events = load_events(text, EVENT_ADAPTER, "monopoly_builder")
+    fold_ms = []
+    for _ in range(20):
+        t = time.process_time()
+        GameLog[BuilderState](new_state, events)
+        fold_ms.append((time.process_time() - t) * 1000)
+    q = statistics.quantiles(push_ms, n=20)
+    print(f"games: {games}, to the penthouse: {penthouse}, players bankrupt: {bankrupt}")
+    print(f"events per game: median {statistics.median(lengths):.0f}, max {max(lengths)}")
+    print(f"one event (push): median {statistics.median(push_ms):.3f} ms CPU, 95th percentile {q[18]:.3f} ms, "
+          f"over {len(push_ms)} events")
+    print(f"undo at the end of a game (refold): median {statistics.median(undo_ms):.1f} ms CPU, max {max(undo_ms):.1f} ms")
+    print(f"fold of the example game ({len(events)} events): median {statistics.median(fold_ms):.1f} ms CPU")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)

@@ -1,0 +1,82 @@
+"""The end of a Monopoly Builder game: the winner, and each player's score as the engine counts it
+(buildings by height, monopolies, Billionaire Builder, Community Builder, cash for a tie), with the points
+over the game. Before the end, the table may stop the game by agreement: it is scored as it stands."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.games.monopoly_builder.table import BuilderTable
+from companion.ui import theme
+from companion.ui.components.chart import HistoryChart
+from companion.ui.models import AppState
+
+REASONS = {"penthouse": "the penthouse is built", "agreed": "ended by agreement",
+           "everyone is bankrupt": "everyone is bankrupt"}
+
+
+def score_card(game: BuilderTable, player: str, rank: int) -> ft.Control:
+    s = game.scores()[player]
+    pr = game.profile
+    points = pr.building_points.value
+    heights = ", ".join(f"{h} floor{'s' if h > 1 else ''}" + (" (penthouse)" if h > pr.counts.max_floors.value else "")
+                        + f" {points[h - 1]}" for h in s.buildings) or "none"
+    monos = ", ".join(f"{pr.group(g).name} {pr.group(g).points.value}" for g in s.monopolies) or "none"
+    lines = [
+        f"Buildings: {heights} = {s.building_points}",
+        f"Monopolies: {monos} = {s.monopoly_points}",
+        f"Billionaire Builder (most cash, {theme.money(s.cash)}): {s.billionaire}",
+        f"Community Builder ({s.community_size} buildings side by side): {s.community}",
+    ]
+    if player in game.bstate.bankrupt:
+        lines.append("Bankrupt (the buildings still score).")
+    return ft.Semantics(identifier=f"score-{rank}", content=ft.Container(
+        padding=8, border_radius=8, border=ft.Border.all(3, theme.token(game.colour(player))),
+        content=ft.Column([ft.Text(f"{rank}. {player}: {s.total} points", size=17, weight=ft.FontWeight.BOLD)]
+                          + [ft.Text(x, size=13) for x in lines], spacing=2, tight=True)))
+
+
+def undo_to_turn(app: AppState) -> None:
+    """A wrong last tap (the penthouse on the wrong foundation...): take it back and return to the turn."""
+    app.undo()
+    if not app.error:
+        app.go("builder_turn")
+        app.say("The last action was undone: the game goes on.")
+
+
+@ft.component
+def BuilderEnd(app: AppState):
+    game: BuilderTable | None = app.game
+    if game is None:
+        return ft.Text("No game yet.")
+    st = game.bstate
+    items: list[ft.Control] = [ft.Text("Score", size=24, weight=ft.FontWeight.BOLD)]
+    if not game.finished:
+        items.append(ft.Text("The game ends when a player builds the penthouse. The score as it stands now:", size=13))
+    else:
+        winners = game.winner()
+        items.append(ft.Semantics(identifier="winner", content=ft.Text(
+            ("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners), size=26,
+            weight=ft.FontWeight.BOLD, color="#1B5E20")))
+        reason = REASONS.get(st.end_reason or "", st.end_reason or "")
+        scores = game.scores()
+        best = max(s.total for s in scores.values())
+        tied = [p for p in game.players if scores[p].total == best]
+        note = f"The game is over: {reason}."
+        if len(tied) > 1:
+            note += " Equal points: the tie goes to the most money."
+        items.append(ft.Text(note, size=13))
+    for rank, p in enumerate(game.ranking(), 1):
+        items.append(score_card(game, p, rank))
+    if game.finished:
+        history = game.history()
+        if len(history) > 1:
+            items.append(HistoryChart(history, {p: game.colour(p) for p in game.players}, game.history_title))
+        items.append(ft.Row([
+            ft.FilledButton("New game", on_click=lambda e: app.go("setup")),
+            ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: undo_to_turn(app)),
+        ], wrap=True))
+    else:
+        items.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do("end_game")))
+        items.append(ft.TextButton("Back to the turn", on_click=lambda e: app.go("builder_turn")))
+    return ft.Column(items, spacing=10)

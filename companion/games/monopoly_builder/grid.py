@@ -1,0 +1,72 @@
+"""The building grid (Monopoly Builder): Monopoly Island's foundations as the board prints them, each
+building in its owner's colour with its height, the penthouse marked. The referee taps a foundation to
+build the next floor there for the player whose turn it is; the engine checks and takes the cost. The
+profile editor draws the same grid with every cell tappable (a foundation or not).
+
+Each cell is drawn from plain values (`Site`, from the table), memoized, so a change redraws only the
+cells it touched. Cells are found in tests by `[flt-semantics-identifier="site-A1"]` (column letter, row
+number, as the engine names foundations)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from companion.games.monopoly_builder.table import Site
+from companion.ui import theme
+
+EMPTY_FOUNDATION = "#D7CCC8"
+PENTHOUSE_RING = "#FFD600"
+PICKED_RING = "#000000"
+
+
+def cell_size(page_width: float | None, cols: int) -> int:
+    width = page_width or 360
+    return int(max(26, min(50, (min(width, 620) - 40) // max(1, cols))))
+
+
+@ft.component
+def _site(site: Site, size: int, picked: bool, tap: Callable[[int, int], None] | None):
+    if site.kind == "none":
+        body: ft.Control | None = None
+        bg = "#FFFFFF"
+    elif site.kind == "empty":
+        body = ft.Container(width=size * 0.22, height=size * 0.22, border_radius=size, bgcolor="#8D6E63")
+        bg = EMPTY_FOUNDATION
+    else:
+        body = ft.Text("P" if site.penthouse else str(site.height), size=size * 0.45, weight=ft.FontWeight.BOLD,
+                       color="#FFFFFF")
+        bg = theme.token(site.colour)
+    ring, width = "#A1887F", 1.0
+    if site.penthouse:
+        ring, width = PENTHOUSE_RING, 4.0
+    if picked:
+        ring, width = PICKED_RING, 3.0
+    box = ft.Container(
+        width=size, height=size, bgcolor=bg, alignment=ft.Alignment.CENTER, border_radius=4,
+        border=ft.Border.all(width, ring), content=body,
+        on_click=(lambda e: tap(site.row, site.col)) if tap is not None else None,
+    )
+    return ft.Semantics(identifier=f"site-{site.cell}", label=site.label, button=tap is not None, content=box)
+
+
+SiteCell = ft.memo(_site)
+
+
+@ft.component
+def BuildingGrid(sites: tuple[tuple[Site, ...], ...], on_tap: Callable[[int, int], None] | None = None,
+                 picked: str = "", editing: bool = False):
+    """`sites`: the grid row by row; `on_tap(row, col)` when a foundation is tapped (every cell while
+    `editing`; None: read-only); `picked`: the foundation chosen (ringed in black)."""
+    cols = max((len(r) for r in sites), default=1)
+    size = cell_size(ft.context.page.width, cols)
+    letters = ft.Row([ft.Container(width=14)] + [
+        ft.Container(width=size, content=ft.Text(chr(65 + c), size=10, text_align=ft.TextAlign.CENTER))
+        for c in range(cols)], spacing=2, tight=True)
+    rows = [ft.Row([ft.Container(width=14, height=size, alignment=ft.Alignment.CENTER_RIGHT,
+                                 content=ft.Text(str(r + 1), size=10))]
+                   + [SiteCell(s, size, s.cell == picked, on_tap if (editing or s.kind != "none") else None)
+                      for s in row], spacing=2, tight=True)
+            for r, row in enumerate(sites)]
+    return ft.Column([letters, *rows], spacing=2, tight=True)

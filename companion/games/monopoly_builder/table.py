@@ -1,0 +1,568 @@
+"""Monopoly Builder at the table: a thin wrapper over `companion.games.monopoly_builder.rules` (no rules here).
+
+What it owns: turning the table's taps into engine events (`roll`, `buy`, `bid`, `rent`, `build`...),
+the app's own dice when the table lets it roll, the token colours of the setup screen mapped onto the
+box's four resource colours, a suggested payment for a floor (the player can change it), and wording
+what the engine did (its notes, its hand-outs, its ledger) as sentences for every screen. Every
+decision (who gathers, where the token goes, rent, debts, whether a floor may go there, the score) is
+the engine's.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.events import GameLog, effective_events
+from companion.games.monopoly_builder.profile import Profile, cell_name
+from companion.games.monopoly_builder.rules import (
+    BANK,
+    VARIANT,
+    Auction,
+    AuctionEnd,
+    Bankrupt,
+    BankTrade,
+    Bid,
+    Build,
+    BuilderState,
+    Bundle,
+    Buy,
+    ChanceDraw,
+    Discard,
+    EndGame,
+    EndTurn,
+    ForcedTrade,
+    FreeParking,
+    JailCard,
+    JailPay,
+    Mortgage,
+    Rent,
+    ResourceRoll,
+    Roll,
+    Steal,
+    Trade,
+    Unmortgage,
+    new_game,
+    new_state,
+)
+from companion.rules.errors import RulesError
+from companion.rules.ledger import Transaction, describe, money
+from companion.ui.table import PlayerInfo, TableBase, TableError, _plain_validation
+
+# The shell's token colours (setup screen buttons, player chips) for each resource colour of the box: the
+# box's yellow is drawn with the shell's amber. A shell colour the box does not have (blue, teal) takes the
+# first box colour nobody else has.
+SHELL_COLOUR = {"red": "red", "purple": "purple", "green": "green", "yellow": "amber"}
+BOX_COLOUR = {shell: box for box, shell in SHELL_COLOUR.items()}
+
+SETTING_CHOICES: dict[str, list[tuple[str, str]]] = {
+    "dice": [("entered", "The table rolls, the app is told"), ("rolled", "The app rolls")],
+    "bonus_tie": [("none", "A tie: nobody takes the card"), ("all", "A tie: every tied player scores it")],
+    "penthouse_building": [("owner", "Penthouse building counts for its owner's group"),
+                           ("apart", "Penthouse building scores 16 but joins no group")],
+    "jail_doubles_again": [("no", "Doubles out of Jail: no extra roll"), ("yes", "Doubles out of Jail: roll again")],
+}
+DEFAULT_SETTINGS = {"dice": "entered", "bonus_tie": "none", "penthouse_building": "owner", "jail_doubles_again": "no"}
+
+
+def app_roll() -> tuple[int, int]:
+    """Two fair dice from the operating system's random source (the table chose to let the app roll)."""
+    return secrets.randbelow(6) + 1, secrets.randbelow(6) + 1
+
+
+def dice_text(dice: tuple[int, int]) -> str:
+    a, b = dice
+    return f"{a} + {b} = {a + b}" + (", doubles" if a == b else "")
+
+
+def box_colours(shell_colours: list[str], box: list[str], previous: list[str] | None = None) -> list[str]:
+    """The box colour each seated player plays, from the colours picked on the setup screen (in seat
+    order): red, purple and green as picked, amber as yellow. A colour the box does not have (blue,
+    teal), or one an earlier seat has, becomes a free box colour: the first after the seat's `previous`
+    box colour in box order (so the setup screen's Token button steps through the box's colours), else
+    the first free one."""
+    wanted = [BOX_COLOUR.get(c, "") for c in shell_colours]
+    out: list[str] = []
+    for w in wanted:
+        out.append(w if w in box and w not in out else "")
+    for i, c in enumerate(out):
+        if c:
+            continue
+        free = [x for x in box if x not in out]
+        if not free:
+            break
+        before = previous[i] if previous is not None and i < len(previous) and previous[i] in box else None
+        if before is not None:
+            start = box.index(before)
+            order = box[start + 1:] + box[:start + 1]
+            free = [x for x in order if x in free]
+        out[i] = free[0]
+    return out
+
+
+def chips_text(chips: Mapping[str, int]) -> str:
+    """'2 red, 1 green' (colours with none left out); 'none' when empty."""
+    return ", ".join(f"{n} {c}" for c, n in chips.items() if n) or "none"
+
+
+@dataclass(frozen=True)
+class Site:
+    """What one cell of the foundations grid shows (plain data: the grid component draws it)."""
+
+    row: int
+    col: int
+    kind: str  # "none" (no foundation), "empty" or "building"
+    owner: str = ""
+    colour: str = ""  # the owner's shell colour
+    height: int = 0
+    penthouse: bool = False
+
+    @property
+    def cell(self) -> str:
+        return cell_name(self.row, self.col)
+
+    @property
+    def label(self) -> str:
+        if self.kind == "none":
+            return f"{self.cell} no foundation"
+        if self.kind == "empty":
+            return f"{self.cell} empty foundation"
+        return f"{self.cell} {self.owner} {self.height} floors" + (" with the penthouse" if self.penthouse else "")
+
+
+class BuilderTable(TableBase):
+    """The game on the table: the engine's log, the seats, and one method per tap of the screens."""
+
+    history_title = "Points over the game"
+
+    def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState]) -> None:
+        super().__init__(VARIANT, players, log)
+        self.turn_lines: list[str] = []
+        self._history: tuple[int, list[dict[str, int]]] | None = None
+
+    # ----- views
+    @property
+    def bstate(self) -> BuilderState:
+        state: BuilderState = self.log.state
+        return state
+
+    @property
+    def profile(self) -> Profile:
+        profile = self.bstate.profile
+        assert profile is not None
+        return profile
+
+    @property
+    def settings(self) -> Any:
+        return self.bstate.settings
+
+    @property
+    def mover(self) -> str | None:
+        return self.bstate.mover
+
+    @property
+    def phase(self) -> str:
+        return self.bstate.phase
+
+    def box_colour(self, player: str) -> str:
+        return self.bstate.colour_of(player)
+
+    def token_name(self, player: str) -> str:
+        return self.profile.tokens.value.get(self.box_colour(player), self.box_colour(player))
+
+    def waiting_for(self) -> str:
+        text = self.bstate.waiting_for()
+        return text[:1].upper() + text[1:] + "."
+
+    def deed_name(self, deed: str) -> str:
+        return self.profile.deed_name(deed)
+
+    def chip_lines(self, player: str) -> list[str]:
+        st = self.bstate
+        held = st.resources[player]
+        count = sum(held.values())
+        lines = [money(st.cash[player]), f"{count} chip{'' if count == 1 else 's'} " + " ".join(
+            f"{n}{c[:1].upper()}" for c, n in held.items() if n)]
+        if player in st.bankrupt:
+            lines.append("bankrupt")
+        elif player in st.jail:
+            lines.append("in Jail")
+        return lines
+
+    def hand(self, player: str) -> dict[str, int]:
+        return dict(self.bstate.resources[player])
+
+    def handout_lines(self) -> list[str]:
+        """Who took which chips on the latest roll (or space, or card), and why: shown to everyone."""
+        st = self.bstate
+        if not st.last_handout:
+            return []
+        by_player: dict[str, list[str]] = {}
+        for h in st.last_handout:
+            by_player.setdefault(h.player, []).append(f"{h.count} {h.colour} ({h.reason})")
+        return [f"{p} takes {', '.join(parts)}." for p, parts in by_player.items()]
+
+    def roll_line(self) -> str:
+        st = self.bstate
+        if st.last_roll is None:
+            return ""
+        return f"Last roll: {dice_text(st.last_roll)}."
+
+    def rent_prompt(self) -> tuple[str, str, int] | None:
+        """(owner, sentence, amount) while an owner may still ask for rent (until the next roll)."""
+        due = self.bstate.rent_due()
+        if due is None:
+            return None
+        r, amount = due
+        if amount <= 0:
+            return None
+        return r.owner, (f"{r.payer} landed on {r.owner}'s {self.deed_name(r.deed)}: {r.owner} may ask for "
+                         f"{money(amount)} rent until the next roll, or it is lost."), amount
+
+    def deed_here(self) -> str | None:
+        p = self.mover
+        if p is None:
+            return None
+        return self.profile.track.spaces[self.bstate.positions[p]].deed
+
+    def deed_line(self, deed: str) -> str:
+        pr = self.profile
+        group = pr.group(pr.deed(deed).group.value).name
+        return (f"{pr.deed_name(deed)} ({group}): price {money(pr.number(deed, 'price'))}, rent "
+                f"{money(pr.number(deed, 'rent'))} ({money(pr.number(deed, 'monopoly_rent'))} with the monopoly), gives 2 "
+                f"{pr.deed_resource(deed)} on a roll of {pr.number(deed, 'dice_number')}.")
+
+    def least_bid(self) -> int:
+        a = self.bstate.auction
+        amounts = self.profile.amounts
+        if a is None or a.high_bidder is None:
+            return amounts.auction_start.value
+        return a.high_bid + amounts.auction_raise.value
+
+    def bidders(self) -> list[str]:
+        return [p for p in self.bstate.active_players]
+
+    def kept_cards(self, player: str) -> list[str]:
+        return list(self.bstate.kept_cards.get(player, []))
+
+    def drawable_cards(self) -> list[tuple[str, str]]:
+        """(card id, text) of the Chance cards still in the deck."""
+        deck = self.bstate.deck
+        return [(c.id, c.text) for c in self.profile.chance.cards if deck.get(c.id, 0) > 0]
+
+    def chart_line(self) -> str:
+        p = self.mover
+        if p is None:
+            return ""
+        space = self.profile.track.spaces[self.bstate.positions[p]]
+        if not space.chart:
+            return ""
+        return "Chart: " + ", ".join(f"{t} {c}" for t, c in sorted(space.chart.items(), key=lambda kv: int(kv[0]))) + "."
+
+    def sites(self) -> list[list[Site]]:
+        """The foundations grid row by row, with what stands on each foundation."""
+        st = self.bstate
+        rows: list[list[Site]] = []
+        for r, line in enumerate(self.profile.foundations.value):
+            row: list[Site] = []
+            for c, ch in enumerate(line):
+                cell = cell_name(r, c)
+                b = st.buildings.get(cell)
+                if ch != "#":
+                    row.append(Site(r, c, "none"))
+                elif b is None:
+                    row.append(Site(r, c, "empty"))
+                else:
+                    row.append(Site(r, c, "building", b.owner, self.colour(b.owner), b.height, b.penthouse))
+            rows.append(row)
+        return rows
+
+    def build_quote(self, cell: str) -> tuple[int, str, dict[str, int]] | str:
+        """What building on `cell` means for the player whose turn it is: (floor, cost in words, a
+        suggested payment) or the sentence saying why not. The suggestion pays the named colours first,
+        then the 'any colour' part from the colours the player holds most of (keeping scarce ones)."""
+        st = self.bstate
+        p = st.mover
+        if p is None:
+            return "The game is over."
+        if p in st.jail:
+            return f"{p} is in Jail and may not build this turn."
+        problem = st.build_problem(cell, p)
+        if problem:
+            return problem[:1].upper() + problem[1:] + "."
+        floor = st._floor_at(cell)
+        cost = st.floor_cost(p, floor)
+        top = self.profile.counts.max_floors.value
+        what = "the penthouse" if floor > top else f"floor {floor}"
+        words = f"{what} on {cell} costs {cost.describe()}"
+        return floor, words, suggest_payment(cost.colours, cost.any, st.resources[p], st.colours)
+
+    def scores(self) -> dict[str, Any]:
+        return self.bstate.scores()
+
+    def ranking(self) -> list[str]:
+        scores = self.bstate.scores()
+        return sorted(self.players, key=lambda p: (-scores[p].total, -scores[p].cash))
+
+    def history(self) -> list[dict[str, int]]:
+        """Each player's points after every turn's events in force, folded again through the engine (a
+        few milliseconds per hundred events); repeated values are dropped. Kept until the log changes."""
+        if self._history is not None and self._history[0] == len(self.log.events):
+            return self._history[1]
+        state = new_state()
+        out: list[dict[str, int]] = []
+        for event in effective_events(self.log.events):
+            state.apply(event)
+            if getattr(event, "type", "") not in ("build", "end_turn", "end_game", "start", "trade", "buy",
+                                                  "auction_end", "bankrupt", "mortgage", "unmortgage"):
+                continue
+            point = {p: s.total for p, s in state.scores().items()}
+            if not out or out[-1] != point:
+                out.append(point)
+        self._history = (len(self.log.events), out)
+        return out
+
+    def ledger_lines(self, last: int = 20) -> list[str]:
+        return [describe_transaction(t) for t in self.bstate.ledger[-last:]]
+
+    def follow_lines(self) -> list[str]:
+        st = self.bstate
+        lines = ["Tokens: " + ", ".join(f"{p} on {st.space_name(st.positions[p])}" + (" (in Jail)" if p in st.jail else "")
+                                        for p in self.players) + "."]
+        owned = [f"{self.deed_name(d)}: {o}" + (" (mortgaged)" if d in st.mortgaged else "")
+                 for d, o in st.owners.items() if o]
+        if owned:
+            lines.append("Deeds: " + ", ".join(owned) + ".")
+        lying = [f"{st.space_name(i)}: {chips_text(c)}" for i, c in sorted(st.space_resources.items())]
+        if lying:
+            lines.append("Resources on spaces: " + "; ".join(lying) + ".")
+        lines.append("Bank resources: " + chips_text(st.resources[BANK]) + ".")
+        return lines
+
+    # ----- changing the game
+    def _do(self, fn: Any, *args: Any) -> None:
+        before = self.log.state
+        super()._do(fn, *args)
+        after = self.log.state
+        if after is not before:
+            self.turn_lines = changes(before, after)
+
+    def undo(self) -> None:
+        super().undo()
+        self.turn_lines = ["The last action was undone."]
+
+    def _mover(self) -> str:
+        p = self.bstate.mover
+        if p is None:
+            raise TableError("The game is over.")
+        return p
+
+    def roll(self, a: int, b: int) -> None:
+        self.push(Roll(player=self._mover(), dice=(a, b)))
+
+    def roll_app(self) -> str:
+        dice = app_roll()
+        self.roll(*dice)
+        return f"The app rolled {dice_text(dice)}."
+
+    def resource_roll(self, a: int, b: int) -> None:
+        self.push(ResourceRoll(player=self._mover(), dice=(a, b)))
+
+    def resource_roll_app(self) -> str:
+        dice = app_roll()
+        self.resource_roll(*dice)
+        return f"The app rolled {dice_text(dice)} for resources."
+
+    def jail_pay(self) -> None:
+        self.push(JailPay(player=self._mover()))
+
+    def jail_card(self) -> None:
+        self.push(JailCard(player=self._mover()))
+
+    def discard(self, chips: dict[str, int]) -> None:
+        self.push(Discard(player=self._mover(), resources={c: n for c, n in chips.items() if n}))
+
+    def buy(self) -> None:
+        self.push(Buy(player=self._mover()))
+
+    def auction(self) -> None:
+        self.push(Auction(player=self._mover()))
+
+    def bid(self, player: str, amount: int) -> None:
+        self.push(Bid(player=player, amount=amount))
+
+    def close_auction(self) -> None:
+        self.push(AuctionEnd())
+
+    def ask_rent(self) -> None:
+        due = self.bstate.rent_due()
+        if due is None:
+            raise TableError("No rent can be asked now: rent is asked before the next roll, or it is lost.")
+        self.push(Rent(player=due[0].owner))
+
+    def chance(self, card: str) -> None:
+        self.push(ChanceDraw(player=self._mover(), card=card))
+
+    def steal(self, target: str | None, colour: str | None) -> None:
+        self.push(Steal(player=self._mover(), target=target, resource=colour))
+
+    def free_parking(self, give: dict[str, int], take: str) -> None:
+        self.push(FreeParking(player=self._mover(), give={c: n for c, n in give.items() if n}, take=take))
+
+    def bank_trade(self, give: str, take: str) -> None:
+        self.push(BankTrade(player=self._mover(), give=give, take=take))
+
+    def forced_trade(self, target: str, give: str, take: str) -> None:
+        self.push(ForcedTrade(player=self._mover(), target=target, give=give, take=take))
+
+    def trade(self, player: str, partner: str, give: dict[str, Any], get: dict[str, Any]) -> str:
+        """`give`/`get`: {"cash": M, "resources": {colour: n}, "deeds": [...], "cards": [...]}."""
+        event = _event(lambda: Trade(player=player, partner=partner, give=Bundle(**_clean(give)),
+                                     get=Bundle(**_clean(get))))
+        self.push(event)
+        return f"{player} and {partner} trade: {bundle_text(self, event.give)} for {bundle_text(self, event.get)}."
+
+    def build(self, cell: str, paid: dict[str, int]) -> None:
+        self.push(Build(player=self._mover(), cell=cell, paid={c: n for c, n in paid.items() if n}))
+
+    def mortgage(self, player: str, deed: str) -> None:
+        self.push(Mortgage(player=player, deed=deed))
+
+    def unmortgage(self, player: str, deed: str) -> None:
+        self.push(Unmortgage(player=player, deed=deed))
+
+    def bankrupt(self, player: str) -> None:
+        self.push(Bankrupt(player=player))
+
+    def end_turn(self) -> None:
+        player = self._mover()
+        self.push(EndTurn(player=player))
+        if not self.turn_lines:
+            self.turn_lines = [f"{player} ends the turn."]
+
+    def next_roller(self) -> str | None:
+        """Who rolls next if the turn ends now, when that roll is the next thing to do (not a discard, not
+        a Jail choice): the screen then offers the next roll directly, one tap for End turn and roll."""
+        st = self.bstate
+        p = st.mover
+        if p is None or st.phase != "act" or st.debt is not None:
+            return None
+        trial = copy.deepcopy(st)
+        try:
+            trial.apply(EndTurn(player=p))
+        except RulesError:
+            return None
+        nxt = trial.mover
+        return nxt if trial.phase == "roll" and nxt is not None and nxt not in trial.jail else None
+
+    def end_and_roll(self, a: int, b: int) -> None:
+        """End the turn and record the next player's roll (two events: undo takes back the roll first)."""
+        with self.lock:
+            if self.next_roller() is None:
+                raise TableError("End the turn first: " + self.waiting_for())
+            self.end_turn()
+            ended = list(self.turn_lines)
+            self.roll(a, b)
+            self.turn_lines = ended + self.turn_lines
+
+    def end_and_roll_app(self) -> str:
+        dice = app_roll()
+        self.end_and_roll(*dice)
+        return f"The app rolled {dice_text(dice)}."
+
+    def end_game(self) -> None:
+        self.push(EndGame())
+
+    def table_settings(self) -> dict[str, Any]:
+        return {**super().table_settings(), "box_colours": {p: self.box_colour(p) for p in self.players}}
+
+
+def _event(make: Any) -> Any:
+    """An event built from the table's fields; a field the model refuses becomes the table's sentence."""
+    try:
+        return make()
+    except ValueError as exc:
+        raise TableError(_plain_validation(exc)) from None
+
+
+def _clean(side: dict[str, Any]) -> dict[str, Any]:
+    return {"cash": int(side.get("cash", 0) or 0),
+            "resources": {c: n for c, n in dict(side.get("resources", {})).items() if n},
+            "deeds": list(side.get("deeds", [])), "cards": list(side.get("cards", []))}
+
+
+CARD_NAMES = {"get_out_of_jail": "Get Out of Jail Free", "forced_trade": "FORCED TRADE!"}
+
+
+def bundle_text(table: BuilderTable, bundle: Bundle) -> str:
+    parts = [money(bundle.cash)] if bundle.cash else []
+    if any(bundle.resources.values()):
+        parts.append(chips_text(bundle.resources))
+    parts += [table.deed_name(d) for d in bundle.deeds]
+    parts += [CARD_NAMES.get(c, c) for c in bundle.cards]
+    return " + ".join(parts) or "nothing"
+
+
+def suggest_payment(named: Mapping[str, int], any_count: int, hand: Mapping[str, int],
+                    colours: list[str]) -> dict[str, int]:
+    """The chips to pay a floor with: the named colours, then `any_count` more from the colours the hand
+    has most of after that (ties in box order). The engine still checks it; short chips stay short."""
+    paid = {c: named.get(c, 0) for c in colours}
+    left = {c: hand.get(c, 0) - paid[c] for c in colours}
+    for _ in range(any_count):
+        best = max(colours, key=lambda c: (left[c], -colours.index(c)))
+        paid[best] += 1
+        left[best] -= 1
+    return {c: n for c, n in paid.items() if n}
+
+
+ACCOUNT_NAMES = {BANK: "the Bank"}
+
+
+def describe_transaction(t: Transaction) -> str:
+    return describe(t, ACCOUNT_NAMES, bank=BANK)
+
+
+def changes(before: BuilderState, after: BuilderState) -> list[str]:
+    """What one action did, in the engine's order: its notes, then the money that moved, then the chips
+    handed out (the hand-out is also shown on its own to everyone)."""
+    lines = [n[:1].upper() + n[1:] + "." for n in after.notes[len(before.notes):]]
+    lines += [describe_transaction(t) for t in after.ledger[len(before.ledger):]]
+    return lines
+
+
+def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_builder",
+                settings: Mapping[str, str] | None = None) -> BuilderTable:
+    """A new game for the seated players (their setup colours mapped onto the box's) with the table
+    settings chosen (`SETTING_CHOICES` keys; missing ones take the defaults)."""
+    chosen = {**DEFAULT_SETTINGS, **(settings or {})}
+    names = [p.name.strip() for p in players]
+    try:
+        from companion.games.monopoly_builder.profile import load_profile
+
+        prof = profile if isinstance(profile, Profile) else load_profile(profile)
+        colours = box_colours([p.colour for p in players], list(prof.colours.value))
+        log = new_game(list(zip(names, colours)), prof, dice=chosen["dice"], bonus_tie=chosen["bonus_tie"],
+                       penthouse_building=chosen["penthouse_building"],
+                       jail_doubles_again=chosen["jail_doubles_again"] == "yes")
+    except (RulesError, ValueError) as exc:
+        raise TableError(_plain_validation(exc)) from None
+    seats = [PlayerInfo(n, SHELL_COLOUR.get(c, "grey")) for n, c in zip(names, colours)]
+    return BuilderTable(seats, log)
+
+
+def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> BuilderTable:
+    """The table from stored events (the seats and colours are in the `start` event)."""
+    log: GameLog[BuilderState] = GameLog(new_state, events)
+    st = log.state
+    seats = [PlayerInfo(p, SHELL_COLOUR.get(st.colour_of(p), "grey")) for p in st.players]
+    game = BuilderTable(seats, log)
+    game.id = game_id
+    return game
+
+
+__all__ = ["BuilderTable", "Site", "app_roll", "box_colours", "changes", "chips_text", "dice_text", "new_builder",
+           "rebuild", "suggest_payment"]

@@ -1,0 +1,54 @@
+"""Monopoly Builder's UI side for the app shell: setup form, screens (turn with the building grid, Bank,
+score, the board profile editor reached from the setup form), follower view (read-only)."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.games.monopoly_builder.bank import BuilderBank
+from companion.games.monopoly_builder.drafts import BuilderTab
+from companion.games.monopoly_builder.end import BuilderEnd, score_card
+from companion.games.monopoly_builder.profile_editor import EDITOR_SCREEN, ProfileEditor
+from companion.games.monopoly_builder.setup import BuilderSetupForm, start
+from companion.games.monopoly_builder.table import BuilderTable, rebuild
+from companion.games.monopoly_builder.trades import hands_panel
+from companion.games.monopoly_builder.turn import BuilderTurn, grid_panel, news
+from companion.games.spec import GameUI, Screen
+from companion.ui.models import AppState
+
+
+@ft.component
+def BuilderFollower(app: AppState):
+    """What a watching phone shows under the shell's status line: the roll and its hand-out, what just
+    happened, everyone's resources, tokens and deeds, the building grid; the score once it is over."""
+    game: BuilderTable | None = app.game
+    if game is None:
+        return ft.Container()
+    items: list[ft.Control] = []
+    if game.finished:
+        items += [score_card(game, p, rank) for rank, p in enumerate(game.ranking(), 1)]
+    else:
+        items.append(ft.Text(game.waiting_for(), size=14, italic=True))
+    items += news(game)
+    prompt = game.rent_prompt()
+    if prompt is not None:
+        items.append(ft.Text(prompt[1], size=13))
+    items += hands_panel(game)
+    items += [ft.Text(line, size=13) for line in game.follow_lines()]
+    items += grid_panel(app, game, interactive=False)
+    return ft.Column(items, spacing=8)
+
+
+UI = GameUI(
+    setup_form=BuilderSetupForm,
+    start=start,
+    rebuild=rebuild,
+    screens=(Screen("builder_turn", "Turn", BuilderTurn), Screen("builder_bank", "Bank", BuilderBank),
+             Screen("builder_end", "Score", BuilderEnd),
+             Screen(EDITOR_SCREEN, "", ProfileEditor, needs_game=False)),
+    follower=BuilderFollower,
+    end_screen="builder_end",
+    min_players=2,
+    max_players=4,
+    tab_state=BuilderTab,
+)
