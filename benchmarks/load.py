@@ -1,7 +1,7 @@
 """Load: several games at once on one server, each with its referee and its followers (default 10 games
 x 5 followers); how long until every follower shows each update of its own game.
 
-    python benchmarks/load.py [--games 10] [--followers 5] [--rounds 10] [--out /work/notes/bench/load.txt]
+    python benchmarks/load.py [--games 10] [--followers 5] [--rounds 10] [--spacing 0] [--out FILE]
 
 The games (classic, two players, no PIN) are written to a fresh store with the app's own `GameStore`,
 then `companion app --port <free> --data <tmp>` is started as a subprocess and resumes them all. For
@@ -9,7 +9,8 @@ each game a referee tab opens the game's address (`/table/<id>`) and takes it ov
 game'), and N follower pages open the same address, in headless Chromium (one browser, one context per
 page, as separate phones are) and wait until they show "Watching (read-only)". Then, each round, every
 referee taps once, one game after another as fast as the script can (the busiest case: all tables
-change at once), alternating "Pass" and "Undo last action" (each changes whose turn it is and is saved
+change at once; `--spacing S` puts S seconds between the tables' taps instead, as at a real club where
+turns end at different moments), alternating "Pass" and "Undo last action" (each changes whose turn it is and is saved
 to the store; passes alone would end a game after six scoreless turns), and for each update the time
 from that game's tap to each of its followers showing the new "<player> to play" is measured.
 
@@ -62,10 +63,12 @@ OBSERVER = """() => {
 # Stamps the arrival of every websocket message (before Flutter draws it), so the wait splits into the
 # server's part (tap -> the follower's browser has the update) and the page's drawing on this machine.
 MESSAGES = """(() => {
-  const Native = window.WebSocket; window.__messages = [];
+  const Native = window.WebSocket; window.__messages = []; window.__sent = [];
   function Stamped(...args) {
     const socket = new Native(...args);
     socket.addEventListener("message", () => window.__messages.push(Date.now()));
+    const send = socket.send.bind(socket);
+    socket.send = (data) => { window.__sent.push(Date.now()); return send(data); };
     return socket;
   }
   Stamped.prototype = Native.prototype;
@@ -100,7 +103,7 @@ def distribution(values: list[float]) -> str:
             f"p99 {pct(0.99):.3f} s, max {v[-1]:.3f} s; within 1 s: {within:.1%}")
 
 
-def browser_load(games: int, followers: int, rounds: int, out: list[str]) -> None:
+def browser_load(games: int, followers: int, rounds: int, out: list[str], spacing: float = 0.0) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,6 +138,7 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str]) -> Non
             cpu0 = cpu_seconds(pid)
             latencies: list[float] = []
             arrivals: list[float] = []
+            sends: list[float] = []
             per_update: list[float] = []
             missed = 0
             for k in range(rounds):
@@ -144,10 +148,15 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str]) -> Non
                     btn.wait_for(timeout=60_000)
                 refs[ids[-1]].page.wait_for_timeout(300)  # let the referees' semantics trees settle
                 tapped: dict[str, float] = {}
-                for g in ids:  # every table changes at (nearly) the same moment
+                for i, g in enumerate(ids):  # every table changes at (nearly) the same moment, or spaced
+                    if spacing and i:
+                        time.sleep(spacing)
                     tapped[g] = time.time() * 1000
                     Tab.tap(buttons[g])
                 for g in ids:
+                    sent = refs[g].page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null")
+                    if sent is not None:
+                        sends.append((float(sent) - tapped[g]) / 1000)
                     worst = 0.0
                     for page in watchers[g]:
                         try:
@@ -166,9 +175,14 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str]) -> Non
                     refs[g].text(f"{expect} to play", timeout=60_000)
             cpu = cpu_seconds(pid) - cpu0
             updates = rounds * games
+            when = f"taps {spacing:g} s apart" if spacing else "all tables at once"
             out.append(f"browser, {games} games x {followers} followers, {rounds} rounds (every table changes "
-                       f"each round: {updates} updates): tap -> follower shows it: " + distribution(latencies))
+                       f"each round, {when}: {updates} updates): tap -> follower shows it: "
+                       + distribution(latencies))
             out.append("  slowest follower per update: " + distribution(per_update))
+            if sends:
+                out.append("  tap -> the referee's browser sends it (the tap through a loaded page): "
+                           + distribution(sends))
             if arrivals:
                 out.append("  tap -> the follower's browser receives the update (server + network, before "
                            "drawing): " + distribution(arrivals))
@@ -225,10 +239,13 @@ def main() -> int:
     parser.add_argument("--followers", type=int, default=5, help="followers per game")
     parser.add_argument("--rounds", type=int, default=10, help="rounds of updates (each round changes every game)")
     parser.add_argument("--out", type=Path, default=Path("/work/notes/bench/load.txt"))
+    parser.add_argument("--spacing", type=float, default=0.0,
+                        help="seconds between the tables' taps in a round (0: all at once, the worst case)")
     parser.add_argument("--hub-only", action="store_true")
     args = parser.parse_args()
     load = os.getloadavg()
     header = (f"benchmarks/load.py --games {args.games} --followers {args.followers} --rounds {args.rounds} "
+              f"--spacing {args.spacing:g} "
               f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1/5/15 min) on {os.cpu_count()} cores)")
     out: list[str] = [header]
@@ -236,7 +253,7 @@ def main() -> int:
     print(out[-1], flush=True)
     if not args.hub_only:
         try:
-            browser_load(args.games, args.followers, args.rounds, out)
+            browser_load(args.games, args.followers, args.rounds, out, args.spacing)
         except Exception as exc:  # noqa: BLE001 - say what the machine could not do, keep the hub figure
             out.append(f"browser load did not complete: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     load = os.getloadavg()
