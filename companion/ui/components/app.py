@@ -77,6 +77,9 @@ def first_state(route: str) -> AppState:
 def App():
     page = ft.context.page
     app, _ = ft.use_state(lambda: first_state(page.route))
+    # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
+    # not come back yet: an echo arriving after the tab moved on must not move it back.
+    pushed = ft.use_ref(list)
 
     def subscribe() -> None:
         key = page.session.id
@@ -89,6 +92,10 @@ def App():
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
         # The address bar changed (back/forward, a typed or scanned address): show what it names.
+        echoes = pushed.current
+        if e.route in echoes:
+            del echoes[:echoes.index(e.route) + 1]  # our own push coming back, not the user's
+            return
         wanted = table_from_path(e.route)
         if wanted and wanted != app.table:
             app.open_table(wanted)
@@ -113,7 +120,10 @@ def App():
     ft.on_unmounted(unmounted)
 
     async def show_address() -> None:
-        if page.route != path:
+        # Also when an earlier push has not come back yet: page.route may still be the address before it.
+        if page.route != path or pushed.current:
+            pushed.current.append(path)
+            del pushed.current[:-8]  # an echo that never came (the browser was already there) is dropped
             await page.push_route(path)
 
     path = app.path()
