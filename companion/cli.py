@@ -40,7 +40,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="companion",
-        description="Referee for physical Monopoly Scrabble and Scrabble games.",
+        description="Referee for physical Monopoly-family and word board games.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True

@@ -12,6 +12,7 @@ from companion.games.spec import GameSpec, GameUI, Registry, Screen, UnknownGame
 GAMES = Registry({
     "monopoly": "companion.games.monopoly_scrabble:GAME",
     "classic": "companion.games.classic:GAME",
+    "monopoly_deal": "companion.games.monopoly_deal:GAME",
     "monopoly_builder": "companion.games.monopoly_builder:GAME",
 })
 

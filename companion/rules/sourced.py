@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from companion.rules.errors import RulesDataError
 
@@ -28,14 +28,6 @@ class Sourced(BaseModel, Generic[T]):
     value: T
     confidence: Confidence
     note: str = ""
-
-
-def first_error(exc: ValidationError) -> str:
-    """The first validation error as one sentence, with where it is."""
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
-    return f"{msg} (at {where})" if where else msg
 
 
 def read_profile_json(path: Path) -> object:

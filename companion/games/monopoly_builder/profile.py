@@ -40,8 +40,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from companion.rules.board import ASSETS
-from companion.rules.errors import RulesDataError
-from companion.rules.sourced import Confidence, Sourced, first_error, read_profile_json
+from companion.rules.errors import RulesDataError, first_validation_error
+from companion.rules.sourced import Confidence, Sourced, read_profile_json
 
 SPACE_KINDS = ("go", "deed", "chance", "collect", "roll_for_resources", "steal", "free_parking", "jail",
                "go_to_jail")
@@ -425,7 +425,7 @@ def validate_profile(data: object) -> Profile:
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:
-        raise RulesDataError(f"the board profile cannot be played: {first_error(exc)}") from None
+        raise RulesDataError(f"the board profile cannot be played: {first_validation_error(exc)}") from None
 
 
 def profile_path(name_or_path: str | Path) -> Path:

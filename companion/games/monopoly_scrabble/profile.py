@@ -31,8 +31,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from companion.rules.board import ASSETS, Layout, Square, load_layout, parse_square
-from companion.rules.errors import RulesDataError
-from companion.rules.sourced import Confidence, Sourced, first_error, read_profile_json
+from companion.rules.errors import RulesDataError, first_validation_error
+from companion.rules.sourced import Confidence, Sourced, read_profile_json
 
 SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "tax",
                     "plain"]
@@ -227,7 +227,7 @@ def validate_profile(data: object) -> Profile:
     try:
         profile = Profile.model_validate(data)
     except ValidationError as exc:
-        raise RulesDataError(f"the board profile is inconsistent: {first_error(exc)}") from None
+        raise RulesDataError(f"the board profile is inconsistent: {first_validation_error(exc)}") from None
     try:
         profile.load_layout()
     except RulesDataError as exc:  # load_layout turns every layout fault into one

@@ -1,0 +1,481 @@
+"""Monopoly Deal at the table: the taps of the screens as engine events, and the game worded for them.
+
+Plain Python, no Flet and no rule: the engine (`rules.py`) decides everything. What this module owns:
+
+- one method per tap (`draw`, `bank`, `lay`, `rent`, `pay`, `just_say_no`...), each pushing one event of
+  the engine through `TableBase.push` (a refusal becomes `TableError` with the engine's sentence);
+- the hidden hand: the referee never sees hands, so a card is picked by its FACE (`Face`: "1M", "Pass Go",
+  "Boardwalk") from the faces that can still be in the player's hand (`faces`), and the table turns the
+  face into a card id the engine accepts (`card_for`); identical cards are interchangeable;
+- views for the screens: each player's board (`board`: bank, sets as "2/3" with buildings, hand count),
+  the Just Say No chain as sentences (`chain_lines`), what a payer may give and the engine's proposal,
+  and the money history for the end chart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from companion.events import GameLog, effective_events
+from companion.games.monopoly_deal.deck import Card
+from companion.games.monopoly_deal.rules import (
+    ACTION_WORDS,
+    VARIANT,
+    Accept,
+    BankCard,
+    Birthday,
+    Build,
+    DealBreaker,
+    DealState,
+    DebtCollector,
+    Discard,
+    Draw,
+    EndTurn,
+    ForcedDeal,
+    HouseRules,
+    JustSayNo,
+    Lay,
+    MoveWild,
+    PassGo,
+    Pay,
+    Rent,
+    SlyDeal,
+    Start,
+    money,
+    new_game,
+    new_state,
+)
+from companion.ui.table import PlayerInfo, TableBase, TableError
+
+# The order the card picker lists the kinds in: what an ordinary turn uses most comes first.
+KIND_ORDER = ("money", "property", "wild", "rent", "action", "building")
+KIND_TITLES = {"money": "Money: tap to bank", "property": "Properties: tap to lay", "wild": "Property wild cards",
+               "rent": "Rent cards", "action": "Action cards", "building": "Houses and hotels"}
+
+
+@dataclass(frozen=True)
+class Face:
+    """What a card looks like to the players: interchangeable cards (the six 1M, the ten Pass Go) share
+    one face. `key` is the card name; `kind`, `value`, `colours` and `action` as on the card."""
+
+    key: str
+    kind: str
+    value: int
+    colours: tuple[str, ...]
+    action: str | None
+
+    @staticmethod
+    def of(card: Card) -> Face:
+        return Face(card.name, card.kind, card.value, tuple(card.colours), card.action)
+
+    @property
+    def any_colour(self) -> bool:
+        return self.colours == ("any",)
+
+
+@dataclass(frozen=True)
+class SetView:
+    """One property set as the table shows it: colour, "2/3", complete, buildings, what it charges."""
+
+    colour: str
+    name: str
+    cards: tuple[str, ...]
+    have: int
+    need: int
+    complete: bool
+    house: bool
+    hotel: bool
+    rent: int
+
+    @property
+    def count(self) -> str:
+        return f"{self.have}/{self.need}"
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """One player's side of the table."""
+
+    player: str
+    hand: int
+    bank_total: int
+    bank: tuple[str, ...]
+    sets: tuple[SetView, ...]
+    complete: int
+
+
+class DealTable(TableBase):
+    """The game on the table: its log and the taps that change it."""
+
+    def __init__(self, players: list[PlayerInfo], log: GameLog[DealState]) -> None:
+        super().__init__(VARIANT, players, log)
+
+    @property
+    def st(self) -> DealState:
+        state: DealState = self.log.state
+        return state
+
+    # ----- words
+    def colour_name(self, colour: str) -> str:
+        if colour == "any":
+            return "any colour"
+        return self.st.deck.colour(colour).name if self.st.deck else colour
+
+    def card_name(self, card_id: str) -> str:
+        return self.st.name(card_id)
+
+    def chip_lines(self, player: str) -> list[str]:
+        st = self.st
+        sets = len(st.complete_colours(player))
+        return [f"Bank {money(st.bank_total(player))}", f"Hand {st.hands.get(player, 0)}",
+                f"Sets {sets} of {st.limits.sets_to_win}"]
+
+    def status(self) -> str:
+        """What the game waits for, as one sentence with a capital and a full stop."""
+        w = self.st.waiting()
+        if w.kind == "over":
+            return f"{self.st.winner_name} wins!" if self.st.winner_name else "The game is over."
+        if w.kind == "play":
+            return f"{w.player}'s turn: {self.st.plays_left} of {self.st.limits.plays_per_turn} plays left."
+        if w.kind == "answer" and w.amount > 0 and w.player == w.target and not len(w.chain) % 2:
+            no = " or says Just Say No" if w.may_say_no else ""
+            return f"{w.player} pays {w.actor} {money(w.amount)}{no}."
+        text = w.sentence
+        return text[:1].upper() + text[1:] + "."
+
+    def latest(self) -> str:
+        """What just happened, as a sentence (the engine's story)."""
+        lines = self.recent(1)
+        return lines[0] if lines else ""
+
+    def recent(self, n: int = 4) -> list[str]:
+        """The last `n` things that happened, latest first, as sentences."""
+        return [s[:1].upper() + s[1:] + "." for s in reversed(self.st.story[-n:])]
+
+    # ----- boards
+    def board(self, player: str) -> BoardView:
+        st = self.st
+        sets = []
+        for s in st.sets.get(player, []):
+            size = st.colour_size(s.colour)
+            sets.append(SetView(s.colour, self.colour_name(s.colour), tuple(s.cards), len(s.cards), size,
+                                st.is_complete(s), s.house is not None, s.hotel is not None, st.set_rent(s)))
+        return BoardView(player, st.hands.get(player, 0), st.bank_total(player), tuple(st.banks.get(player, [])),
+                         tuple(sets), len(st.complete_colours(player)))
+
+    # ----- the hidden hand: faces that can be in a hand, and a card id for a face
+    def faces(self, player: str) -> list[Face]:
+        """The faces of the cards that can still be in `player`'s hand, in deck order (money first)."""
+        seen: dict[str, Face] = {}
+        for cid in self.st.possible_hand_cards(player):
+            face = Face.of(self.st.card(cid))
+            seen.setdefault(face.key, face)
+        return sorted(seen.values(), key=lambda f: KIND_ORDER.index(f.kind) if f.kind in KIND_ORDER else 99)
+
+    def card_for(self, player: str, face: str, skip: tuple[str, ...] = ()) -> str:
+        """A card id of `face` that can be in `player`'s hand (one the table saw there first)."""
+        st = self.st
+        seen = st.seen_in_hand.get(player, [])
+        possible = [c for c in st.possible_hand_cards(player) if c not in skip]
+        for cid in sorted(possible, key=lambda c: c not in seen):
+            if st.name(cid) == face:
+                return cid
+        raise TableError(f"No {face} can be in {player}'s hand: pick a card from the list.")
+
+    def cards_for(self, player: str, faces: list[str]) -> list[str]:
+        out: list[str] = []
+        for face in faces:
+            out.append(self.card_for(player, face, tuple(out)))
+        return out
+
+    # ----- what the screens offer for a card
+    def rent_colours(self, player: str, face: Face) -> list[tuple[str, int]]:
+        """The colours a rent card can charge for `player`, with the rent each would charge (0: no set)."""
+        colours = self.st.deck.colour_ids if face.any_colour and self.st.deck else list(face.colours)
+        return [(c, self.st.rent_for(player, c)) for c in colours]
+
+    def double_limit(self, face: Face) -> int:
+        """How many Double the Rent cards may go with this rent card (house rules; plays are the engine's)."""
+        house = self.st.house
+        if face.any_colour and not house.double_with_any_rent:
+            return 0
+        return 2 if house.stack_double_rent else 1
+
+    def wild_colours(self, face: Face) -> list[str]:
+        if self.st.deck is None:
+            return []
+        return list(self.st.deck.colour_ids) if face.any_colour else list(face.colours)
+
+    def opponents(self, player: str) -> list[str]:
+        return [p for p in self.players if p != player]
+
+    def takeable(self, target: str) -> list[str]:
+        return list(self.st.takeable(target))
+
+    def givable(self, player: str) -> list[str]:
+        """`player`'s property cards a Forced Deal may give (complete sets only with the house rule)."""
+        st = self.st
+        if st.house.forced_deal_from_full_set:
+            return [c for s in st.sets.get(player, []) for c in s.cards]
+        return list(st.takeable(player))
+
+    def complete_colours(self, player: str) -> list[str]:
+        return list(self.st.complete_colours(player))
+
+    def buildable(self, player: str, face: Face) -> list[str]:
+        """The colours of `player`'s complete sets this house or hotel may go on."""
+        st = self.st
+        out = []
+        for s in st.complete_sets(player):
+            if st.deck is None or not st.deck.colour(s.colour).buildings:
+                continue
+            fits_house = face.action == "house" and s.house is None
+            fits_hotel = face.action == "hotel" and s.house is not None and s.hotel is None
+            if fits_house or fits_hotel:
+                out.append(s.colour)
+        return sorted(set(out), key=out.index)
+
+    def own_wilds(self, player: str) -> list[tuple[str, str]]:
+        """`player`'s wild cards on the table, with the colour each lies in."""
+        st = self.st
+        return [(c, s.colour) for s in st.sets.get(player, []) for c in s.cards if st.card(c).kind == "wild"]
+
+    def can_bank(self, face: Face) -> bool:
+        if face.value <= 0 or face.kind == "property":
+            return False
+        return face.kind != "wild" or self.st.house.bank_property_wilds
+
+    # ----- answers and payments
+    def chain_lines(self) -> list[str]:
+        """The open action and its Just Say No chain, one sentence each, for everyone to read."""
+        p = self.st.pending
+        if p is None:
+            return []
+        c = p.claim
+        lines = [self._action_sentence()]
+        for i, _ in enumerate(c.chain):
+            who = c.target if i % 2 == 0 else p.actor
+            lines.append(f"{who} says Just Say No!")
+        if c.chain:
+            words = ACTION_WORDS[p.kind]
+            if len(c.chain) % 2:
+                lines.append(f"The {words} is cancelled, unless {p.actor} answers with a Just Say No.")
+            else:
+                lines.append(f"The {words} stands again, unless {c.target} answers with another.")
+        return lines
+
+    def _action_sentence(self) -> str:
+        """The open action against the open claim's target, in words."""
+        p = self.st.pending
+        assert p is not None
+        c = p.claim
+        actor, target = p.actor, c.target
+        if p.kind == "rent":
+            doubled = "" if len(p.cards) == 1 else " (doubled)" if len(p.cards) == 2 else \
+                f" (x{2 ** (len(p.cards) - 1)})"
+            return f"{actor} charges {target} {money(c.amount)} rent for {self.colour_name(p.colour or '')}{doubled}."
+        if p.kind == "debt_collector":
+            return f"{actor} plays Debt Collector: {target} owes {money(c.amount)}."
+        if p.kind == "birthday":
+            return f"It's {actor}'s birthday: {target} owes {money(c.amount)}."
+        if p.kind == "sly_deal" and p.take:
+            return f"{actor} plays Sly Deal on {target}: takes {self.card_name(p.take)}."
+        if p.kind == "forced_deal" and p.take and p.give:
+            return (f"{actor} plays Forced Deal on {target}: {self.card_name(p.give)} for "
+                    f"{self.card_name(p.take)}.")
+        if p.kind == "deal_breaker" and p.colour:
+            return f"{actor} plays Deal Breaker on {target}: takes the complete {self.colour_name(p.colour)} set."
+        return f"{actor} plays {ACTION_WORDS[p.kind]} against {target}."
+
+    def payment_lines(self) -> list[str]:
+        """Every payment so far, latest first: who paid whom, what for, with what, change and forgiven."""
+        out = []
+        for pay in reversed(self.st.payments):
+            reason = pay.reason
+            found = re.fullmatch(r"(.+) \((.+)\)", reason)  # "rent (dark_blue)" or "rent (Dark Blue)"
+            if found:
+                word, colour = found.groups()
+                known = self.st.deck is not None and colour in self.st.deck.colour_ids
+                reason = f"{word} for {self.colour_name(colour) if known else colour}"
+            cards = ", ".join(self.card_name(c) for c in pay.cards) or "nothing"
+            extra = (f"; {money(pay.value - pay.owed)} over, no change" if pay.value > pay.owed else "") + \
+                (f"; {money(pay.forgiven)} forgiven" if pay.forgiven else "")
+            out.append(f"{pay.payer} paid {pay.payee} {money(pay.value)} of {money(pay.owed)} ({reason}): "
+                       f"{cards}{extra}.")
+        return out
+
+    def payable(self, payer: str) -> list[str]:
+        return list(self.st.payable(payer))
+
+    def proposal(self, payer: str, amount: int) -> list[str]:
+        return list(self.st.propose_payment(payer, amount))
+
+    def card_value(self, card_id: str) -> int:
+        return self.st.card(card_id).value
+
+    def card_colour(self, card_id: str) -> str | None:
+        """The colour a table card lies in (its set), for drawing it; None for bank cards."""
+        for p in self.players:
+            s = self.st.set_of(p, card_id)
+            if s is not None:
+                return s.colour
+        return None
+
+    # ----- the taps (each one event; the engine refuses an illegal one with a sentence)
+    def _turn_player(self) -> str:
+        player = self.st.turn_player
+        if player is None or self.finished:
+            raise TableError("The game is over.")
+        return player
+
+    def draw(self) -> str:
+        player = self._turn_player()
+        before = self.st.hands.get(player, 0)
+        self.push(Draw(player=player))
+        return f"{player} draws {self.st.hands[player] - before}."
+
+    def bank(self, face: str) -> str:
+        player = self._turn_player()
+        card = self.card_for(player, face)
+        self.push(BankCard(player=player, card=card))
+        return f"{player} banks {face}."
+
+    def lay(self, face: str, colour: str | None = None) -> str:
+        player = self._turn_player()
+        card = self.card_for(player, face)
+        self.push(Lay(player=player, card=card, colour=colour))
+        where = self.colour_name(colour or self.st.card(card).colours[0])
+        return f"{player} lays {face} ({where})."
+
+    def move_wild(self, card: str, colour: str) -> str:
+        player = self._turn_player()
+        self.push(MoveWild(player=player, card=card, colour=colour))
+        return f"{player} moves {self.card_name(card)} to {self.colour_name(colour)}."
+
+    def pass_go(self, face: str) -> str:
+        player = self._turn_player()
+        self.push(PassGo(player=player, card=self.card_for(player, face)))
+        return f"{player} plays Pass Go and draws 2."
+
+    def rent(self, face: str, colour: str, target: str | None, doubles: int = 0) -> str:
+        player = self._turn_player()
+        card = self.card_for(player, face)
+        extra = self.cards_for(player, ["Double The Rent"] * doubles) if doubles else []
+        self.push(Rent(player=player, card=card, colour=colour, target=target, doubles=extra))
+        return self.latest()
+
+    def debt_collector(self, face: str, target: str) -> str:
+        player = self._turn_player()
+        self.push(DebtCollector(player=player, card=self.card_for(player, face), target=target))
+        return self.latest()
+
+    def birthday(self, face: str) -> str:
+        player = self._turn_player()
+        self.push(Birthday(player=player, card=self.card_for(player, face)))
+        return self.latest()
+
+    def sly_deal(self, face: str, target: str, take: str) -> str:
+        player = self._turn_player()
+        self.push(SlyDeal(player=player, card=self.card_for(player, face), target=target, take=take))
+        return self.latest()
+
+    def forced_deal(self, face: str, target: str, take: str, give: str) -> str:
+        player = self._turn_player()
+        self.push(ForcedDeal(player=player, card=self.card_for(player, face), target=target, take=take, give=give))
+        return self.latest()
+
+    def deal_breaker(self, face: str, target: str, colour: str) -> str:
+        player = self._turn_player()
+        self.push(DealBreaker(player=player, card=self.card_for(player, face), target=target, colour=colour))
+        return self.latest()
+
+    def build(self, face: str, colour: str) -> str:
+        player = self._turn_player()
+        self.push(Build(player=player, card=self.card_for(player, face), colour=colour))
+        return f"{player} puts a {face.lower()} on {self.colour_name(colour)}."
+
+    def just_say_no(self, player: str) -> str:
+        self.push(JustSayNo(player=player, card=self.card_for(player, "Just Say No!")))
+        return f"{player} says Just Say No!"
+
+    def accept(self, player: str) -> str:
+        self.push(Accept(player=player))
+        return self.latest()
+
+    def pay(self, player: str, cards: list[str]) -> str:
+        before = len(self.st.payments)
+        self.push(Pay(player=player, cards=list(cards)))
+        # The first new payment is this one (a next payer with nothing to give settles right after it).
+        last = self.st.payments[before] if len(self.st.payments) > before else None
+        if last is None or last.payer != player:
+            return self.latest()
+        words = f"{player} pays {last.payee} {money(last.value)}"
+        if last.value > last.owed:
+            words += f": no change on {money(last.value - last.owed)}"
+        if last.forgiven:
+            words += f": all {player} had; {money(last.forgiven)} forgiven"
+        return words + "."
+
+    def discard_and_end(self, faces: list[str], face_down: bool = False) -> str:
+        """Discard down to the hand limit, then end the turn (the referee taps once). `face_down`: the
+        cards go unseen under the draw pile (the house rule that sends them there), so none is named."""
+        player = self._turn_player()
+        hand, limit = self.st.hands.get(player, 0), self.st.limits.hand_limit
+        if not face_down and len(faces) != hand - limit:
+            raise TableError(f"{player} holds {hand} cards: discard {max(0, hand - limit)} to keep {limit}, "
+                             f"not {len(faces)}.")
+        cards = [] if face_down else self.cards_for(player, faces)
+        unseen = max(0, hand - limit) if face_down else 0
+        with self.lock:
+            self.push(Discard(player=player, cards=cards, unseen=unseen))
+            try:
+                self.push(EndTurn(player=player))
+            except TableError:
+                self.undo()  # one tap, one change: the discard does not stay without the end of the turn
+                raise
+        where = " face down under the draw pile" if face_down else ""
+        return f"{player} discards {len(cards) + unseen}{where} and ends the turn; {self.st.turn_player} to play."
+
+    @property
+    def discards_face_down(self) -> bool:
+        """Cards over the hand limit go under the draw pile (a house rule): nobody needs to see them."""
+        return self.st.house.excess_cards_to == "draw_pile_bottom"
+
+    def end_turn(self) -> str:
+        player = self._turn_player()
+        self.push(EndTurn(player=player))
+        return f"{player} ends the turn; {self.st.turn_player} to play."
+
+    # ----- the end
+    def history(self) -> list[dict[str, int]]:
+        """Each player's money on the table (bank + properties + buildings, M) at the deal, after every turn,
+        and at the end, for the end chart: the log folded again, one snapshot per end of turn."""
+        state = new_state()
+        out: list[dict[str, int]] = []
+        for event in effective_events(self.log.events):
+            state.apply(event)
+            if isinstance(event, (Start, EndTurn)):
+                out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
+        if state.finished:
+            out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
+        return out
+
+
+def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> DealTable:
+    """A new game: the shipped deck, five cards dealt to each, the house rules from the setup form."""
+    try:
+        log = new_game([p.name for p in players], house=house or HouseRules())
+    except ValueError as exc:
+        raise TableError(str(exc)) from None
+    return DealTable(players, log)
+
+
+def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> DealTable:
+    """The table again from the store (the start event carries the deck and the house rules)."""
+    log: GameLog[DealState] = GameLog(new_state, events)
+    colours = dict(table.get("players", []))
+    game = DealTable([PlayerInfo(p, colours.get(p, "grey")) for p in log.state.players], log)
+    game.id = game_id
+    return game

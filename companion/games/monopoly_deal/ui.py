@@ -1,0 +1,74 @@
+"""Monopoly Deal's UI side for the app shell: the setup form (house rules), the table screen (the
+referee's taps), what happened (the story and the payments), the end with the winner and a chart, and
+the follower's read-only view."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.games.monopoly_deal.cards import DealFollower, boards, status_line
+from companion.games.monopoly_deal.setup import DealSetupForm, DealTab, start
+from companion.games.monopoly_deal.table import DealTable, rebuild
+from companion.games.monopoly_deal.turn import DealTurn
+from companion.games.spec import GameUI, Screen
+from companion.ui.components.chart import HistoryChart
+from companion.ui.models import AppState
+
+
+@ft.component
+def DealStory(app: AppState):
+    """Everything that happened, latest first, and every payment with its change and forgiven part."""
+    game: DealTable | None = app.game
+    if game is None:
+        return ft.Text("No game yet.")
+    st = game.st
+    items: list[ft.Control] = [ft.Text("What happened", size=22, weight=ft.FontWeight.BOLD), status_line(game),
+                               ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),
+                                             disabled=not game.can_undo())]
+    if st.payments:
+        items.append(ft.Text("Payments (no change is ever given)", weight=ft.FontWeight.BOLD))
+        items += [ft.Text(line, size=13) for line in game.payment_lines()]
+    items.append(ft.Text(f"Draw pile {st.draw_count} cards, discard pile {len(st.discard)}.", size=13))
+    items.append(ft.Text("Story", weight=ft.FontWeight.BOLD))
+    items.append(ft.Semantics(identifier="story", content=ft.Column(
+        [ft.Text(line, size=13) for line in game.recent(len(st.story))], spacing=2)))
+    return ft.Column(items, spacing=8)
+
+
+@ft.component
+def DealEnd(app: AppState):
+    game: DealTable | None = app.game
+    if game is None:
+        return ft.Text("No game yet.")
+    st = game.st
+    items: list[ft.Control] = [ft.Text("End of game", size=24, weight=ft.FontWeight.BOLD)]
+    if not game.finished:
+        items.append(ft.Text(f"The first player with {st.limits.sets_to_win} complete sets of different colours "
+                             "wins; the app declares it the moment it happens.", size=14))
+        items.append(boards(game))
+        items.append(ft.TextButton("Back to the table", on_click=lambda e: app.go("table")))
+        return ft.Column(items, spacing=10)
+    winner = st.winner_name or ""
+    colours = ", ".join(game.colour_name(c) for c in st.complete_colours(winner))
+    items.append(ft.Semantics(identifier="winner", content=ft.Text(
+        f"Winner: {winner}", size=26, weight=ft.FontWeight.BOLD, color="#1B5E20")))
+    items.append(ft.Text(f"{winner} completed {colours} on turn {st.turn_number}.", size=14))
+    items.append(boards(game))
+    items.append(HistoryChart(game.history(), {p: game.colour(p) for p in game.players},
+                              "Money on the table (bank + properties, M) after each turn"))
+    items.append(ft.FilledButton("New game", on_click=lambda e: app.go("setup")))
+    return ft.Column(items, spacing=10)
+
+
+UI = GameUI(
+    setup_form=DealSetupForm,
+    start=start,
+    rebuild=rebuild,
+    screens=(Screen("table", "Table", DealTurn), Screen("story", "What happened", DealStory),
+             Screen("end", "End", DealEnd)),
+    follower=DealFollower,
+    end_screen="end",
+    min_players=2,
+    max_players=5,
+    tab_state=DealTab,
+)
