@@ -58,6 +58,14 @@ def _nav(app: AppState) -> ft.Control:
     return ft.Row(buttons + tools, wrap=True, spacing=0)
 
 
+WIDE_SHELL_SCREENS = ("home", "setup", "follow")  # the shell's screens laid out for a wide page
+
+
+def wide_screen(app: AppState, own: Any) -> bool:
+    """Whether the screen on show uses a wide page (`layout`); the others keep the phone column."""
+    return bool(own.wide) if own is not None else app.screen in WIDE_SHELL_SCREENS
+
+
 def first_state(route: str) -> AppState:
     """A new tab's state from the address it opened: a table's address shows that table (watching); the
     home address shows the list of tables, or the only game in progress when there is just one."""
@@ -151,8 +159,12 @@ def App():
     return ft.SafeArea(
         expand=True,
         content=ft.Column(
-            [ft.Container(content=ft.Column([_nav(app), Messages(app), body], spacing=8),
-                          padding=10, width=content_width(page.width))],
+            # The row spans the page, so the content column is centred on it (a Column alone shrinks
+            # to its content and left it in the top left corner of a laptop screen).
+            [ft.Row([ft.Container(content=ft.Column([_nav(app), Messages(app), body], spacing=8),
+                                  padding=10,
+                                  width=content_width(page.width if wide_screen(app, own) else None))],
+                    alignment=ft.MainAxisAlignment.CENTER)],
             scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
         ),
     )
