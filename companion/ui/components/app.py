@@ -158,13 +158,17 @@ def App():
         return ft.SafeArea(expand=True, content=body)
     return ft.SafeArea(
         expand=True,
-        content=ft.Column(
-            # The row spans the page, so the content column is centred on it (a Column alone shrinks
-            # to its content and left it in the top left corner of a laptop screen).
-            [ft.Row([ft.Container(content=ft.Column([_nav(app), Messages(app), body], spacing=8),
-                                  padding=10,
-                                  width=content_width(page.width if wide_screen(app, own) else None))],
-                    alignment=ft.MainAxisAlignment.CENTER)],
-            scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        # The container spans the page and centres the content column on it (a Column alone shrinks to
+        # its content and sat in the top left corner of a laptop screen); on a phone the column's width
+        # is capped by the screen's, so text still wraps.
+        content=ft.Container(
+            alignment=ft.Alignment.TOP_CENTER,
+            expand=True,
+            content=ft.Column(
+                [ft.Container(content=ft.Column([_nav(app), Messages(app), body], spacing=8),
+                              padding=10,
+                              width=content_width(page.width if wide_screen(app, own) else None))],
+                scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
         ),
     )
