@@ -1,25 +1,33 @@
-"""Load: one referee and N followers (default 20) on the real app; how long until every follower shows
-each update.
+"""Load: several games at once on one server, each with its referee and its followers (default 10 games
+x 5 followers); how long until every follower shows each update of its own game.
 
-    python benchmarks/load.py [--followers 20] [--updates 30] [--out /work/notes/bench/load.txt]
+    python benchmarks/load.py [--games 10] [--followers 5] [--rounds 10] [--spacing 0] [--out FILE]
 
-Starts `companion app --port <free> --data <tmp>` as a subprocess, starts a classic game from a referee
-tab, opens N follower pages in headless Chromium (one browser, one context per follower, as separate
-phones are) and waits until each shows "Watching (read-only)". Then it makes updates from the referee
-tab, alternating "Pass" and "Undo last action" (each changes whose turn it is and is saved to the store;
-passes alone would end the game after six scoreless turns), and for each update measures, per follower,
-the time from the referee's tap to the follower showing the new "<player> to play".
+The games (classic, two players, no PIN) are written to a fresh store with the app's own `GameStore`,
+then `companion app --port <free> --data <tmp>` is started as a subprocess and resumes them all. For
+each game a referee tab opens the game's address (`/table/<id>`) and takes it over ('Referee this
+game'), and N follower pages open the same address, in headless Chromium (one browser, one context per
+page, as separate phones are) and wait until they show "Watching (read-only)". Then, each round, every
+referee taps once, one game after another as fast as the script can (the busiest case: all tables
+change at once; `--spacing S` puts S seconds between the tables' taps instead, as at a real club where
+turns end at different moments), alternating "Pass" and "Undo last action" (each changes whose turn it is and is saved
+to the store; passes alone would end a game after six scoreless turns), and for each update the time
+from that game's tap to each of its followers showing the new "<player> to play" is measured.
 
 How it is timed without busy polling: each follower page carries a MutationObserver that stamps
-`Date.now()` when its text changes whose turn it shows; the script waits on each page with a 100 ms
+`Date.now()` when the player it shows to play changes; the script waits on each page with a 100 ms
 `wait_for_function` poll and reads the stamps afterwards, so the wait order does not bias the figure.
-The browser and Python share the system clock.
+The browser and Python share the system clock. Each page also stamps the arrival of every websocket
+message, so the wait splits into the server's part (tap -> the follower's browser has the update) and
+the drawing of the page, which here runs for every page on this machine's shared cores (at a real
+table each phone draws on its own).
 
-Then the same measure at the hub level (no browser): N subscribers on `companion.ui.hub.Hub` with the
-real store; the time from `publish()` (which saves the turn first) until each callback ran.
+Then the same measure at the hub level (no browser): the same games and subscribers on
+`companion.ui.hub.Hub` with the real store; the time from `publish()` (which saves the turn first)
+until each watching subscriber's callback ran.
 
-Prints min / median / p90 / p99 / max and the share within 1 s, plus the app process's CPU time
-(from /proc; the machine is shared, so wall times are noisy).
+Prints min / median / p90 / p99 / max and the share within 1 s, the app process's CPU time (from
+/proc) and the load average before and after (the machine is shared, so wall times are noisy).
 """
 
 from __future__ import annotations
@@ -42,14 +50,46 @@ from browser.harness import PHONE, Tab, app_server, block_outside, cpu_seconds, 
 OBSERVER = """() => {
   window.__state = null; window.__since = 0;
   const look = () => {
-    const text = document.body.textContent || "";
-    const s = text.includes("Ann to play") ? "Ann" : (text.includes("Bob to play") ? "Bob" : null);
+    const m = (document.body.textContent || "").match(/(Ann|Bob) to play/);
+    const s = m ? m[1] : null;
     if (s !== null && s !== window.__state) { window.__state = s; window.__since = Date.now(); }
   };
   new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true,
                                                      attributes: true});
   look();
 }"""
+
+
+# Stamps the arrival of every websocket message (before Flutter draws it), so the wait splits into the
+# server's part (tap -> the follower's browser has the update) and the page's drawing on this machine.
+MESSAGES = """(() => {
+  const Native = window.WebSocket; window.__messages = []; window.__sent = [];
+  function Stamped(...args) {
+    const socket = new Native(...args);
+    socket.addEventListener("message", () => window.__messages.push(Date.now()));
+    const send = socket.send.bind(socket);
+    socket.send = (data) => { window.__sent.push(Date.now()); return send(data); };
+    return socket;
+  }
+  Stamped.prototype = Native.prototype;
+  Object.assign(Stamped, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Stamped;
+})()"""
+
+
+def make_games(data: Path, games: int) -> list[str]:
+    """`games` classic games (Ann and Bob, no PIN) in a fresh store, as the app saves them."""
+    from companion.games.classic.table import new_classic
+    from companion.ui.persist import GameStore
+    from companion.ui.table import PlayerInfo
+
+    store = GameStore(data)
+    ids = []
+    for _ in range(games):
+        game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+        store.save(game)
+        ids.append(game.id)
+    return ids
 
 
 def distribution(values: list[float]) -> str:
@@ -63,65 +103,95 @@ def distribution(values: list[float]) -> str:
             f"p99 {pct(0.99):.3f} s, max {v[-1]:.3f} s; within 1 s: {within:.1%}")
 
 
-def browser_load(followers: int, updates: int, out: list[str]) -> None:
+def browser_load(games: int, followers: int, rounds: int, out: list[str], spacing: float = 0.0) -> None:
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as tmp, app_server(Path(tmp)) as url, sync_playwright() as p:
-        pid = server_pid(url)
-        browser = launch(p)
-        ctx = browser.new_context(viewport=PHONE)
-        block_outside(ctx)
-        ref = Tab(ctx.new_page(), url)
-        ref.open()
-        ref.click("New game")
-        ref.click("Classic Scrabble")
-        ref.click("Start game")
-        ref.text("Ann to play")
-        pages: list[Any] = []
-        t_open = time.perf_counter()
-        for _ in range(followers):
-            c = browser.new_context(viewport=PHONE)
-            block_outside(c)
-            tab = Tab(c.new_page(), url)
-            tab.open(timeout=120_000)
-            pages.append(tab.page)
-        for page in pages:
-            page.get_by_text("Watching (read-only)").first.wait_for(timeout=120_000)
-            page.evaluate(OBSERVER)
-        out.append(f"{followers} followers open and watching in {time.perf_counter() - t_open:.1f} s wall")
-        cpu0 = cpu_seconds(pid)
-        latencies: list[float] = []
-        per_update: list[float] = []
-        missed = 0
-        for k in range(updates):
-            name, expect = ("Pass", "Bob") if k % 2 == 0 else ("Undo last action", "Ann")
-            btn = ref.button(name).first
-            btn.wait_for(timeout=20_000)
-            ref.page.wait_for_timeout(150)  # let the referee's semantics tree settle, as a person would
-            t0 = time.time() * 1000
-            btn.click()
-            worst = 0.0
-            for page in pages:
-                try:
-                    page.wait_for_function(f"window.__state === '{expect}'", polling=100, timeout=30_000)
-                except Exception:  # noqa: BLE001 - a follower that never showed it is counted, not fatal
-                    missed += 1
-                    continue
-                seen = float(page.evaluate("window.__since"))
-                latencies.append((seen - t0) / 1000)
-                worst = max(worst, (seen - t0) / 1000)
-            per_update.append(worst)
-            ref.text(f"{expect} to play")
-        cpu = cpu_seconds(pid) - cpu0
-        out.append(f"browser, {followers} followers x {updates} updates: tap -> follower shows it: "
-                   + distribution(latencies))
-        out.append("  slowest follower per update: " + distribution(per_update))
-        out.append(f"  followers that never showed an update within 30 s: {missed}; app CPU during updates "
-                   f"{cpu:.2f} s ({cpu / updates:.3f} s per update)")
-        browser.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        ids = make_games(Path(tmp), games)
+        with app_server(Path(tmp)) as url, sync_playwright() as p:
+            pid = server_pid(url)
+            browser = launch(p)
+
+            def tab(game_id: str) -> Tab:
+                ctx = browser.new_context(viewport=PHONE)
+                block_outside(ctx)
+                ctx.add_init_script(MESSAGES)
+                t = Tab(ctx.new_page(), f"{url}/table/{game_id}")
+                t.open(timeout=180_000)
+                return t
+
+            t_open = time.perf_counter()
+            refs: dict[str, Tab] = {}
+            watchers: dict[str, list[Any]] = {}
+            for game_id in ids:
+                ref = tab(game_id)
+                ref.click("Referee this game", timeout=180_000)
+                ref.button("Pass").first.wait_for(timeout=180_000)
+                refs[game_id] = ref
+                watchers[game_id] = [tab(game_id).page for _ in range(followers)]
+            for pages in watchers.values():
+                for page in pages:
+                    page.get_by_text("Watching (read-only)").first.wait_for(timeout=180_000)
+                    page.evaluate(OBSERVER)
+            out.append(f"{games} games x {followers} followers ({games * followers} follower pages, {games} "
+                       f"referee pages) open and watching in {time.perf_counter() - t_open:.1f} s wall")
+            cpu0 = cpu_seconds(pid)
+            latencies: list[float] = []
+            arrivals: list[float] = []
+            sends: list[float] = []
+            per_update: list[float] = []
+            missed = 0
+            for k in range(rounds):
+                name, expect = ("Pass", "Bob") if k % 2 == 0 else ("Undo last action", "Ann")
+                buttons = {g: refs[g].button(name).first for g in ids}
+                for btn in buttons.values():
+                    btn.wait_for(timeout=60_000)
+                refs[ids[-1]].page.wait_for_timeout(300)  # let the referees' semantics trees settle
+                tapped: dict[str, float] = {}
+                for i, g in enumerate(ids):  # every table changes at (nearly) the same moment, or spaced
+                    if spacing and i:
+                        time.sleep(spacing)
+                    tapped[g] = time.time() * 1000
+                    Tab.tap(buttons[g])
+                for g in ids:
+                    sent = refs[g].page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null")
+                    if sent is not None:
+                        sends.append((float(sent) - tapped[g]) / 1000)
+                    worst = 0.0
+                    for page in watchers[g]:
+                        try:
+                            page.wait_for_function(f"window.__state === '{expect}'", polling=100, timeout=30_000)
+                        except Exception:  # noqa: BLE001 - a follower that never showed it is counted, not fatal
+                            missed += 1
+                            continue
+                        seen = (float(page.evaluate("window.__since")) - tapped[g]) / 1000
+                        first = page.evaluate(f"window.__messages.find(t => t >= {tapped[g]}) ?? null")
+                        if first is not None:
+                            arrivals.append((float(first) - tapped[g]) / 1000)
+                        latencies.append(seen)
+                        worst = max(worst, seen)
+                    per_update.append(worst)
+                for g in ids:
+                    refs[g].text(f"{expect} to play", timeout=60_000)
+            cpu = cpu_seconds(pid) - cpu0
+            updates = rounds * games
+            when = f"taps {spacing:g} s apart" if spacing else "all tables at once"
+            out.append(f"browser, {games} games x {followers} followers, {rounds} rounds (every table changes "
+                       f"each round, {when}: {updates} updates): tap -> follower shows it: "
+                       + distribution(latencies))
+            out.append("  slowest follower per update: " + distribution(per_update))
+            if sends:
+                out.append("  tap -> the referee's browser sends it (the tap through a loaded page): "
+                           + distribution(sends))
+            if arrivals:
+                out.append("  tap -> the follower's browser receives the update (server + network, before "
+                           "drawing): " + distribution(arrivals))
+            out.append(f"  follower updates never shown within 30 s: {missed}; app CPU during the rounds "
+                       f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update)")
+            browser.close()
 
 
-def hub_load(followers: int, updates: int, out: list[str]) -> None:
+def hub_load(games: int, followers: int, rounds: int, out: list[str]) -> None:
     import threading
 
     from companion.games.classic.table import new_classic
@@ -131,53 +201,63 @@ def hub_load(followers: int, updates: int, out: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         hub = Hub()
         hub.configure(tmp)
-        hub.set_game(new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
-        game = hub.game
-        assert game is not None
-        seen: dict[int, float] = {}
+        tables = [new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]) for _ in range(games)]
+        for game in tables:
+            hub.add(game)
+        seen: dict[str, float] = {}
         lock = threading.Lock()
 
-        def follower(i: int) -> Any:
+        def follower(key: str, game: Any) -> Any:
             def cb() -> None:
                 # What a follower's callback does first: read the shared game (page.run_task would render it).
                 _ = (game.current_player, game.scores())
                 with lock:
-                    seen[i] = time.perf_counter()
+                    seen[key] = time.perf_counter()
             return cb
 
-        for i in range(followers):
-            hub.subscribe(f"f{i}", follower(i))
+        for g, game in enumerate(tables):
+            for i in range(followers):
+                hub.subscribe(f"g{g}f{i}", follower(f"g{g}f{i}", game), game.id)
         latencies: list[float] = []
         c0 = time.process_time()
-        for k in range(updates):
-            seen.clear()
-            t0 = time.perf_counter()
-            game.pass_turn() if k % 2 == 0 else game.undo()
-            hub.publish(exclude="referee")
-            latencies += [seen[i] - t0 for i in range(followers)]
+        for k in range(rounds):
+            for g, game in enumerate(tables):
+                seen.clear()
+                t0 = time.perf_counter()
+                game.pass_turn() if k % 2 == 0 else game.undo()
+                hub.publish(game, exclude="referee")
+                assert set(seen) == {f"g{g}f{i}" for i in range(followers)}  # its followers, no other table's
+                latencies += [seen[f"g{g}f{i}"] - t0 for i in range(followers)]
         cpu = time.process_time() - c0
-        out.append(f"hub, {followers} subscribers x {updates} updates (store write + fan-out): "
-                   + distribution(latencies) + f"; CPU {cpu / updates * 1000:.1f} ms per update")
+        out.append(f"hub, {games} games x {followers} subscribers x {rounds} rounds (store write + fan-out): "
+                   + distribution(latencies) + f"; CPU {cpu / (rounds * games) * 1000:.1f} ms per update")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--followers", type=int, default=20)
-    parser.add_argument("--updates", type=int, default=30)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--followers", type=int, default=5, help="followers per game")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds of updates (each round changes every game)")
     parser.add_argument("--out", type=Path, default=Path("/work/notes/bench/load.txt"))
+    parser.add_argument("--spacing", type=float, default=0.0,
+                        help="seconds between the tables' taps in a round (0: all at once, the worst case)")
     parser.add_argument("--hub-only", action="store_true")
     args = parser.parse_args()
-    header = (f"benchmarks/load.py --followers {args.followers} --updates {args.updates} "
-              f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {os.getloadavg()[0]:.1f} on "
-              f"{os.cpu_count()} cores)")
+    load = os.getloadavg()
+    header = (f"benchmarks/load.py --games {args.games} --followers {args.followers} --rounds {args.rounds} "
+              f"--spacing {args.spacing:g} "
+              f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
+              f"(1/5/15 min) on {os.cpu_count()} cores)")
     out: list[str] = [header]
-    hub_load(args.followers, args.updates, out)
+    hub_load(args.games, args.followers, args.rounds, out)
     print(out[-1], flush=True)
     if not args.hub_only:
         try:
-            browser_load(args.followers, args.updates, out)
+            browser_load(args.games, args.followers, args.rounds, out, args.spacing)
         except Exception as exc:  # noqa: BLE001 - say what the machine could not do, keep the hub figure
             out.append(f"browser load did not complete: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    load = os.getloadavg()
+    out.append(f"load average at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
     text = "\n".join(out)
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -70,21 +70,21 @@ class Session:
     """One browser tab: it acts on what it saw last, as a tap on a stale screen does. It goes through
     `TableBase.act(seen, ...)`, the guarded entry point every tap of the app's AppState uses."""
 
-    def __init__(self, hub: Hub, name: str) -> None:
-        self.hub, self.name = hub, name
+    def __init__(self, hub: Hub, name: str, table: str) -> None:
+        self.hub, self.name, self.table = hub, name, table
         self.seen: tuple[str, int] | None = None
         self.accepted: list[int] = []
         self.refused: list[str] = []
 
     def look(self) -> int:
-        game = self.hub.game
+        game = self.hub.table(self.table)
         assert game is not None
         with game.lock:
             self.seen = (game.id, game.moves)
             return len(game.engine.log.events)
 
     def confirm(self, action: list[Any], index: int) -> None:
-        game = self.hub.game
+        game = self.hub.table(self.table)
         assert game is not None
         before = list(game.engine.log.events)
         try:
@@ -97,20 +97,19 @@ class Session:
             self.refused.append(str(exc))
             return
         self.accepted.append(index)
-        self.hub.publish(exclude=self.name)  # saved to the store before any tab shows it
+        self.hub.publish(game, exclude=self.name)  # saved to the store before any tab shows it
 
 
 def test_tabs_racing_on_the_hub_game_lose_and_double_nothing(tmp_path: Path) -> None:
     players, actions = _script()
     hub = Hub()
     hub.configure(str(tmp_path))
-    hub.set_game(new_classic([PlayerInfo(p, "red") for p in players]))
-    game = hub.game
-    assert game is not None
+    game = new_classic([PlayerInfo(p, "red") for p in players])
+    hub.set_game(game)
     renders = {f"tab{i}": 0 for i in range(6)}
     for key in list(renders):
-        hub.subscribe(key, lambda key=key: renders.__setitem__(key, renders[key] + 1))
-    sessions = [Session(hub, key) for key in renders]
+        hub.subscribe(key, lambda key=key: renders.__setitem__(key, renders[key] + 1), game.id)
+    sessions = [Session(hub, key, game.id) for key in renders]
     barrier = threading.Barrier(len(sessions))
 
     def tab(session: Session) -> None:
@@ -147,10 +146,9 @@ def test_two_referee_tabs_tapping_pass_together_record_one_pass(tmp_path: Path) 
 
     HUB.configure(str(tmp_path))
     try:
-        HUB.set_game(new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
-        game = HUB.game
-        assert game is not None
-        ann_tab, other_tab = AppState(), AppState()
+        game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+        HUB.set_game(game)  # a game with no referee PIN: any tab on its table may change it
+        ann_tab, other_tab = AppState(table=game.id), AppState(table=game.id)
         ann_tab.session_key, other_tab.session_key = "tab-a", "tab-b"
         ann_tab.go("turn")
         other_tab.go("turn")
@@ -164,7 +162,6 @@ def test_two_referee_tabs_tapping_pass_together_record_one_pass(tmp_path: Path) 
         with Store(tmp_path / FILE_NAME) as store:
             assert store.events(game.id) == game.engine.log.events
     finally:
-        HUB.game = None
         HUB.configure(None)
 
 

@@ -154,7 +154,12 @@ def test_rack_check_yes_and_no_on_a_real_endgame_and_the_best_play_review(tmp_pa
 
             # The referee: look a word up from the game's screen, then end the game and review it.
             tab.click("Home")
+            tab.click("Open")  # the home screen lists the table; its page offers to referee it
             tab.click("Referee this game")
+            # Wait for the referee's own screen (its Pass button): the follower's page also says whose turn
+            # it is, and its navigation row's third button ('Look up a word') becomes 'End' in the
+            # referee's row, so a tap found on the old row would land on 'End'.
+            tab.button("Pass").first.wait_for(timeout=25_000)
             tab.text("New_Player_1 to play")
             tab.click("Look up a word")
             tab.fill("Words", "RAJA")

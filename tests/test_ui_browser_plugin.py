@@ -43,6 +43,7 @@ def test_a_plugged_in_game_plays_and_resumes_in_the_app(tmp_path, playwright_ins
             ref.text("Counts: Ann 2, Bob 1")  # a new tab follows the resumed game
             ref.click("Home")
             ref.text("Resumed the open game of Ann, Bob (4 events).")
+            ref.click("Open")  # the home screen lists the table; its page offers to referee it
             ref.click("Referee this game")
             ref.click("Tap for Bob")
             ref.text("Counts: Ann 2, Bob 2")

@@ -1,5 +1,6 @@
 """The app is stopped mid-game and started again on the same data folder: the open game comes back
-from the SQLite store with its turns, and the referee carries on once the referee PIN is given."""
+from the SQLite store with its turns, at its own address, and the referee carries on once the referee PIN
+is given."""
 
 from __future__ import annotations
 
@@ -33,9 +34,10 @@ def test_open_game_survives_a_restart(tmp_path, playwright_instance):  # noqa: F
         try:
             ref.click("Home")
             ref.text("Resumed the open game of Ann, Bob (2 events).")
-            # A watcher cannot take over or start another game without the referee PIN.
-            ref.click("New game")
-            ref.text("A game is on: type the referee PIN and tap 'Referee this game' first.")
+            # The home screen lists the table; opening it watches the game: no turn controls without the PIN.
+            ref.click("Open")
+            ref.text("Watching (read-only)")
+            assert ref.button("Pass").count() == 0
             ref.fill("Referee PIN", "1111")
             ref.click("Referee this game")
             ref.text("That PIN is not the referee's PIN.")

@@ -120,11 +120,10 @@ def test_the_app_asks_instead_of_scoring_a_doubtful_reading(tmp_path: Path) -> N
     photo = shared_path("boards", "cava_ro", "template_1.jpg")
     HUB.configure(str(tmp_path))
     try:
-        HUB.set_game(new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]))
-        game = HUB.game
-        assert game is not None
+        game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+        HUB.set_game(game)  # no referee PIN: the tab on its table may change it
         game.play("8H", "HOTEL")
-        tab = AppState()
+        tab = AppState(table=game.id)
         tab.session_key = "tab-a"
         tab.go("turn")
         events = len(game.engine.log.events)
@@ -144,5 +143,4 @@ def test_the_app_asks_instead_of_scoring_a_doubtful_reading(tmp_path: Path) -> N
         tab.confirm_read()
         assert tab.error and "doubts" not in tab.error and len(game.engine.log.events) == events
     finally:
-        HUB.game = None
         HUB.configure(None)

@@ -64,6 +64,9 @@ def check_options(args: argparse.Namespace) -> Path:
         except StoreError as exc:
             raise CommandError(f"{exc}") from None
     with socket.socket() as s:
+        # As the server itself binds (uvicorn sets SO_REUSEADDR): connections of the previous run still in
+        # TIME_WAIT must not stop a restart on the same port, which the open tabs reconnect to.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((args.host, args.port))
         except OSError as exc:

@@ -65,13 +65,16 @@ class Screen:
 
     `label`: the button in the navigation row ("" keeps it out of the row, e.g. a screen reached from
     another screen). `needs_game`: False for a screen reachable before the game starts (a setup
-    sub-screen such as Monopoly Scrabble's board profile editor).
+    sub-screen such as Monopoly Scrabble's board profile editor). `wide`: the screen lays itself out for
+    a laptop-width page (`companion.ui.components.layout`); a screen without it is drawn in the phone
+    column, centred, at any width.
     """
 
     key: str
     label: str
     view: Callable[[Any], Any]
     needs_game: bool = True
+    wide: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,16 @@
-"""The process-wide hub: the game on the table and the browser tabs that watch it.
+"""The process-wide hub: the tables of one server (every game in progress, keyed by game id), the
+browser tabs watching each, and who may change each game.
 
-Each browser tab is its own Flet session. The referee's tab changes the game through `TableBase`
-and calls `publish()`; every subscribed tab (referee and followers) then re-renders from the shared
-game, after saving it to the store (`persist.GameStore`). Subscribers are callables that schedule work on their own session (`page.run_task`).
+One server runs several games at once (a club's tables, a family's two boards). Each game is a
+`TableBase` with its own id, its own address (`/table/<id>`, see `table_path`), its own referee PIN and
+its own rows in the one store file (`persist.GameStore`). Each browser tab is its own Flet session and
+watches one table (or none: the home screen). A change to a game is saved to the store, then every tab
+watching that game re-renders (`publish`); tabs on the home screen are told too, so the list of tables
+stays current. Subscribers are callables that schedule work on their own session (`page.run_task`).
+
+Who may change a game is decided here, on the server, per game and per tab (`may_change`): a game
+with a referee PIN accepts changes only from the tabs that started it or have given its PIN, whatever a
+tab's own screen or role says (a tab whose session was lost and made again starts as nobody).
 """
 
 from __future__ import annotations
@@ -12,25 +20,50 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore
+from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore, SavedGame
 from companion.ui.table import TableBase
+
+TABLE_PREFIX = "/table/"
+PIN_NEEDED = "This game has a referee PIN: type it and tap 'Referee this game' first. Nothing was changed."
+
+
+def table_path(game_id: str) -> str:
+    """The address path of one table: open it to follow that game (or referee it with its PIN)."""
+    return f"{TABLE_PREFIX}{game_id}"
+
+
+def table_from_path(route: str) -> str:
+    """The game id in an address path (`/table/<id>`, with or without a query), '' for any other path."""
+    path = (route or "").split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    if not path.startswith(TABLE_PREFIX):
+        return ""
+    game_id = path[len(TABLE_PREFIX):]
+    return game_id if game_id and "/" not in game_id else ""
 
 
 class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._subscribers: dict[str, Callable[[], None]] = {}
-        self.game: TableBase | None = None
+        # tab key -> (the game id the tab watches, "" for the home screen; its redraw callback)
+        self._subscribers: dict[str, tuple[str, Callable[[], None]]] = {}
+        self.tables: dict[str, TableBase] = {}  # every game loaded: the open ones, finished ones once opened
+        self._referees: dict[str, set[str]] = {}  # game id -> the tab keys allowed to change it
         self.store = GameStore(None)
         self.resume_note = ""
+        # Where phones reach this server (set by `companion.ui.main.serve`): the QR codes point here.
+        self.base_urls: list[str] = []
         self._clock_saver: threading.Thread | None = None
 
     def configure(self, data_dir: str | None) -> None:
-        """Use the store in `data_dir` and pick up its open game, if any."""
+        """Use the store in `data_dir` and pick up every open game in it."""
         self.store = GameStore(data_dir)
-        game, self.resume_note = self.store.resume()
-        if game is not None:
-            self.game = game
+        games, notes = self.store.resume_all()
+        with self._lock:
+            self.tables = {g.id: g for g in games}
+            self._referees = {}
+        self.resume_note = " ".join(notes) if len(games) <= 1 else (
+            f"Resumed {len(games)} open games: pick a table below."
+            + "".join(f" {n}" for n in notes if "could not" in n))
         if data_dir and self._clock_saver is None:
             self._clock_saver = threading.Thread(target=self._save_clocks_while_running, daemon=True,
                                                  name="clock-saver")
@@ -41,28 +74,105 @@ class Hub:
         restart loses at most those seconds. A thread, not a tab's task: it must run with no tab open."""
         while True:
             time.sleep(CLOCK_SAVE_SECONDS)
-            game = self.game
-            if game is not None and not game.finished:
-                self.store.save_clocks(game)
+            for game in list(self.tables.values()):
+                if not game.finished:
+                    self.store.save_clocks(game)
 
-    def subscribe(self, key: str, callback: Callable[[], None]) -> None:
+    # ----- the tables
+    def table(self, game_id: str) -> TableBase | None:
+        """The game with this id: in memory, else read from the store (a finished game opened from the
+        home screen); None when there is no such game."""
+        if not game_id:
+            return None
+        game = self.tables.get(game_id)
+        if game is None:
+            game, _ = self.store.load(game_id)
+            if game is not None:
+                with self._lock:
+                    game = self.tables.setdefault(game_id, game)
+        return game
+
+    def open_tables(self) -> list[TableBase]:
+        """The games in progress, in the order they were started or resumed."""
+        return [g for g in list(self.tables.values()) if not g.finished]
+
+    def listing(self) -> list[SavedGame]:
+        """Every game the home screen lists: those in the store (newest first), and any not saved yet."""
+        saved = self.store.listing()
+        known = {s.id for s in saved}
+        fresh = [SavedGame(g.id, g.kind, g.players, g.finished, "", len(g.log.events))
+                 for g in self.tables.values() if g.id not in known]
+        return fresh + saved
+
+    def add(self, game: TableBase, referee: str = "") -> None:
+        """A new game on its own table; the tab `referee` (the one that started it) may change it."""
         with self._lock:
-            self._subscribers[key] = callback
+            self.tables[game.id] = game
+            if referee:
+                self._referees.setdefault(game.id, set()).add(referee)
+        self.publish(game)
+
+    def set_game(self, game: TableBase) -> None:
+        """A new game on its own table (the name kept from the one-table hub)."""
+        self.add(game)
+
+    def table_url(self, game_id: str) -> str:
+        """The full address of a table as phones reach it: the network address when the server listens
+        on the network (`--host 0.0.0.0`), else the one address it listens on."""
+        from companion.net import LOOPBACK
+
+        urls = self.base_urls or [f"http://{LOOPBACK}:8550"]
+        reachable = [u for u in urls if f"//{LOOPBACK}:" not in u and "//localhost:" not in u]
+        return (reachable or urls)[0] + table_path(game_id)
+
+    def phones_can_reach(self) -> bool:
+        """Whether the server listens beyond this machine (else a phone cannot open any table's address)."""
+        from companion.net import LOOPBACK
+
+        return any(f"//{LOOPBACK}:" not in u and "//localhost:" not in u for u in self.base_urls)
+
+    # ----- who may change a game
+    def authorise(self, game_id: str, key: str) -> None:
+        """The tab `key` may now change the game (it started it, or gave the referee PIN)."""
+        if key:
+            with self._lock:
+                self._referees.setdefault(game_id, set()).add(key)
+
+    def is_referee(self, game: TableBase, key: str) -> bool:
+        return bool(key) and key in self._referees.get(game.id, set())
+
+    def may_change(self, game: TableBase, key: str) -> str:
+        """'' when the tab `key` may change `game`, else the sentence to show. Every change a tab makes
+        passes here (`AppState._act`, the clocks, a photo read), whatever the tab's screen says."""
+        if self.is_referee(game, key) or not self.store.has_pin(game):
+            return ""
+        return PIN_NEEDED
+
+    # ----- the tabs
+    def subscribe(self, key: str, callback: Callable[[], None], table: str = "") -> None:
+        """The tab `key` redraws (`callback`) when the game `table` changes ('' = the home screen's list)."""
+        with self._lock:
+            self._subscribers[key] = (table, callback)
+
+    def watch(self, key: str, table: str) -> None:
+        """The tab `key` now shows the game `table` ('' = the home screen)."""
+        with self._lock:
+            entry = self._subscribers.get(key)
+            if entry is not None:
+                self._subscribers[key] = (table, entry[1])
 
     def unsubscribe(self, key: str) -> None:
         with self._lock:
             self._subscribers.pop(key, None)
 
-    def set_game(self, game: TableBase | None) -> None:
-        self.game = game
-        self.publish()
-
-    def publish(self, exclude: str | None = None) -> None:
-        game = self.game
+    def publish(self, game: TableBase | None = None, exclude: str | None = None) -> None:
+        """Save `game` (every confirmed event, before any tab shows it), then redraw the tabs watching it
+        and the tabs on the home screen. No game: redraw every tab (e.g. the store's error line)."""
         if game is not None:
-            self.store.save(game)  # every confirmed event, before any tab shows it
+            self.store.save(game)
         with self._lock:
-            callbacks = list(self._subscribers.items())
+            callbacks = [(key, cb) for key, (table, cb) in self._subscribers.items()
+                         if game is None or table in ("", game.id)]
         for key, cb in callbacks:
             if key == exclude:
                 continue  # the tab that made the change re-renders by itself
@@ -77,6 +187,10 @@ class Hub:
     @property
     def watchers(self) -> int:
         return len(self._subscribers)
+
+    def watching(self, game_id: str) -> int:
+        """How many tabs show this game now."""
+        return sum(1 for table, _ in list(self._subscribers.values()) if table == game_id)
 
 
 HUB = Hub()

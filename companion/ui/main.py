@@ -55,6 +55,7 @@ def _announce(host: str, port: int, https: bool) -> None:
     from companion.net import addresses_to_open
 
     urls = addresses_to_open(host, port, https)
+    HUB.base_urls = urls  # the tables' QR codes point at the network address phones can open
     print(f"Table referee: open {urls[0]} in a browser", flush=True)
     for url in urls[1:]:
         print(f"Table referee: phones on the same network open {url}", flush=True)

@@ -3,7 +3,12 @@
 `AppState` is what one browser tab shows: which screen, which game is being set up, errors in plain
 words, and what the referee is drafting. The game itself lives in the hub and is shared; every action
 here calls the game's table (`companion.ui.table.TableBase` and its game's subclass, which call the
-rules) through `act`, then `HUB.publish(exclude=self.session_key)`.
+rules) through `act`, then `HUB.publish(game, exclude=self.session_key)`.
+
+A tab shows one table at a time (`AppState.table`, a game id; the address `/table/<id>`), or the home
+screen's list of tables. Whether the tab may change that game is the hub's decision
+(`HUB.may_change`, checked in `_act` for every action), not the tab's `role`: the role only picks
+which screens the tab draws.
 
 No game is named here: the games come from the registry (`companion.games`). The drafts of a turn on
 the 15x15 word board (photo read, corrections, a typed play, challenges, racks left) are shared by the
@@ -21,7 +26,7 @@ from typing import Any
 import flet as ft
 
 from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_board
-from companion.ui.hub import HUB
+from companion.ui.hub import HUB, PIN_NEEDED
 from companion.ui.table import TOKEN_COLOURS, PlayerInfo, TableBase, TableError
 from companion.ui.word_table import PlayCheck
 
@@ -93,12 +98,50 @@ class AppState:
     verdict_until: float = 0.0
     form: Form = field(default_factory=Form)
     session_key: str = ""
+    # the game id of the table this tab shows ("" = none: the home screen, setup, the tools)
+    table: str = ""
 
     # ----- navigation and messages
     @property
     def game(self) -> Any:
-        """The table's game (a `TableBase` of the game's own kind), or None."""
-        return HUB.game
+        """The game of the table this tab shows (a `TableBase` of the game's own kind), or None."""
+        return HUB.table(self.table) if self.table else None
+
+    def path(self) -> str:
+        """The address this tab should show in the browser's address bar: its table's, or the home's."""
+        from companion.ui.hub import table_path
+
+        return table_path(self.table) if self.table and self.game is not None else "/"
+
+    def open_table(self, game_id: str) -> None:
+        """Show the table `game_id` (from the home list, an address or a QR code): as its referee when
+        this tab may change it, else as a follower."""
+        game = HUB.table(game_id)
+        if game is None:
+            self.go_home()
+            self.fail(f"There is no game {game_id} on this server: pick a table below.")
+            return
+        if game_id != self.table:
+            self.clear_draft()
+        self.table = game_id
+        HUB.watch(self.session_key, game_id)
+        if HUB.is_referee(game, self.session_key):
+            self.role = "referee"
+            ui = game_ui(game.kind)
+            self.go(ui.end_screen if game.finished and ui.end_screen else ui.play_screen)
+        else:
+            self.follow()
+
+    def back_screen(self) -> str:
+        """Where 'Back to the game' goes: the referee's play screen, or the follower's view."""
+        game = self.game
+        if game is None:
+            return "home"
+        return game_ui(game.kind).play_screen if self.role == "referee" else "follow"
+
+    def go_home(self) -> None:
+        """The home screen: the list of tables (this tab watches none)."""
+        self.go("home")
 
     def local(self, kind: str | None = None) -> Any:
         """This tab's object of the game `kind` (default: the game on the table, else the one being set
@@ -115,6 +158,11 @@ class AppState:
         self.revision += 1
 
     def go(self, screen: str) -> None:
+        if screen in ("home", "setup") and self.table:
+            # The home screen lists the tables and the setup screen makes a new one: this tab now watches
+            # none of them (a game's "New game" button may go straight to "setup").
+            self.table = ""
+            HUB.watch(self.session_key, "")
         self.error = ""
         self.info = ""
         self.screen = screen
@@ -134,11 +182,20 @@ class AppState:
     def _act(self, game: TableBase, action: str, *args: Any) -> Any:
         """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
         this tab last looked; afterwards this tab has seen its own change."""
+        problem = HUB.may_change(game, self.session_key)
+        if problem:
+            self.refused()
+            raise TableError(problem)
         with game.lock:  # held until this tab has noted the result: no other change slips in between
             try:
                 return game.act(self.form.seen, action, *args)
             finally:
                 self.look()  # the redraw after this tap (or its refusal) shows the game as it is now
+
+    def refused(self) -> None:
+        """The hub refused this tab a change: it shows the game as a follower from now on."""
+        self.role = "follower"
+        self.screen = "follow"
 
     def follow(self) -> None:
         self.role = "follower"
@@ -147,17 +204,17 @@ class AppState:
     def take_over(self) -> None:
         """Referee the game on this device; with a referee PIN set, only after the PIN is given."""
         game = self.game
-        if game is not None and HUB.store.has_pin(game):
+        if game is None:
+            self.go_home()
+            return
+        if HUB.store.has_pin(game) and not HUB.is_referee(game, self.session_key):
             problem = HUB.store.check_pin(game, self.form.pin_try.strip())
             self.form.pin_try = ""
             if problem:
                 self.fail(problem)
                 return
+        HUB.authorise(game.id, self.session_key)
         self.role = "referee"
-        game = self.game
-        if game is None:
-            self.go("home")
-            return
         ui = game_ui(game.kind)
         self.go(ui.end_screen if game.finished and ui.end_screen else ui.play_screen)
 
@@ -170,17 +227,15 @@ class AppState:
         self.info = message
 
     def _done(self, message: str = "") -> None:
-        HUB.publish(exclude=self.session_key)
+        HUB.publish(self.game, exclude=self.session_key)
         self.say(message)
         self.touch()  # the game changed: redraw this tab even when the message line stays the same
 
     # ----- new game
     def new_game(self) -> None:
-        """Only the referee may replace a game in progress that has a referee PIN."""
-        game = self.game
-        if (game is not None and not game.finished and self.role != "referee" and HUB.store.has_pin(game)):
-            self.fail("A game is on: type the referee PIN and tap 'Referee this game' first.")
-            return
+        """Set up a game on a new table: the games already on the server carry on untouched."""
+        self.table = ""
+        HUB.watch(self.session_key, "")
         self.go("setup")
 
     def setup_kind(self) -> str:
@@ -226,7 +281,9 @@ class AppState:
         game.new_pin = pin
         f.pin = ""
         self.clear_draft()
-        HUB.set_game(game)
+        HUB.add(game, referee=self.session_key)
+        self.table = game.id
+        HUB.watch(self.session_key, game.id)
         self.role = "referee"
         self.go(ui.play_screen)
 
@@ -272,6 +329,10 @@ class AppState:
     def show_read(self, read: BoardRead) -> None:
         game = self.game
         if game is None:
+            return
+        if HUB.may_change(game, self.session_key):
+            self.refused()
+            self.fail(PIN_NEEDED)
             return
         if len(read.rows) != game.board.size:
             self.fail(f"The reader found a {len(read.rows)}-row grid, not {game.board.size} rows.")
@@ -320,6 +381,10 @@ class AppState:
         """Start or pause the game clocks; saved and shown on every tab like any other change."""
         game = self.game
         if game is None or game.clocks is None:
+            return
+        if HUB.may_change(game, self.session_key):
+            self.refused()
+            self.fail(PIN_NEEDED)
             return
         if game.clocks.paused():
             game.start_clock()
@@ -478,13 +543,16 @@ class AppState:
             return
         self.verdict = verdict
         self.verdict_until = time.time() + 6
-        HUB.publish(exclude=self.session_key)
+        HUB.publish(game, exclude=self.session_key)
         self.go("verdict")
 
     def close_verdict(self) -> None:
         self.verdict = None
         game = self.game
-        self.go(game_ui(game.kind).play_screen if game is not None else "home")
+        if game is None:
+            self.go_home()
+            return
+        self.go(game_ui(game.kind).play_screen)
 
     # ----- end of game
     def end_game(self, agreed: bool = False) -> None:

@@ -21,6 +21,7 @@ import logging
 import os
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,18 @@ LOG = logging.getLogger("companion.ui")
 FILE_NAME = "games.sqlite"
 CLOCKS_FILE = "clocks.json"
 CLOCK_SAVE_SECONDS = 5.0  # while a clock runs, at most this much of its time is lost when the app stops
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """One line of the home screen's list of games."""
+
+    id: str
+    kind: str
+    players: list[str]
+    finished: bool
+    created: str
+    events: int
 
 
 def default_data_dir() -> Path:
@@ -44,7 +57,8 @@ class GameStore:
         self.data_dir = str(data_dir) if data_dir else None
         self._lock = threading.Lock()
         self._saved: dict[str, int] = {}  # game id -> events already in the store
-        self._clocks_saved_at = 0.0
+        self._clocks_saved_at: dict[str, float] = {}  # game id -> when its clocks were last written
+        self._pins: dict[str, bool] = {}  # game id -> whether a referee PIN guards it, once read
         self.error = ""
 
     @property
@@ -78,7 +92,7 @@ class GameStore:
         """While a clock runs (called every second by the tabs): its time, at most every few seconds."""
         if self.path is None or game.clocks is None or game.clocks.paused():
             return
-        if time.monotonic() - self._clocks_saved_at < CLOCK_SAVE_SECONDS:
+        if time.monotonic() - self._clocks_saved_at.get(game.id, 0.0) < CLOCK_SAVE_SECONDS:
             return
         with self._lock:
             try:
@@ -106,7 +120,7 @@ class GameStore:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
         os.replace(tmp, path)  # a stop mid-write leaves the previous file whole
-        self._clocks_saved_at = time.monotonic()
+        self._clocks_saved_at[game.id] = time.monotonic()
 
     def _save(self, store: Any, game: TableBase) -> None:
         events = list(game.log.events)
@@ -130,9 +144,13 @@ class GameStore:
             return bool(game.new_pin)
         from companion.store import StoreError
 
+        known = self._pins.get(game.id)
+        if known is not None:
+            return known  # a PIN is set when the game is created and never removed: read once
         try:
             with self._open() as store:
-                return bool(store.game(game.id).has_pin)
+                self._pins[game.id] = bool(store.game(game.id).has_pin)
+                return self._pins[game.id]
         except (StoreError, OSError):
             # The store cannot say whether a PIN guards this game: fail closed, so a damaged or locked
             # file never lets another phone referee a protected game (check_pin then says what is wrong).
@@ -155,25 +173,51 @@ class GameStore:
 
     def resume(self) -> tuple[TableBase | None, str]:
         """The most recent unfinished game in the store, rebuilt, and a sentence for the table."""
+        games, notes = self.resume_all(limit=1)
+        return (games[-1] if games else None), " ".join(notes)
+
+    def resume_all(self, limit: int | None = None) -> tuple[list[TableBase], list[str]]:
+        """Every unfinished game in the store (oldest first; the last `limit` only), rebuilt, and a
+        sentence per game for the home screen. A game the current rules refuse is left out, and said."""
+        if self.path is None or not self.path.exists():
+            return [], []
+        from companion.store import StoreError
+
+        try:
+            with self._open() as store:
+                infos = [g for g in store.games() if g.status == "active" and g.last_seq > 0]
+        except (StoreError, OSError) as exc:
+            return [], [f"The saved games could not be read ({exc})."]
+        games: list[TableBase] = []
+        notes: list[str] = []
+        for info in infos[-limit:] if limit else infos:
+            game, note = self.load(info.id)
+            if game is not None:
+                games.append(game)
+            if note:
+                notes.append(note)
+        return games, notes
+
+    def load(self, game_id: str) -> tuple[TableBase | None, str]:
+        """One stored game (open or finished), rebuilt from its events, and a sentence for the table."""
         if self.path is None or not self.path.exists():
             return None, ""
         from companion.store import StoreError
 
         try:
             with self._open() as store:
-                open_games = [g for g in store.games() if g.status == "active" and g.last_seq > 0]
-                if not open_games:
-                    return None, ""
-                info = open_games[-1]
+                info = store.game(game_id)
                 events = store.events(info.id)
         except (StoreError, OSError) as exc:
-            return None, f"The saved games could not be read ({exc})."
+            return None, f"The saved game {game_id} could not be read ({exc})."
         try:
             game = rebuild(info.id, info.variant, info.settings.get("table", {}), events)
-        except Exception as exc:  # a log the current rules refuse: start fresh, keep the file untouched
+        except Exception as exc:  # a log the current rules refuse: leave it out, keep the file untouched
             LOG.exception("resuming game %s failed", info.id)
             return None, f"The open game {info.id} could not be resumed ({exc})."
         self._saved[game.id] = len(events)
+        if info.status != "active":
+            return game, ""
         note = ""
         if game.clocks is not None:
             saved = self._read_clocks().get(game.id)
@@ -183,6 +227,31 @@ class GameStore:
             else:
                 note = " No clock times were saved for it: the clocks start again from zero."
         return game, f"Resumed the open game of {', '.join(game.players)} ({len(events)} events).{note}"
+
+    def listing(self) -> list[SavedGame]:
+        """The games in the store, newest first, as the home screen lists them (no event is folded)."""
+        if self.path is None or not self.path.exists():
+            return []
+        from companion.store import StoreError
+
+        try:
+            with self._open() as store:
+                infos = store.games()
+        except (StoreError, OSError) as exc:
+            LOG.error("listing the saved games failed: %s", exc)
+            return []
+        out = []
+        for info in reversed(infos):
+            table = info.settings.get("table", {})
+            players = [str(p[0]) for p in table.get("players", []) if isinstance(p, list) and p]
+            out.append(SavedGame(info.id, info.variant, players, info.status == "finished", info.created,
+                                 info.last_seq))
+        return out
+
+    def export_json(self, game_id: str) -> str:
+        """A stored game's log in the documented format (what `companion games export` writes)."""
+        with self._open() as store:
+            return str(store.export_json(game_id))
 
 
 def rebuild(game_id: str, variant: str, table: dict[str, Any], events: list[Any]) -> TableBase:

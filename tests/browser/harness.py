@@ -29,6 +29,9 @@ LAPTOP = {"width": 1100, "height": 900}
 # How long a step may take to show. Each wait ends as soon as its condition holds; the cap is wide
 # because a loaded CI machine (the whole suite on 2 cores) took over 10 s to redraw the turn screen.
 WAIT_MS = 25_000
+# Grey-level spread of a screenshot under which the page is taken as not painted yet: a blank canvas is
+# 0, Flet's "Working..." splash 1.7, the sparsest real screen (the lookup ruling) well above 20.
+BLANK_STD = 5.0
 
 
 def free_port() -> int:
@@ -53,9 +56,10 @@ def cpu_seconds(pid: int) -> float:
 
 @contextmanager
 def app_server(data_dir: Path, env: dict[str, str] | None = None, extra: list[str] | None = None,
-               scheme: str = "http") -> Iterator[str]:
-    """`python -m companion app --port P --data DIR` as a subprocess; yields the URL once it answers."""
-    port = free_port()
+               scheme: str = "http", port: int | None = None) -> Iterator[str]:
+    """`python -m companion app --port P --data DIR` as a subprocess; yields the URL once it answers.
+    `port`: a given port (a restart on the same address, which open tabs reconnect to), else a free one."""
+    port = port or free_port()
     log = open(data_dir / "server.log", "w")  # noqa: SIM115 - closed in the finally below
     full_env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data_dir),
@@ -181,11 +185,24 @@ class Tab:
         loc.wait_for(timeout=timeout)
         return loc
 
-    def shot(self, name: str) -> Path:
+    def shot(self, name: str, timeout: float = 15.0) -> Path:
+        """Save a screenshot once the page shows something: a tab opened a moment ago (on a loaded
+        machine) can still show a blank canvas or Flet's "Working..." splash, both nearly one colour,
+        after its semantics tree (what the steps wait for) is already there."""
+        import cv2
+        import numpy as np
+
         self.page.wait_for_timeout(700)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=False)
+        deadline = time.monotonic() + timeout
+        while True:
+            png = self.page.screenshot(full_page=False)
+            image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+            if float(image.std()) > BLANK_STD or time.monotonic() > deadline:
+                break
+            self.page.wait_for_timeout(500)
+        path.write_bytes(png)
         return path
 
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import flet as ft
 
+from companion.ui.components.board import BoardGrid
+from companion.ui.components.layout import split, wide
 from companion.ui.components.players import PlayersStrip
 from companion.ui.hub import HUB
 from companion.ui.models import AppState
@@ -65,7 +67,9 @@ def Scoresheet(app: AppState):
         items.append(ft.Semantics(identifier="gcg", content=ft.Container(
             bgcolor="#F5F5F5", padding=8, content=ft.Column(lines, spacing=0, tight=True))))
         items.append(ft.Text(f"Saved as {gcg_path}" if gcg_path else "", size=12))
-    return ft.Column(items, spacing=10)
+    if not wide():
+        return ft.Column(items, spacing=10)
+    return split([BoardGrid(app, interactive=False)], items)  # on a laptop: the board the sheet describes
 
 
 def _describe(kind: str, notation: str) -> str:

@@ -9,6 +9,7 @@ import flet as ft
 from companion.games.monopoly_scrabble.rules import POT
 from companion.games.monopoly_scrabble.steps import MonopolySteps
 from companion.ui import theme
+from companion.ui.components.layout import side_by_side
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
@@ -52,6 +53,7 @@ def BankScreen(app: AppState):
          ft.Text(theme.money(g.card_value.value or 0))]
         for g in profile.groups]))
     current = game.current_player
+    left, items = items, []  # on a wide page: the money and cards left, the blank swap and the log right
     if current is not None and not st.pending and not st.acted:
         items.append(ft.Text(f"Replace a blank for {current} (before the word; the fee goes to Free Parking):",
                              weight=ft.FontWeight.BOLD))
@@ -67,4 +69,4 @@ def BankScreen(app: AppState):
     log = [ft.Text(line, size=13) for line in reversed(game.ledger_lines(20))]
     items.append(ft.Semantics(identifier="txn-log", content=ft.Container(
         bgcolor="#FAFAFA", padding=8, content=ft.Column(log, spacing=2, tight=True))))
-    return ft.Column(items, spacing=10)
+    return side_by_side(left, items)

@@ -1,6 +1,9 @@
 """The root component: one AppState per tab, a navigation row, the screen of the moment.
 
-The shell's own screens are home, setup, follow and verdict; every other screen is the game's
+The address names the table (`/table/<game id>`, Flet's page route): a tab opened on a table's address
+(typed, or scanned from its QR code) watches that game; the address bar follows the tab's table.
+
+The shell's own screens are home, setup, follow, join (the table's address and QR code) and verdict; every other screen is the game's
 (`GameUI.screens`, found in the registry by the game's id), so this file names no game.
 """
 
@@ -12,14 +15,16 @@ import flet as ft
 
 from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
+from companion.ui.components.join import JoinScreen
+from companion.ui.components.layout import content_width
 from companion.ui.components.messages import Messages
 from companion.ui.components.setup import Setup
 from companion.ui.components.tools import FULL_SCREENS, SCREENS, tool_buttons
 from companion.ui.components.verdict import VerdictScreen
-from companion.ui.hub import HUB
+from companion.ui.hub import HUB, table_from_path
 from companion.ui.models import AppState, game_ui
 
-SHELL_SCREENS = ("home", "setup", "follow", "verdict", *SCREENS, *FULL_SCREENS)
+SHELL_SCREENS = ("home", "setup", "follow", "verdict", "join", *SCREENS, *FULL_SCREENS)
 
 
 def game_screen(app: AppState) -> Any:
@@ -43,34 +48,94 @@ def _nav(app: AppState) -> ft.Control:
     tools = tool_buttons(app)  # word lookup and the rack check: on every screen
     if game is None or app.screen in ("home", "setup") or (screen is not None and not screen.needs_game):
         return ft.Row(tools, wrap=True, spacing=0)
+    join = ft.TextButton("Invite phones", on_click=lambda e: app.go("join"))
     if app.role == "follower":
-        return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home")), *tools], wrap=True, spacing=0)
+        return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home")), join, *tools], wrap=True,
+                      spacing=0)
     buttons = [ft.TextButton(s.label, on_click=lambda e, k=s.key: app.go(k))
                for s in game_ui(game.kind).screens if s.label]
-    buttons.append(ft.TextButton("Home", on_click=lambda e: app.go("home")))
+    buttons += [ft.TextButton("Home", on_click=lambda e: app.go("home")), join]
     return ft.Row(buttons + tools, wrap=True, spacing=0)
+
+
+WIDE_SHELL_SCREENS = ("home", "setup", "follow")  # the shell's screens laid out for a wide page
+
+
+def wide_screen(app: AppState, own: Any) -> bool:
+    """Whether the screen on show uses a wide page (`layout`); the others keep the phone column."""
+    return bool(own.wide) if own is not None else app.screen in WIDE_SHELL_SCREENS
+
+
+def first_state(route: str) -> AppState:
+    """A new tab's state from the address it opened: a table's address shows that table (watching); the
+    home address shows the list of tables, or the only game in progress when there is just one."""
+    game_id = table_from_path(route)
+    if not game_id:
+        open_games = HUB.open_tables()
+        game_id = open_games[0].id if len(open_games) == 1 else ""
+    if game_id and HUB.table(game_id) is not None:
+        return AppState(screen="follow", role="follower", table=game_id)
+    app = AppState(screen="home", role="referee")
+    if game_id:
+        app.error = f"There is no game {game_id} on this server: pick a table below."
+    return app
 
 
 @ft.component
 def App():
-    app, _ = ft.use_state(lambda: AppState(screen="follow" if HUB.game is not None else "home",
-                                           role="follower" if HUB.game is not None else "referee"))
     page = ft.context.page
+    app, _ = ft.use_state(lambda: first_state(page.route))
+    # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
+    # not come back yet: an echo arriving after the tab moved on must not move it back.
+    pushed = ft.use_ref(list)
 
-    def mounted():
+    def subscribe() -> None:
         key = page.session.id
         app.session_key = key
 
         async def bump():
             app.refresh()
 
-        HUB.subscribe(key, lambda: page.run_task(bump))
+        HUB.subscribe(key, lambda: page.run_task(bump), app.table)
+
+    def route_changed(e: ft.RouteChangeEvent) -> None:
+        # The address bar changed (back/forward, a typed or scanned address): show what it names.
+        echoes = pushed.current
+        if e.route in echoes:
+            del echoes[:echoes.index(e.route) + 1]  # our own push coming back, not the user's
+            return
+        wanted = table_from_path(e.route)
+        if wanted and wanted != app.table:
+            app.open_table(wanted)
+        elif not wanted and app.table and app.screen != "setup":
+            app.go("home")
+
+    def resized(e: ft.PageResizeEvent) -> None:
+        app.touch()  # the layout depends on the width (`layout.wide`)
+
+    def mounted():
+        subscribe()
+        page.on_route_change = route_changed
+        page.on_resize = resized
+        # A tab whose connection dropped and came back within the session's lifetime keeps its session
+        # (and this state): watch the table again (the hub forgot it when the connection dropped).
+        page.on_connect = lambda e: subscribe()
 
     def unmounted():
         HUB.unsubscribe(page.session.id)
 
     ft.on_mounted(mounted)
     ft.on_unmounted(unmounted)
+
+    async def show_address() -> None:
+        # Also when an earlier push has not come back yet: page.route may still be the address before it.
+        if page.route != path or pushed.current:
+            pushed.current.append(path)
+            del pushed.current[:-8]  # an echo that never came (the browser was already there) is dropped
+            await page.push_route(path)
+
+    path = app.path()
+    ft.use_effect(lambda: page.run_task(show_address), [path])
 
     screen = app.screen
     own = game_screen(app)
@@ -80,6 +145,8 @@ def App():
         body = own.view(app)
     elif screen == "verdict":
         body = VerdictScreen(app)
+    elif screen == "join":
+        body = JoinScreen(app)
     elif screen in SCREENS or screen in FULL_SCREENS:
         body = {**SCREENS, **FULL_SCREENS}[screen](app)
     elif screen == "follow":
@@ -91,9 +158,17 @@ def App():
         return ft.SafeArea(expand=True, content=body)
     return ft.SafeArea(
         expand=True,
-        content=ft.Column(
-            [ft.Container(content=ft.Column([_nav(app), Messages(app), body], spacing=8),
-                          padding=10, width=640)],
-            scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        # The container spans the page and centres the content column on it (a Column alone shrinks to
+        # its content and sat in the top left corner of a laptop screen); on a phone the column's width
+        # is capped by the screen's, so text still wraps.
+        content=ft.Container(
+            alignment=ft.Alignment.TOP_CENTER,
+            expand=True,
+            content=ft.Column(
+                [ft.Container(content=ft.Column([_nav(app), Messages(app), body], spacing=8),
+                              padding=10,
+                              width=content_width(page.width if wide_screen(app, own) else None))],
+                scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
         ),
     )

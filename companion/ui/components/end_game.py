@@ -7,6 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.ui.components.chart import HistoryChart
+from companion.ui.components.layout import side_by_side
 from companion.ui.components.review import PlayReview
 from companion.ui.models import AppState, game_ui
 
@@ -46,7 +47,9 @@ def EndScreen(app: AppState):
     items.append(ft.DataTable(columns=cols, rows=rows))
     for line in game.end_notes():
         items.append(ft.Text(line, size=13))
-    items.append(HistoryChart(game.history(), {p: game.colour(p) for p in game.players}, game.history_title))
-    items.append(PlayReview(app))  # the best play of each turn entered with a rack (empty otherwise)
-    items.append(ft.FilledButton("New game", on_click=lambda e: app.go("setup")))
-    return ft.Column(items, spacing=10)
+    items.append(ft.FilledButton("New game", on_click=lambda e: app.new_game()))
+    # On a wide page the chart and the review sit beside the final table.
+    return side_by_side(items, [
+        HistoryChart(game.history(), {p: game.colour(p) for p in game.players}, game.history_title),
+        PlayReview(app),  # the best play of each turn entered with a rack (empty otherwise)
+    ])

@@ -1,5 +1,6 @@
 """A follower's tab, read-only and live: the players, the latest ruling, whose turn it is, then the game's
-own follower view (`GameUI.follower`: the board, money...)."""
+own follower view (`GameUI.follower`: the board, money...), side by side on a wide page; and the way to
+referee this table from this device (its PIN)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 
 import flet as ft
 
+from companion.ui.components.layout import split
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState, game_ui
 
@@ -42,5 +44,23 @@ def FollowScreen(app: AppState):
     elif current:
         items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
             f"{current} to play", size=18, weight=ft.FontWeight.BOLD)))
-    items.append(game_ui(game.kind).follower(app))
-    return ft.Column(items, spacing=10)
+    return split([game_ui(game.kind).follower(app)], items, [TakeOver(app)])
+
+
+@ft.component
+def TakeOver(app: AppState):
+    """Referee this table from this device: with the game's referee PIN when it has one (the hub checks
+    it, and checks again on every change this tab makes)."""
+    game = app.game
+    if game is None:
+        return ft.Container()
+    from companion.ui.hub import HUB
+
+    items: list[ft.Control] = []
+    if HUB.store.has_pin(game) and not HUB.is_referee(game, app.session_key):
+        items.append(ft.TextField(label="Referee PIN", password=True, width=160, dense=True,
+                                  keyboard_type=ft.KeyboardType.NUMBER,
+                                  on_change=lambda e: setattr(app.form, "pin_try", e.control.value),
+                                  on_submit=lambda e: app.take_over()))
+    items.append(ft.OutlinedButton("Referee this game", on_click=lambda e: app.take_over()))
+    return ft.Row(items, wrap=True)

@@ -7,6 +7,7 @@ import flet as ft
 
 from companion.ui import theme
 from companion.ui.components.choice import Choice
+from companion.ui.components.layout import side_by_side
 from companion.ui.models import AppState, game_ui, setup_games
 from companion.ui.table import TOKEN_COLOURS
 
@@ -50,6 +51,8 @@ def Setup(app: AppState):
             ft.Button(f"Token {f.colours[i]}", bgcolor=theme.token(f.colours[i]), color="#FFFFFF",
                       on_click=lambda e, i=i: next_colour(i)),
         ], wrap=True))
+    # On a wide page the players are on the left, the game's own settings and the PIN on the right.
+    players, rows = rows, []
     rows.append(ui.setup_form(app))
     rows.append(ft.TextField(label="Referee PIN (optional)", password=True, width=200, dense=True,
                              keyboard_type=ft.KeyboardType.NUMBER, value=f.pin,
@@ -57,4 +60,4 @@ def Setup(app: AppState):
     rows.append(ft.Text("With a PIN, other phones can only watch until someone types it.", size=12, italic=True))
     rows.append(ft.FilledButton("Start game", on_click=lambda e: app.start_game()))
     rows.append(ft.TextButton("Back", on_click=lambda e: app.go("home")))
-    return ft.Column(rows, spacing=10)
+    return side_by_side(players, rows)

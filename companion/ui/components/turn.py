@@ -1,7 +1,8 @@
 """The referee's turn screen of the word-board games: photo or hand entry, corrections, score, confirm;
 pass, exchange, challenge. Each word-board game shows it through its own screen (`GameUI.screens`), with
 what only it has: `steps` (a component drawn above the board, e.g. Monopoly Scrabble's pending steps)
-and `exchange` (classic Scrabble's tile exchange)."""
+and `exchange` (classic Scrabble's tile exchange). On a wide page the board is on the left and the rest
+beside it (`layout.split`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from companion.ui.components.board import BoardGrid
 from companion.ui.components.camera import CameraPanel
 from companion.ui.components.choice import Choice
 from companion.ui.components.correction import Correction
+from companion.ui.components.layout import split
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
@@ -71,7 +73,7 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
         items.append(ft.TextField(label="Rack (optional)", value=f.play_rack, width=200, dense=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS,
                                   on_change=lambda e: setattr(f, "play_rack", e.control.value)))
-    items.append(BoardGrid(app))
+    before, items = items, []
     if app.read_rows is not None and app.read_doubts:
         # A doubtful reading is not scored: the referee sees why and checks the board first.
         if app.selected is not None:
@@ -79,7 +81,7 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
         items.append(ft.Text("The reader is not sure of this photo:", weight=ft.FontWeight.BOLD, color="#B71C1C"))
         for d in app.read_doubts:
             items.append(ft.Text(d, color="#B71C1C"))
-        items.append(ft.Text("Compare the board above with the real one and tap any square to correct it.", size=13))
+        items.append(ft.Text("Compare the board shown with the real one and tap any square to correct it.", size=13))
         items.append(ft.Row([
             ft.FilledButton("The board is right", on_click=lambda e: app.accept_doubtful_read()),
             ft.OutlinedButton("Enter by hand", on_click=lambda e: app.read_by_hand()),
@@ -144,4 +146,4 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
     if not game.finished and current is not None:
         tail.append(ft.TextButton("End game by agreement", on_click=lambda e: app.go("end")))
     items.append(ft.Row(tail, wrap=True))
-    return ft.Column(items, spacing=10)
+    return split([BoardGrid(app)], before, items)

@@ -1,0 +1,180 @@
+"""Many tables on one server (issue 16.3) and the referee PIN enforced by the server (16.5b), on the real
+hub, the real tab state (`AppState`) and a real SQLite store; no browser (the browser tests are
+test_ui_browser_tables.py).
+
+- Each game has its own address (`/table/<id>`), its own watchers, its own PIN and its own store rows.
+- A tab may change a game only when the hub says so (it started the game or gave that game's PIN), what
+  ever the tab's own `role` and screen say: a tab whose state says "referee" on the turn screen, as a
+  reconnected or stale tab's can, is refused every change and nothing changes (log, store, clocks).
+- The QR code of a table decodes (OpenCV's detector) to the table's address on the network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.games.classic.table import new_classic
+from companion.store import Store
+from companion.ui.hub import HUB, PIN_NEEDED, Hub, table_from_path, table_path
+from companion.ui.models import AppState
+from companion.ui.persist import FILE_NAME
+from companion.ui.table import PlayerInfo
+
+
+def _classic(*names: str) -> object:
+    return new_classic([PlayerInfo(n, c) for n, c in zip(names, ("red", "blue", "green"), strict=False)])
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Hub]:
+    HUB.configure(str(tmp_path))
+    try:
+        yield HUB
+    finally:
+        HUB.configure(None)
+
+
+def _tab(key: str, redraws: dict[str, int] | None = None) -> AppState:
+    tab = AppState(session_key=key)
+    HUB.subscribe(key, (lambda: redraws.__setitem__(key, redraws.get(key, 0) + 1)) if redraws is not None
+                  else (lambda: None))
+    return tab
+
+
+def _start(tab: AppState, names: tuple[str, str], pin: str = "") -> str:
+    tab.new_game()
+    tab.chosen_game = "classic"
+    tab.form.names[:2] = list(names)
+    tab.form.pin = pin
+    tab.start_game()
+    assert tab.error == "" and tab.game is not None
+    return str(tab.game.id)
+
+
+def test_two_games_on_one_server_each_with_its_own_watchers_pin_and_store_rows(hub: Hub, tmp_path: Path) -> None:
+    redraws: dict[str, int] = {}
+    ref_a, ref_b = _tab("ref-a", redraws), _tab("ref-b", redraws)
+    game_a = _start(ref_a, ("Ann", "Bob"), pin="1234")
+    game_b = _start(ref_b, ("Cleo", "Dev"), pin="9876")
+    assert game_a != game_b and ref_a.path() == table_path(game_a) == f"/table/{game_a}"
+    fol_a, fol_b, _home = _tab("fol-a", redraws), _tab("fol-b", redraws), _tab("home", redraws)
+    fol_a.open_table(game_a)
+    fol_b.open_table(game_b)
+    assert (fol_a.screen, fol_a.role, fol_b.game.players) == ("follow", "follower", ["Cleo", "Dev"])
+    redraws.clear()
+    ref_a.pass_turn()
+    assert ref_a.info == "Ann passed."
+    # Only the tabs on game A's table (and the home screen's list) redraw; game B's tabs do not.
+    assert set(redraws) == {"fol-a", "home"}
+    assert hub.table(game_b).current_player == "Cleo"
+    # Each game's PIN opens only that game.
+    fol_b.form.pin_try = "1234"
+    fol_b.take_over()
+    assert fol_b.error == "That PIN is not the referee's PIN." and fol_b.role == "follower"
+    fol_b.form.pin_try = "9876"
+    fol_b.take_over()
+    assert fol_b.role == "referee" and hub.is_referee(hub.table(game_b), "fol-b")
+    assert not hub.is_referee(hub.table(game_a), "fol-b")
+    fol_b.pass_turn()
+    assert fol_b.info == "Cleo passed."
+    with Store(tmp_path / FILE_NAME) as store:
+        rows = {g.id: g for g in store.games()}
+        assert set(rows) == {game_a, game_b} and rows[game_a].has_pin and rows[game_b].has_pin
+        assert [e.type for e in store.events(game_a)] == ["start", "pass"]
+        assert [e.type for e in store.events(game_b)] == ["start", "pass"]
+    # The home screen lists both, and after a restart both tables are back, each at its own address.
+    hub.configure(str(tmp_path))
+    assert {g.id for g in hub.open_tables()} == {game_a, game_b}
+    assert "Resumed 2 open games" in hub.resume_note
+    assert [g.players for g in hub.listing()] == [["Cleo", "Dev"], ["Ann", "Bob"]]
+
+
+def test_a_tab_whose_state_says_referee_is_refused_every_change_without_the_pin(hub: Hub, tmp_path: Path) -> None:
+    """The stop-10 note: a tab reconnected past the guard. Whatever the tab's role and screen, the hub
+    decides: every kind of change is refused with one sentence, and the game, store and clocks are as
+    they were."""
+    ref = _tab("ref")
+    game_id = _start(ref, ("Ann", "Bob"), pin="2468")
+    ref.pass_turn()
+    game = hub.table(game_id)
+    assert game is not None
+    before = list(game.log.events)
+    stale = _tab("reconnected")
+    stale.table, stale.role, stale.screen = game_id, "referee", "turn"  # what a stale or rebuilt tab may hold
+    stale.look()
+    attempts = [
+        lambda: stale.pass_turn(),
+        lambda: stale.undo(),
+        lambda: stale.do("exchange", 7),
+        lambda: stale.end_game(agreed=True),
+        lambda: stale.challenge("Ann"),
+        lambda: stale.toggle_clocks(),
+    ]
+    stale.form.word, stale.form.square = "HOTEL", "H8"
+    attempts.append(lambda: stale.confirm_hand())
+    for attempt in attempts:
+        stale.role, stale.screen, stale.error = "referee", "turn", ""
+        attempt()
+        assert game.log.events == before
+        if stale.error:  # toggle_clocks on a game without clocks does nothing at all
+            assert stale.error == PIN_NEEDED
+            assert (stale.role, stale.screen) == ("follower", "follow")  # the tab now shows it read-only
+    with Store(tmp_path / FILE_NAME) as store:
+        assert store.events(game_id) == before
+    # Starting another game is not a change to this one: it opens a new table and leaves this one alone.
+    stale.new_game()
+    assert stale.screen == "setup" and stale.table == "" and hub.table(game_id).log.events == before
+    # With the PIN the same tab referees, and only this game.
+    stale.open_table(game_id)
+    stale.form.pin_try = "2468"
+    stale.take_over()
+    stale.pass_turn()
+    assert stale.info == "Bob passed." and len(game.log.events) == len(before) + 1
+
+
+def test_a_game_without_a_pin_is_refereed_from_any_tab_on_its_table(hub: Hub) -> None:
+    game = _classic("Ann", "Bob")
+    hub.add(game)  # type: ignore[arg-type]
+    tab = _tab("any")
+    tab.open_table(game.id)  # type: ignore[attr-defined]
+    assert tab.role == "follower"
+    tab.take_over()
+    assert tab.role == "referee" and tab.error == ""
+    tab.pass_turn()
+    assert tab.info == "Ann passed."
+
+
+def test_addresses_name_one_table() -> None:
+    assert table_from_path("/table/abc123") == "abc123"
+    assert table_from_path("/table/abc123/") == "abc123"
+    assert table_from_path("/table/abc123?x=1") == "abc123"
+    for other in ("/", "", "/table/", "/tables/abc", "/table/a/b"):
+        assert table_from_path(other) == ""
+
+
+def test_an_unknown_table_address_says_so_and_shows_the_home_screen(hub: Hub) -> None:
+    tab = _tab("t")
+    tab.open_table("nosuchgame")
+    assert tab.screen == "home" and tab.table == ""
+    assert tab.error == "There is no game nosuchgame on this server: pick a table below."
+
+
+def test_the_qr_code_of_a_table_decodes_to_its_address_on_the_network(hub: Hub) -> None:
+    import cv2
+    import numpy as np
+
+    from companion.ui.components.join import qr_png
+
+    hub.base_urls = ["http://127.0.0.1:8550", "http://192.168.1.20:8550"]
+    game = _classic("Ann", "Bob")
+    hub.add(game)  # type: ignore[arg-type]
+    url = hub.table_url(game.id)  # type: ignore[attr-defined]
+    assert url == f"http://192.168.1.20:8550/table/{game.id}"  # type: ignore[attr-defined]
+    image = cv2.imdecode(np.frombuffer(qr_png(url), np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert text == url
+    hub.base_urls = ["http://127.0.0.1:8550"]  # listening on this machine only: the only address there is
+    assert hub.table_url("x") == "http://127.0.0.1:8550/table/x" and not hub.phones_can_reach()

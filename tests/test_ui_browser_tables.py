@@ -1,0 +1,199 @@
+"""Many tables on one server, in a real browser (issue 16.3 and 16.5b).
+
+Two games run at once on one server listening on the network (`--host 0.0.0.0`), each started from its
+own tab and reached at its own address; each table's QR code is read back from a screenshot with
+OpenCV's QR detector and must name that table's address on the network, and a follower opens exactly
+that address and sees that game, and only its changes. Then the referee PIN after reconnecting: a
+reloaded tab comes back to its own session (the referee's carries on, a follower's still only watches),
+and a tab whose server restarts under it reconnects with a session the server never saw: it comes back
+watching and cannot change the game until the PIN is given.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
+from browser.harness import PHONE, Tab, failure_shot
+
+pytestmark = pytest.mark.browser
+
+LAPTOP_WIDE = {"width": 1280, "height": 900}
+
+
+def _start(tab: Tab, names: tuple[str, str], pin: str) -> str:
+    """Start a classic game from `tab` (at home); returns the game id from the tab's new address."""
+    tab.click("New game")
+    tab.click("Classic Scrabble")
+    tab.fill("Player 1 name", names[0])
+    tab.fill("Player 2 name", names[1])
+    tab.fill("Referee PIN (optional)", pin)
+    tab.click("Start game")
+    tab.text(f"{names[0]} to play")
+    tab.page.wait_for_url(re.compile(r"/table/[0-9a-f]+$"), timeout=25_000)
+    return tab.page.url.rsplit("/", 1)[1]
+
+
+def _qr_text(tab: Tab) -> str:
+    """The QR code on the tab's screen, decoded from a screenshot by OpenCV (as a phone's camera would)."""
+    import cv2
+    import numpy as np
+
+    tab.wait_ident("table-address")
+    tab.page.wait_for_timeout(700)
+    png = tab.page.screenshot(full_page=False)
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    return str(text)
+
+
+def _context_for(browser: Any, url: str, viewport: dict[str, int] = PHONE) -> Any:
+    """A phone's browser that may reach only the server at `url`'s host (the table's network address)."""
+    host = re.match(r"^https?://([^/:]+)", url).group(1)  # type: ignore[union-attr]
+    ctx = browser.new_context(viewport=viewport)
+    allowed = re.compile(rf"^(https?|wss?)://(127\.0\.0\.1|localhost|{re.escape(host)})(:\d+)?/")
+    ctx.route("**/*", lambda r: r.continue_() if allowed.match(r.request.url) or r.request.url.startswith(
+        ("data:", "blob:")) else r.abort())
+    return ctx
+
+
+def test_two_games_at_once_each_at_its_own_address_with_its_qr_code_and_follower(tmp_path, playwright_instance):  # noqa: F811
+    from companion.net import lan_addresses
+
+    browser = launch(playwright_instance)
+    with app_server(tmp_path, extra=["--host", "0.0.0.0"]) as url:
+        port = url.rsplit(":", 1)[1]
+        lan = (lan_addresses() or ["127.0.0.1"])[0]
+        ref_a = new_tab(browser, url, viewport=LAPTOP_WIDE)
+        ref_b = new_tab(browser, url)
+        followers: list[Tab] = []
+        try:
+            game_a = _start(ref_a, ("Ann", "Bob"), "1357")
+            # its home screen now lists the first table (a table's card is one semantics node, its label)
+            ref_b.page.get_by_label(re.compile("Classic Scrabble: Ann, Bob")).first.wait_for(timeout=25_000)
+            game_b = _start(ref_b, ("Cleo", "Dev"), "2468")
+            assert game_a != game_b
+            # Each table's QR code names its own address on the network.
+            codes = {}
+            for tab, game_id, shot in ((ref_a, game_a, "t01-qr-table-a-1280"), (ref_b, game_b, "t02-qr-table-b-360")):
+                tab.click("Invite phones")
+                tab.text("Invite phones to this table")
+                codes[game_id] = _qr_text(tab)
+                tab.shot(shot)
+                assert codes[game_id] == f"http://{lan}:{port}/table/{game_id}"
+            # A follower per table opens the address its QR code holds (the network one).
+            for game_id, first in ((game_a, "Ann"), (game_b, "Cleo")):
+                tab = Tab(_context_for(browser, codes[game_id]).new_page(), codes[game_id])
+                tab.open()
+                tab.text("Watching (read-only)")
+                tab.text(f"{first} to play")
+                followers.append(tab)
+            fol_a, fol_b = followers
+            fol_b.shot("t03-follower-table-b-360")
+            # A change on one table reaches its follower, not the other table's.
+            ref_a.click("Turn")
+            ref_a.click("Pass")
+            fol_a.text("Bob to play")
+            ref_b.click("Turn")
+            ref_b.fill("Word", "HOTEL")
+            ref_b.fill("Square", "H8")
+            ref_b.click("Confirm play")
+            fol_b.text("Dev to play")
+            fol_b.wait_ident("cell-7-7")
+            assert "Cleo to play" in fol_a.page.content() or fol_a.page.get_by_text("Bob to play").count() == 1
+            assert fol_a.page.get_by_text("Dev to play").count() == 0
+            assert fol_b.page.get_by_text("Bob to play").count() == 0
+            # Each game keeps its own PIN: game B's PIN does not open game A.
+            fol_a.fill("Referee PIN", "2468")
+            fol_a.click("Referee this game")
+            fol_a.text("That PIN is not the referee's PIN.")
+            # The home screen lists both tables; a new tab picks one.
+            home = new_tab(browser, url, viewport=LAPTOP_WIDE)
+            home.text("Games in progress")
+            assert "Classic Scrabble: Ann, Bob" in home.wait_ident(f"table-{game_a}").get_attribute("aria-label")
+            assert "Classic Scrabble: Cleo, Dev" in home.wait_ident(f"table-{game_b}").get_attribute("aria-label")
+            home.page.wait_for_timeout(1500)  # a tab opened last paints its canvas a moment after its semantics
+            home.shot("t04-home-two-tables-1280")
+            # Export from the home screen: the browser downloads game A's whole log.
+            with home.page.expect_download(timeout=25_000) as download:
+                home.tap(home.ident(f"table-{game_a}").get_by_role("button", name="Export"))
+            assert download.value.suggested_filename == f"classic-{game_a}.json"
+            exported = Path(download.value.path()).read_text(encoding="utf-8")
+            home.tap(home.ident(f"table-{game_b}").get_by_role("button", name="Open"))
+            home.text("Watching (read-only)")
+            home.text("Dev to play")
+            home.page.wait_for_url(re.compile(rf"/table/{game_b}$"), timeout=25_000)
+        except Exception:
+            for i, tab in enumerate([ref_a, ref_b, *followers]):
+                failure_shot(tab, f"tables-{i}")
+            raise
+    browser.close()
+
+    from companion.store import Store
+
+    with Store(tmp_path / "games.sqlite") as store:
+        rows = {g.id: g for g in store.games()}
+        assert set(rows) == {game_a, game_b} and all(g.has_pin for g in rows.values())
+        assert [e.type for e in store.events(game_a)] == ["start", "pass"]
+        assert [e.type for e in store.events(game_b)] == ["start", "play"]
+        assert exported == store.export_json(game_a)  # the download is the game's log, as the CLI exports it
+
+
+def test_the_referee_pin_holds_after_a_reload_and_after_a_reconnect(tmp_path, playwright_instance):  # noqa: F811
+    browser = launch(playwright_instance)
+    with app_server(tmp_path) as url:
+        ref = new_tab(browser, url)
+        try:
+            game_id = _start(ref, ("Ann", "Bob"), "8642")
+            ref.click("Pass")
+            ref.text("Bob to play")
+            # A reload reconnects the tab to its own session (Flet keeps the session id in the tab): the
+            # server still knows this tab started the game, so it carries on refereeing.
+            ref.page.reload()
+            ref.page.locator("flt-semantics-placeholder").dispatch_event("click")
+            ref.text("Bob to play")
+            assert ref.page.url.endswith(f"/table/{game_id}")
+            ref.click("Pass")
+            ref.text("Ann to play")
+            # A phone that opened the table's address watches; reloaded, it still only watches, and the
+            # server refuses it the referee's screens without the PIN.
+            fol = new_tab(browser, url + f"/table/{game_id}")
+            fol.text("Watching (read-only)")
+            fol.page.reload()
+            fol.page.locator("flt-semantics-placeholder").dispatch_event("click")
+            fol.text("Watching (read-only)")
+            fol.text("Ann to play")
+            fol.click("Referee this game")
+            fol.text("That PIN is not the referee's PIN.")
+            assert fol.button("Pass").count() == 0 and fol.button("Turn").count() == 0
+        except Exception:
+            failure_shot(ref, "pin-reload")
+            raise
+    # The server stops and starts again on the same address and data: the open tab reconnects by itself
+    # (Flet's "Working..." overlay) with a session the new server never saw, on its table's address.
+    port = int(url.rsplit(":", 1)[1])
+    with app_server(tmp_path, port=port):
+        try:
+            ref.text("Watching (read-only)", timeout=60_000)
+            ref.text("Ann to play")
+            ref.shot("t05-reconnected-after-restart-360")
+            assert ref.button("Pass").count() == 0
+            ref.fill("Referee PIN", "1111")
+            ref.click("Referee this game")
+            ref.text("That PIN is not the referee's PIN.")
+            ref.fill("Referee PIN", "8642")
+            ref.click("Referee this game")
+            ref.click("Pass")
+            ref.text("Bob to play")
+        except Exception:
+            failure_shot(ref, "pin-restart")
+            raise
+    browser.close()
+
+    from companion.store import Store
+
+    with Store(tmp_path / "games.sqlite") as store:
+        assert [e.type for e in store.events(game_id)] == ["start", "pass", "pass", "pass"]
