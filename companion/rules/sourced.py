@@ -14,6 +14,7 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from companion.rules.board import ASSETS
 from companion.rules.errors import RulesDataError
 
 Confidence = Literal["rules_text", "confirmed", "inferred", "placeholder", "table"]
@@ -38,3 +39,16 @@ def read_profile_json(path: Path) -> object:
         raise RulesDataError(f"no board profile at {path}: give a profile name or a JSON file") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RulesDataError(f"board profile {path} is not valid JSON: {exc}") from None
+
+
+def profile_path(name_or_path: str | Path) -> Path:
+    """A profile's file: a bare name is `assets/profiles/NAME.json`; anything with a suffix is a path."""
+    path = Path(name_or_path)
+    return ASSETS / "profiles" / f"{name_or_path}.json" if not path.suffix else path
+
+
+def write_profile_json(data: object, path: str | Path) -> Path:
+    """Write a profile's JSON data (validated by the caller first, so a saved profile always loads)."""
+    target = Path(path)
+    target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return target

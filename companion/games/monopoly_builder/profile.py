@@ -32,16 +32,14 @@ validated profile or raises `RulesDataError` with one sentence saying what is wr
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from companion.rules.board import ASSETS
 from companion.rules.errors import RulesDataError, first_validation_error
-from companion.rules.sourced import Confidence, Sourced, read_profile_json
+from companion.rules.sourced import Confidence, Sourced, profile_path, read_profile_json, write_profile_json
 
 SPACE_KINDS = ("go", "deed", "chance", "collect", "roll_for_resources", "steal", "free_parking", "jail",
                "go_to_jail")
@@ -428,13 +426,6 @@ def validate_profile(data: object) -> Profile:
         raise RulesDataError(f"the board profile cannot be played: {first_validation_error(exc)}") from None
 
 
-def profile_path(name_or_path: str | Path) -> Path:
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = ASSETS / "profiles" / f"{name_or_path}.json"
-    return path
-
-
 def load_profile(name_or_path: str | Path = "monopoly_builder") -> Profile:
     """A profile by name from `assets/profiles/`, or from a JSON file path."""
     return validate_profile(read_profile_json(profile_path(name_or_path)))
@@ -444,9 +435,7 @@ def save_profile(profile: Profile, path: str | Path) -> Path:
     """Write the profile as JSON (validated again first, so a saved profile always loads)."""
     data = profile.model_dump(mode="json")
     validate_profile(data)
-    target = Path(path)
-    target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    return target
+    return write_profile_json(data, path)
 
 
 def _locate(data: dict[str, Any], path: str) -> tuple[Any, str | int]:

@@ -24,15 +24,14 @@ or raises `RulesDataError` with one sentence saying what is wrong.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from companion.rules.board import ASSETS, Layout, Square, load_layout, parse_square
+from companion.rules.board import Layout, Square, load_layout, parse_square
 from companion.rules.errors import RulesDataError, first_validation_error
-from companion.rules.sourced import Confidence, Sourced, read_profile_json
+from companion.rules.sourced import Confidence, Sourced, profile_path, read_profile_json, write_profile_json
 
 SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "tax",
                     "plain"]
@@ -235,13 +234,6 @@ def validate_profile(data: object) -> Profile:
     return profile
 
 
-def profile_path(name_or_path: str | Path) -> Path:
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = ASSETS / "profiles" / f"{name_or_path}.json"
-    return path
-
-
 def load_profile(name_or_path: str | Path = "monopoly_scrabble") -> Profile:
     """A profile by name from `assets/profiles/`, or from a JSON file path."""
     return validate_profile(read_profile_json(profile_path(name_or_path)))
@@ -249,10 +241,9 @@ def load_profile(name_or_path: str | Path = "monopoly_scrabble") -> Profile:
 
 def save_profile(profile: Profile, path: str | Path) -> Path:
     """Write the profile as JSON (validated again first, so a saved profile always loads)."""
-    validate_profile(profile.model_dump(mode="json"))
-    target = Path(path)
-    target.write_text(json.dumps(profile.model_dump(mode="json"), indent=1) + "\n", encoding="utf-8")
-    return target
+    data = profile.model_dump(mode="json")
+    validate_profile(data)
+    return write_profile_json(data, path)
 
 
 def _revalidate(profile: Profile, changes: dict[str, object]) -> Profile:
