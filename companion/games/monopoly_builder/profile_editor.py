@@ -17,8 +17,8 @@ from companion.games.monopoly_builder.grid import BuildingGrid
 from companion.games.monopoly_builder.rules import VARIANT
 from companion.games.monopoly_builder.table import Site
 from companion.games.monopoly_builder.widgets import heading, resource_hex
+from companion.ui.board_profiles import save_table_profile, saved_profile_file, table_profile
 from companion.ui.components.choice import Choice
-from companion.ui.hub import HUB
 from companion.ui.models import AppState, plain
 
 PROFILE_FILE = "monopoly_builder.json"
@@ -35,7 +35,7 @@ SPACE_KINDS = [("deed", "Deed"), ("collect", "Collect 2"), ("roll_for_resources"
 
 
 def profile_file() -> Path | None:
-    return Path(HUB.store.data_dir) / "profiles" / PROFILE_FILE if HUB.store.data_dir else None
+    return saved_profile_file(PROFILE_FILE)
 
 
 def profile_actions(app: AppState) -> ProfileActions:
@@ -62,17 +62,10 @@ class ProfileActions:
     def table_profile(self) -> Any:
         """The profile being edited, else the table's saved one, else the box defaults."""
         from companion.games.monopoly_builder.profile import load_profile
-        from companion.rules.errors import RulesDataError
 
         if self.tab.profile is not None:
             return self.tab.profile
-        saved = profile_file()
-        if saved is not None and saved.exists():
-            try:
-                return load_profile(saved)
-            except RulesDataError as exc:
-                self.app.fail(f"The saved board profile cannot be used ({exc}); the box defaults are used.")
-        return load_profile()
+        return table_profile(self.app, PROFILE_FILE, load_profile)
 
     def open(self) -> None:
         self.tab.profile = self.table_profile()
@@ -339,15 +332,8 @@ class ProfileActions:
     def save(self) -> None:
         from companion.games.monopoly_builder.profile import save_profile
 
-        path = profile_file()
+        path = save_table_profile(self.app, self.tab.profile, PROFILE_FILE, save_profile)
         if path is None:
-            self.app.fail("The app was started without a data folder: the profile is used for this session only.")
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            save_profile(self.tab.profile, path)
-        except (OSError, ValueError) as exc:
-            self.app.fail(f"The profile could not be saved ({exc}).")
             return
         self.app.say(f"Board profile saved ({path}). New games use it.")
 

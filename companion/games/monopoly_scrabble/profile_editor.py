@@ -6,16 +6,15 @@ typed fields are this tab's (`MonopolyTab`); a saved profile is `DATA/profiles/t
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import flet as ft
 
 from companion.games.monopoly_scrabble.rules import VARIANT
 from companion.ui import theme
+from companion.ui.board_profiles import save_table_profile, table_profile
 from companion.ui.components.board import BoardGrid
 from companion.ui.components.choice import Choice
-from companion.ui.hub import HUB
 from companion.ui.models import AppState, plain
 
 SPACE_TYPES = [("property", "Property"), ("chance", "Chance"), ("community_chest", "Community Chest"),
@@ -50,8 +49,7 @@ def profile_actions(app: AppState) -> ProfileActions:
     return tab.actions
 
 
-def _profile_file() -> Path | None:
-    return Path(HUB.store.data_dir) / "profiles" / "table.json" if HUB.store.data_dir else None
+PROFILE_FILE = "table.json"  # the name earlier releases saved the table's profile under
 
 
 class ProfileActions:
@@ -64,17 +62,10 @@ class ProfileActions:
     def table_profile(self) -> Any:
         """The profile being edited, else the table's saved one, else the box defaults."""
         from companion.games.monopoly_scrabble.profile import load_profile
-        from companion.rules.errors import RulesDataError
 
         if self.tab.profile is not None:
             return self.tab.profile
-        saved = _profile_file()
-        if saved is not None and saved.exists():
-            try:
-                return load_profile(saved)
-            except RulesDataError as exc:
-                self.app.fail(f"The saved board profile could not be read ({exc}); using the box defaults.")
-        return load_profile()
+        return table_profile(self.app, PROFILE_FILE, load_profile)
 
     def open(self) -> None:
         self.tab.profile = self.table_profile()
@@ -158,15 +149,8 @@ class ProfileActions:
     def save(self) -> None:
         from companion.games.monopoly_scrabble.profile import save_profile
 
-        path = _profile_file()
+        path = save_table_profile(self.app, self.tab.profile, PROFILE_FILE, save_profile)
         if path is None:
-            self.app.fail("The app was started without a data folder: the profile is used for this session only.")
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            save_profile(self.tab.profile, path)
-        except (OSError, ValueError) as exc:
-            self.app.fail(f"The profile could not be saved ({exc}).")
             return
         self.app.say(f"Board profile saved ({path}). New games use it.")
 
