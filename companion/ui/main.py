@@ -35,12 +35,21 @@ def _harden_updates() -> None:
 _harden_updates()
 
 
+def _forget_if_gone(page: ft.Page) -> None:
+    """The tab's connection dropped: stop redrawing it, unless it is already back. A reloaded tab keeps
+    its session and can reconnect before the old connection's disconnect handler has run (Flet runs the
+    handlers of the two connections independently); forgetting it then would leave it deaf to the other
+    devices' changes until its next own tap."""
+    if page.session.connection is None:
+        HUB.unsubscribe(page.session.id)
+
+
 def main(page: ft.Page) -> None:
     page.title = "Table referee"
     page.theme_mode = ft.ThemeMode.LIGHT
     page.theme = theme.theme()
     page.padding = 0
-    page.on_disconnect = lambda e: HUB.unsubscribe(page.session.id)
+    page.on_disconnect = lambda e: _forget_if_gone(page)
     page.render(App)
 
 
