@@ -1,5 +1,6 @@
 """Monopoly Builder's UI side for the app shell: setup form, screens (turn with the building grid, Bank,
-score, the board profile editor reached from the setup form), follower view (read-only)."""
+score, the board profile editor reached from the setup form), follower view (read-only). The game's
+screens use the width of a laptop page (`layout`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from companion.games.monopoly_builder.table import BuilderTable, rebuild
 from companion.games.monopoly_builder.trades import hands_panel
 from companion.games.monopoly_builder.turn import BuilderTurn, grid_panel, news
 from companion.games.spec import GameUI, Screen
+from companion.ui.components.layout import column_width
 from companion.ui.models import AppState
 
 
@@ -35,16 +37,24 @@ def BuilderFollower(app: AppState):
         items.append(ft.Text(prompt[1], size=13))
     items += hands_panel(game)
     items += [ft.Text(line, size=13) for line in game.follow_lines()]
-    items += grid_panel(app, game, interactive=False)
-    return ft.Column(items, spacing=8)
+    grid = grid_panel(app, game, interactive=False)
+    width = column_width(0.3)
+    if width is None:
+        return ft.Column([*items, *grid], spacing=8)
+    # A wide page: the shell draws this in its left column, which takes its content's width: the grid and,
+    # beside it, what happened in a column of its own width (no expanding part can sit there).
+    return ft.Row([ft.Column(grid, spacing=8, tight=True),
+                   ft.Container(width=width, content=ft.Column(items, spacing=8))],
+                  spacing=20, tight=True, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
 UI = GameUI(
     setup_form=BuilderSetupForm,
     start=start,
     rebuild=rebuild,
-    screens=(Screen("builder_turn", "Turn", BuilderTurn), Screen("builder_bank", "Bank", BuilderBank),
-             Screen("builder_end", "Score", BuilderEnd),
+    screens=(Screen("builder_turn", "Turn", BuilderTurn, wide=True),
+             Screen("builder_bank", "Bank", BuilderBank, wide=True),
+             Screen("builder_end", "Score", BuilderEnd, wide=True),
              Screen(EDITOR_SCREEN, "", ProfileEditor, needs_game=False)),
     follower=BuilderFollower,
     end_screen="builder_end",
