@@ -98,6 +98,12 @@ def _beside(left: dict[str, float], right: dict[str, float]) -> None:
     assert right["y"] < left["y"] + left["height"] and left["y"] < right["y"] + right["height"], (left, right)
 
 
+def _right_on_first_screen(left: dict[str, float], right: dict[str, float], height: int) -> None:
+    """`right` starts right of `left`'s right edge and is on the first screen (seen without scrolling)."""
+    assert right["x"] >= left["x"] + left["width"] - 1, (left, right)
+    assert right["y"] + right["height"] <= height, right
+
+
 def _above(top: dict[str, float], below: dict[str, float]) -> None:
     """One column: `top` ends before `below` begins, both within a phone's width."""
     assert top["y"] + top["height"] <= below["y"] + 1, (top, below)
@@ -152,8 +158,7 @@ def test_deal_screens_at_phone_and_laptop_width(tmp_path, playwright_instance, w
             payment = _box(ref, ref.wait_ident("payment"))
             side = _box(ref, ref.wait_ident("board-0"))
             if width == 1280:  # beside the sides, on the first screen
-                assert payment["x"] >= side["x"] + side["width"] - 1, (side, payment)
-                assert payment["y"] + payment["height"] <= height, payment
+                _right_on_first_screen(side, payment, height)
             else:
                 _above(payment, side)
             ref.click("Ann pays 3M")
@@ -166,8 +171,7 @@ def test_deal_screens_at_phone_and_laptop_width(tmp_path, playwright_instance, w
             fside = _box(fol, fol.wait_ident("board-0"))
             fstatus = _box(fol, fol.wait_ident("follow-status"))
             if width == 1280:  # the sides on the left, who is to play beside them on the first screen
-                assert fstatus["x"] >= fside["x"] + fside["width"] - 1, (fside, fstatus)
-                assert fstatus["y"] + fstatus["height"] <= height, fstatus
+                _right_on_first_screen(fside, fstatus, height)
             else:
                 _above(fstatus, fside)
 
@@ -214,7 +218,8 @@ def test_deal_screens_at_phone_and_laptop_width(tmp_path, playwright_instance, w
 def test_builder_screens_at_phone_and_laptop_width(tmp_path, playwright_instance, width):  # noqa: F811
     """Monopoly Builder: at 1280 px the building grid on the left and the players, the roll, the step and
     the trades beside it; the Bank's cash, resources and deeds beside the trades; the score beside its
-    chart; the follower's grid beside what happened. At 360 px one column as on a phone."""
+    chart; the follower's grid beside what happened; the board profile editor's parts beside the part
+    being edited. At 360 px one column as on a phone."""
     height = 1100 if width == 360 else 900
     browser = launch(playwright_instance)
     with app_server(tmp_path) as url:
@@ -225,6 +230,17 @@ def test_builder_screens_at_phone_and_laptop_width(tmp_path, playwright_instance
             ref.click("Monopoly Builder")
             ref.text("Table settings")
             ref.shot(f"w15-builder-setup-{width}")
+            ref.click("Edit board profile")
+            ref.text("Board profile")
+            ref.click("Oriental Avenue")
+            placeholders = _box(ref, ref.wait_ident("placeholders"))
+            deed = _box(ref, ref.wait_ident("deed-values"))
+            ref.shot(f"w20-builder-profile-{width}")
+            if width == 1280:  # which part on the left, the part being edited beside it
+                _right_on_first_screen(placeholders, deed, height)
+            else:
+                _above(placeholders, deed)
+            ref.click("Back to the new game")
             ref.click("Start game")
             ref.text("Ann rolls the dice.")
             ref.tap_ident("dice-2-3")
@@ -263,8 +279,7 @@ def test_builder_screens_at_phone_and_laptop_width(tmp_path, playwright_instance
             trades = _box(ref, ref.page.get_by_text("Trade between players", exact=True).first)
             ref.shot(f"w18-builder-bank-{width}")
             if width == 1280:  # cash, resources and deeds on the left, the trades beside them on the first screen
-                assert trades["x"] >= cash["x"] + cash["width"] - 1, (cash, trades)
-                assert trades["y"] + trades["height"] <= height, trades
+                _right_on_first_screen(cash, trades, height)
             else:
                 _above(cash, trades)
             ref.click("Score")

@@ -55,7 +55,7 @@ UI = GameUI(
     screens=(Screen("builder_turn", "Turn", BuilderTurn, wide=True),
              Screen("builder_bank", "Bank", BuilderBank, wide=True),
              Screen("builder_end", "Score", BuilderEnd, wide=True),
-             Screen(EDITOR_SCREEN, "", ProfileEditor, needs_game=False)),
+             Screen(EDITOR_SCREEN, "", ProfileEditor, needs_game=False, wide=True)),
     follower=BuilderFollower,
     end_screen="builder_end",
     min_players=2,
