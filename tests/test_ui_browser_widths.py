@@ -282,6 +282,22 @@ def test_builder_screens_at_phone_and_laptop_width(tmp_path, playwright_instance
         fhand = _box(fol, fol.wait_ident("turn-steps"))
         if width == 1280:
             _beside(fcorner, fhand)
+            # A narrower laptop (1000 px): no room for what happened beside both the grid and the shell's
+            # column, so it goes above the grid (as on a phone) and the shell's column keeps its width.
+            fol.page.set_viewport_size({"width": 1000, "height": t.height})
+            fol.page.wait_for_function(
+                """() => {
+                    const box = id => document.querySelector(`[flt-semantics-identifier="${id}"]`)
+                        ?.getBoundingClientRect();
+                    const steps = box("turn-steps"), corner = box("site-A1");
+                    return steps && corner && steps.bottom <= corner.top;
+                }""",
+                timeout=25_000,
+            )
+            fstatus = _box(fol, fol.wait_ident("follow-status"))
+            fcorner = _box(fol, fol.wait_ident("site-A1"))
+            assert fstatus["x"] > fcorner["x"] + 6 * fcorner["width"], (fcorner, fstatus)
+            assert fstatus["x"] + 200 <= 1000, fstatus
         else:
             _above(fhand, fcorner)
 

@@ -32,6 +32,11 @@ def cell_size(page_width: float | None, cols: int) -> int:
     return int(max(26, min(50, (min(width, 620) - 40) // max(1, cols))))
 
 
+def grid_width(page_width: float | None, cols: int) -> int:
+    """The drawn width of a grid of `cols` columns (the row numbers, the cells and the gaps between)."""
+    return 14 + cols * (cell_size(page_width, cols) + 2)
+
+
 @ft.component
 def _site(site: Site, size: int, picked: bool, tap: Callable[[int, int], None] | None):
     if site.kind == "none":
