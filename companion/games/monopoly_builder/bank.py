@@ -1,6 +1,7 @@
 """The Bank (Monopoly Builder): cash and resources of every player and the Bank, the 16 Title Deeds with
 owners, rents and mortgages (mortgage and unmortgage in one tap), trades between players and with the
-Bank, kept Chance cards, resources lying on spaces, and the transactions with undo. Every action is an
+Bank, kept Chance cards, resources lying on spaces, and the transactions with undo (on a wide page the holdings on the left, trades and transactions beside
+them). Every action is an
 engine event; a refusal is the error line and changes nothing."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from companion.games.monopoly_builder.trades import bank_trade_panel, hands_pane
 from companion.games.monopoly_builder.turn import debt_panel, rent_panel
 from companion.games.monopoly_builder.widgets import boxed, heading, resource_hex
 from companion.ui import theme
+from companion.ui.components.layout import side_by_side
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
@@ -75,6 +77,8 @@ def BuilderBank(app: AppState):
         items.append(ft.Text("Kept Chance cards: " + "; ".join(cards) + ".", size=12))
     items.append(heading("Title Deeds"))
     items += _deed_rows(app, game)
+    # On a wide page what everyone holds (cash, resources, deeds) on the left; trades and the log beside it.
+    holdings, items = items, []
     if not game.finished and st.phase != "auction":
         items += bank_trade_panel(app, game)
         items += player_trade_panel(app, game)
@@ -82,4 +86,4 @@ def BuilderBank(app: AppState):
                          ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),
                                        disabled=not game.can_undo())], wrap=True))
     items.append(boxed("txn-log", list(reversed(game.ledger_lines(20))) or ["No money has moved yet."], bg="#FAFAFA"))
-    return ft.Column(items, spacing=8)
+    return side_by_side(holdings, items, spacing=8)

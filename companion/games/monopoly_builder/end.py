@@ -9,6 +9,7 @@ import flet as ft
 from companion.games.monopoly_builder.table import BuilderTable
 from companion.ui import theme
 from companion.ui.components.chart import HistoryChart
+from companion.ui.components.layout import side_by_side
 from companion.ui.models import AppState
 
 REASONS = {"penthouse": "the penthouse is built", "agreed": "ended by agreement",
@@ -68,15 +69,16 @@ def BuilderEnd(app: AppState):
         items.append(ft.Text(note, size=13))
     for rank, p in enumerate(game.ranking(), 1):
         items.append(score_card(game, p, rank))
+    side: list[ft.Control] = []  # on a wide page beside the score cards: the chart and what to do next
     if game.finished:
         history = game.history()
         if len(history) > 1:
-            items.append(HistoryChart(history, {p: game.colour(p) for p in game.players}, game.history_title))
-        items.append(ft.Row([
+            side.append(HistoryChart(history, {p: game.colour(p) for p in game.players}, game.history_title))
+        side.append(ft.Row([
             ft.FilledButton("New game", on_click=lambda e: app.go("setup")),
             ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: undo_to_turn(app)),
         ], wrap=True))
     else:
-        items.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do("end_game")))
-        items.append(ft.TextButton("Back to the turn", on_click=lambda e: app.go("builder_turn")))
-    return ft.Column(items, spacing=10)
+        side.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do("end_game")))
+        side.append(ft.TextButton("Back to the turn", on_click=lambda e: app.go("builder_turn")))
+    return side_by_side(items, side)

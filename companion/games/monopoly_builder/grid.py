@@ -15,15 +15,26 @@ import flet as ft
 
 from companion.games.monopoly_builder.table import Site
 from companion.ui import theme
+from companion.ui.components.layout import is_wide
 
 EMPTY_FOUNDATION = "#D7CCC8"
 PENTHOUSE_RING = "#FFD600"
 PICKED_RING = "#000000"
 
 
+WIDE_CELL = 80  # px: on a laptop the grid has half the page; larger squares read across the table
+
+
 def cell_size(page_width: float | None, cols: int) -> int:
     width = page_width or 360
+    if is_wide(width):  # the grid beside the turn: up to half the page
+        return int(max(26, min(WIDE_CELL, (min(width / 2, 620) - 40) // max(1, cols))))
     return int(max(26, min(50, (min(width, 620) - 40) // max(1, cols))))
+
+
+def grid_width(page_width: float | None, cols: int) -> int:
+    """The drawn width of a grid of `cols` columns (the row numbers, the cells and the gaps between)."""
+    return 14 + cols * (cell_size(page_width, cols) + 2)
 
 
 @ft.component
@@ -48,7 +59,11 @@ def _site(site: Site, size: int, picked: bool, tap: Callable[[int, int], None] |
         border=ft.Border.all(width, ring), content=body,
         on_click=(lambda e: tap(site.row, site.col)) if tap is not None else None,
     )
-    return ft.Semantics(identifier=f"site-{site.cell}", label=site.label, button=tap is not None, content=box)
+    # The key changes when the cell becomes tappable (or stops): Flutter's web engine then draws a new
+    # semantics node, which carries the identifier. Updated in place from read-only to a button, the node
+    # lost its identifier in Chromium (seen on a laptop-width page, where the grid is in view from the start).
+    return ft.Semantics(identifier=f"site-{site.cell}", label=site.label, button=tap is not None, content=box,
+                        key=f"site-{site.cell}-{'tap' if tap is not None else 'view'}")
 
 
 SiteCell = ft.memo(_site)

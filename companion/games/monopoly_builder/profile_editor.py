@@ -19,6 +19,7 @@ from companion.games.monopoly_builder.table import Site
 from companion.games.monopoly_builder.widgets import heading, resource_hex
 from companion.ui.board_profiles import save_table_profile, saved_profile_file, table_profile
 from companion.ui.components.choice import Choice
+from companion.ui.components.layout import side_by_side
 from companion.ui.models import AppState, plain
 
 PROFILE_FILE = "monopoly_builder.json"
@@ -507,13 +508,15 @@ def ProfileEditor(app: AppState):
             "chance": _chance_part, "values": _values_part}[tab.editor_part](act)
     colours = ft.Row([ft.Container(width=14, height=14, bgcolor=resource_hex(c), border_radius=7)
                       for c in profile.colours.value], spacing=4)
-    return ft.Column([
+    # On a wide page which box and which part on the left, the part being edited beside it.
+    return side_by_side([
         ft.Text("Board profile", size=22, weight=ft.FontWeight.BOLD),
         ft.Row([colours, ft.Text(profile.label or profile.name, italic=True, size=12, expand=True)]),
         ft.Semantics(identifier="placeholders", content=ft.Text(
             f"{len(placeholders)} values are still placeholders: check them against your box." if placeholders
             else "Every value has been checked.", size=13)),
         Choice(PARTS, tab.editor_part, act.pick_part),
+    ], [
         heading(dict(PARTS)[tab.editor_part]),
         *part,
         ft.Row([

@@ -1,7 +1,7 @@
 """The referee's turn screen (Monopoly Builder), in the order of a turn: what the turn waits for, the
 latest roll and the resources it handed out (to everyone), what the last tap did, the rent an owner may
 still ask, then the step of the moment (discard, Jail, roll, buy or auction, Chance, Roll for Resources,
-steal) and, once the token has moved, the trades, the building grid and End turn. Every tap is one
+steal) and, once the token has moved, the trades, the building grid and End turn (on a wide page the grid on the left, the rest beside it). Every tap is one
 engine event through `app.do`; the engine refuses what the rules do not allow."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from companion.games.monopoly_builder.trades import (
 )
 from companion.games.monopoly_builder.widgets import boxed, chip_stepper, chips_row, heading
 from companion.ui import theme
+from companion.ui.components.layout import split, wide
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
 
@@ -188,7 +189,7 @@ def auction_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
 
 
 def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
-    """After the move: trades, building (the grid below), End turn."""
+    """After the move: trades, building (the grid below, or on the left of a wide page), End turn."""
     st = game.bstate
     p = game.mover
     assert p is not None
@@ -200,7 +201,8 @@ def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     if p in st.jail:
         out.append(ft.Text(f"{p} is in Jail: no building this turn.", size=13, italic=True))
     else:
-        out.append(ft.Text("To build: tap a foundation on the grid below.", size=13, italic=True))
+        where = "on the left" if wide() else "below"
+        out.append(ft.Text(f"To build: tap a foundation on the grid {where}.", size=13, italic=True))
     out.append(ft.FilledButton(label, icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do("end_turn")))
     nxt = game.next_roller()
     if nxt is not None and not app.local(VARIANT).site:  # while a floor is being paid, the build comes first
@@ -293,7 +295,9 @@ def BuilderTurn(app: AppState):
         items += step_panel(app, game)
         items += build_panel(app, game)
     building = (not game.finished and st.phase == "act" and st.debt is None and game.mover not in st.jail)
-    items += grid_panel(app, game, building)
+    # On a wide page the grid is on the left, the players, the roll, the step and the trades beside it.
+    before, items = items, []
+    grid = grid_panel(app, game, building)
     if not game.finished and st.phase == "act" and st.debt is None:
         items += bank_trade_panel(app, game)
         items += forced_trade_panel(app, game)
@@ -301,4 +305,4 @@ def BuilderTurn(app: AppState):
     if game.can_undo():
         tail.append(ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo()))
     items.append(ft.Row(tail, wrap=True))
-    return ft.Column(items, spacing=10)
+    return split(grid, before, items)

@@ -9,6 +9,7 @@ import flet as ft
 
 from companion.games.monopoly_deal.table import BoardView, DealTable, Face, SetView
 from companion.ui import theme
+from companion.ui.components.layout import column_width
 from companion.ui.models import AppState
 
 # The printed colours of the property cards (text colour chosen for contrast on each).
@@ -141,4 +142,6 @@ def DealFollower(app: AppState):
     if chain is not None:
         items.append(chain)
     items += [boards(game), recent_box(game, 6)]
-    return ft.Column(items, spacing=8)
+    # The shell draws this in the left column of a wide page, which takes its content's width: the sides
+    # (chips that wrap) need a width of their own there.
+    return ft.Container(width=column_width(0.6), content=ft.Column(items, spacing=8))

@@ -1,6 +1,7 @@
 """Monopoly Deal's table screen for the referee: whose move and plays left, the Just Say No chain, the
 step the game waits for (draw, an answer, a payment, the discard to 7), each card as a short guided flow
-(card, then target, then colour or set), every player's side of the table, and the card picker.
+(card, then target, then colour or set), every player's side of the table, and the card picker. On a wide page the sides of the table are on the
+left and the turn beside them (`layout.split_flex`).
 
 The picker lists the faces of the cards that can still be in the player's hand (the engine knows which:
 `DealTable.faces`), so the referee taps, never types. A money card banks and a one-colour property lays
@@ -27,6 +28,7 @@ from companion.games.monopoly_deal.rules import VARIANT, Waiting
 from companion.games.monopoly_deal.setup import DealTab
 from companion.games.monopoly_deal.table import KIND_ORDER, KIND_TITLES, DealTable, Face
 from companion.ui.components.choice import Choice
+from companion.ui.components.layout import split_flex, wide
 from companion.ui.models import AppState
 
 DISCARD = "__discard__"  # the tab's `face` while the referee picks the cards over the hand limit
@@ -372,7 +374,9 @@ def DealTurn(app: AppState):
         items += discard_panel(app, game, tab, player)
     elif w.kind == "play" and tab.face:
         items += card_flow(app, game, tab, player)
-    items.append(boards(game))
+    # On a wide page the sides of the table (banks, sets) are on the left, the turn beside them.
+    before, items = items, []
+    table = [boards(game)]
     if w.kind == "play" and not tab.face:
         items += wild_panel(app, game, tab, player)  # before the long picker: moving a wild is no play
         if st.plays_left > 0 and st.hands[player] > 0:
@@ -382,5 +386,6 @@ def DealTurn(app: AppState):
             items.append(ft.Text(f"{player} has used all {st.limits.plays_per_turn} plays: end the turn.", size=14))
         else:
             items.append(ft.Text(f"{player} has no cards left: end the turn (5 are drawn next turn).", size=14))
-    items.append(recent_box(game))
-    return ft.Column(items, spacing=8)
+    # What just happened: last on a phone; on a wide page under the sides, clear of the long picker.
+    (table if wide() else items).append(recent_box(game))
+    return split_flex(table, before, items, main_flex=5, side_flex=6, spacing=8)

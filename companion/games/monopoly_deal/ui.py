@@ -1,6 +1,6 @@
 """Monopoly Deal's UI side for the app shell: the setup form (house rules), the table screen (the
 referee's taps), what happened (the story and the payments), the end with the winner and a chart, and
-the follower's read-only view."""
+the follower's read-only view. Every screen uses the width of a laptop page (`layout`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from companion.games.monopoly_deal.table import DealTable, rebuild
 from companion.games.monopoly_deal.turn import DealTurn
 from companion.games.spec import GameUI, Screen
 from companion.ui.components.chart import HistoryChart
+from companion.ui.components.layout import side_by_side, split_flex
 from companion.ui.models import AppState
 
 
@@ -29,10 +30,10 @@ def DealStory(app: AppState):
         items.append(ft.Text("Payments (no change is ever given)", weight=ft.FontWeight.BOLD))
         items += [ft.Text(line, size=13) for line in game.payment_lines()]
     items.append(ft.Text(f"Draw pile {st.draw_count} cards, discard pile {len(st.discard)}.", size=13))
-    items.append(ft.Text("Story", weight=ft.FontWeight.BOLD))
-    items.append(ft.Semantics(identifier="story", content=ft.Column(
-        [ft.Text(line, size=13) for line in game.recent(len(st.story))], spacing=2)))
-    return ft.Column(items, spacing=8)
+    story: list[ft.Control] = [ft.Text("Story", weight=ft.FontWeight.BOLD), ft.Semantics(
+        identifier="story", content=ft.Column([ft.Text(line, size=13) for line in game.recent(len(st.story))],
+                                              spacing=2))]
+    return side_by_side(items, story, spacing=8)  # on a wide page the payments and the story side by side
 
 
 @ft.component
@@ -45,27 +46,26 @@ def DealEnd(app: AppState):
     if not game.finished:
         items.append(ft.Text(f"The first player with {st.limits.sets_to_win} complete sets of different colours "
                              "wins; the app declares it the moment it happens.", size=14))
-        items.append(boards(game))
-        items.append(ft.TextButton("Back to the table", on_click=lambda e: app.go("table")))
-        return ft.Column(items, spacing=10)
+        return split_flex([boards(game)], items,
+                          [ft.TextButton("Back to the table", on_click=lambda e: app.go("table"))])
     winner = st.winner_name or ""
     colours = ", ".join(game.colour_name(c) for c in st.complete_colours(winner))
     items.append(ft.Semantics(identifier="winner", content=ft.Text(
         f"Winner: {winner}", size=26, weight=ft.FontWeight.BOLD, color="#1B5E20")))
     items.append(ft.Text(f"{winner} completed {colours} on turn {st.turn_number}.", size=14))
     items.append(boards(game))
-    items.append(HistoryChart(game.history(), {p: game.colour(p) for p in game.players},
-                              "Money on the table (bank + properties, M) after each turn"))
-    items.append(ft.FilledButton("New game", on_click=lambda e: app.go("setup")))
-    return ft.Column(items, spacing=10)
+    # On a wide page the final sides on the left, the chart beside them.
+    return side_by_side(items, [HistoryChart(game.history(), {p: game.colour(p) for p in game.players},
+                                             "Money on the table (bank + properties, M) after each turn"),
+                                ft.FilledButton("New game", on_click=lambda e: app.go("setup"))])
 
 
 UI = GameUI(
     setup_form=DealSetupForm,
     start=start,
     rebuild=rebuild,
-    screens=(Screen("table", "Table", DealTurn), Screen("story", "What happened", DealStory),
-             Screen("end", "End", DealEnd)),
+    screens=(Screen("table", "Table", DealTurn, wide=True), Screen("story", "What happened", DealStory, wide=True),
+             Screen("end", "End", DealEnd, wide=True)),
     follower=DealFollower,
     end_screen="end",
     min_players=2,

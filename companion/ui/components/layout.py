@@ -51,3 +51,26 @@ def side_by_side(left: list[ft.Control], right: list[ft.Control], spacing: int =
         return ft.Column([*left, *right], spacing=spacing)
     return ft.Row([ft.Column(left, spacing=spacing, expand=True), ft.Column(right, spacing=spacing, expand=True)],
                   spacing=24, vertical_alignment=ft.CrossAxisAlignment.START)
+
+
+def split_flex(main: list[ft.Control], before: list[ft.Control], after: list[ft.Control] | None = None,
+               main_flex: int = 1, side_flex: int = 1, spacing: int = 10) -> ft.Control:
+    """As `split` (the phone order `before`, `main`, `after`), but on a wide page the two columns share
+    the width `main_flex` to `side_flex` instead of `main` taking its content's width: for a main part
+    with no width of its own (the players' sides of a card table, lists that wrap)."""
+    after = after or []
+    if not wide():
+        return ft.Column([*before, *main, *after], spacing=spacing)
+    return ft.Row([ft.Column(main, spacing=spacing, expand=main_flex),
+                   ft.Column([*before, *after], spacing=spacing, expand=side_flex)],
+                  spacing=20, vertical_alignment=ft.CrossAxisAlignment.START)
+
+
+def column_width(fraction: float) -> float | None:
+    """On a wide page, `fraction` of the content column's width: the width to give a part with no width
+    of its own drawn where the width is not bounded (in `split`'s main column, which takes its content's
+    width); None on a phone (the phone column bounds it)."""
+    page_width = ft.context.page.width
+    if not is_wide(page_width):
+        return None
+    return int(content_width(page_width) * fraction)
