@@ -294,9 +294,10 @@ def _cell_colours(bgr: U8, h_grid: F64, cells: range) -> F64:
     to_img = h_grid @ np.array([[1 / c, 0, first], [0, 1 / c, first], [0, 0, 1]], dtype=np.float64)
     warped = cv2.warpPerspective(bgr, np.linalg.inv(to_img), (n * c, n * c), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
-    # means of the middle 6x6 pixels of each square, summed as integers (exact; no float copy of the image)
-    inner = lab.reshape(n, c, n, c, 3)[:, 3:9, :, 3:9, :]
+    # means of the middle 6x6 pixels of each square, summed as integers (exact; no float copy of the image);
+    # only those pixels are converted to Lab (per pixel, so the same values, a quarter of the work)
+    middles = np.ascontiguousarray(warped.reshape(n, c, n, c, 3)[:, 3:9, :, 3:9, :]).reshape(n * 6, n * 6, 3)
+    inner = cv2.cvtColor(middles, cv2.COLOR_BGR2LAB).reshape(n, 6, n, 6, 3)
     return np.asarray(inner.sum(axis=(1, 3), dtype=np.int64) / 36.0, dtype=np.float64)
 
 
