@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import shared_path
+from vision import locate
 from vision.errors import NoBoardFound
 from vision.locate import SIZE, GridLocation, locate_grid, warp_grid
 from vision.locate_synth import monopoly_photo, tile_wall
@@ -137,3 +138,79 @@ def test_grid_running_out_of_the_photo_is_doubtful() -> None:
     except NoBoardFound:
         return
     assert loc.doubtful
+
+
+# ----------------------------------------------------------------------------------------------------
+# The locator's shortcuts (measured in benchmarks/vision_speed.py) must not change what it finds.
+
+
+@pytest.mark.parametrize(("set_name", "photo"), SAMPLE[:4] + SAMPLE[6:])
+def test_prescreened_search_finds_the_grid_of_the_full_search(set_name: str, photo: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ranking candidates by the cheap coarse comb search first, then searching only the strongest in
+    full, finds the same corners as searching every candidate in full and six for the window."""
+    img, _ = _load(set_name, photo)
+    quick = locate_grid(img)
+    monkeypatch.setattr(locate, "PRESCREEN_KEEP", 10**6)
+    monkeypatch.setattr(locate, "WINDOW_SEARCHES", 6)
+    full = locate_grid(img)
+    assert np.array_equal(quick.corners, full.corners)
+    assert quick.confidence == full.confidence
+
+
+def _band_profiles_per_line(g: np.ndarray, lines: np.ndarray, half: int, c: int, rows: bool) -> np.ndarray:
+    return np.stack([locate._band_profiles(g.T if rows else g, int(p), half, c) for p in lines])
+
+
+@pytest.mark.parametrize(("cell", "half"), [(16, 7), (24, 7), (32, 6), (32, 9)])
+def test_all_lines_at_once_are_the_bands_of_each_line(cell: int, half: int) -> None:
+    """`_refine` traces the 14 inner lines from one gather: the same profiles to the bit as one strip per
+    line (the homography it solves from them then is the same too), across and along rows."""
+    rng = np.random.default_rng(cell + half)
+    g = (rng.random((17 * cell, 17 * cell)) ** 3 * 100).astype(np.float32)
+    lines = (np.arange(1, SIZE) + 1) * cell
+    for rows in (False, True):
+        once = np.asarray(locate._bands_across(g, lines, half, cell, rows=rows), dtype=np.float64)
+        assert np.array_equal(once, _band_profiles_per_line(g, lines, half, cell, rows))
+
+
+def test_a_real_boards_lines_traced_at_once_are_the_same_and_refine_it() -> None:
+    img, meta = _load("cava_ro", "1_07.jpg")
+    h = cv2.getPerspectiveTransform(np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]),
+                                    np.float32(meta["corners"])).astype(np.float64)
+    cell, reach = 24, 0.3
+    new, share = locate._refine(img, h, cell, reach)
+    # the same pass with one strip per line, as the locator traced before
+    c = cell
+    to_img = h @ np.array([[1 / c, 0, -1], [0, 1 / c, -1], [0, 0, 1]], dtype=np.float64)
+    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (17 * c, 17 * c), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    gx, gy = locate._line_maps(warped)
+    lines = (np.arange(1, SIZE) + 1) * c
+    for g, rows in ((gx, False), (gy, True)):
+        once = np.asarray(locate._bands_across(g, lines, int(reach * c), c, rows=rows), dtype=np.float64)
+        assert np.array_equal(once, _band_profiles_per_line(g, lines, int(reach * c), c, rows))
+    assert share > 0.5 and np.abs(locate._grid_corners(new) - np.float32(meta["corners"])).max() < 0.25 * (
+        np.linalg.norm(np.subtract(meta["corners"][1], meta["corners"][0])) / SIZE)
+
+
+def test_histogram_median_is_numpys_median() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        shape = (int(rng.integers(1, 40)), int(rng.integers(1, 40)))
+        img = rng.integers(0, int(rng.integers(1, 256)), shape, dtype=np.uint8)
+        assert locate._median_u8(img) == float(np.median(img))
+
+
+def test_premium_colours_from_the_middles_only_are_the_same() -> None:
+    """`_cell_colours` converts only the pixels it averages to Lab: the same means as converting all."""
+    img, meta = _load("umich_kwwangkw", "rectified_w12.jpg")
+    h = cv2.getPerspectiveTransform(np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]),
+                                    np.float32(meta["corners"])).astype(np.float64)
+    c, n = 12, SIZE + 4
+    to_img = h @ np.array([[1 / c, 0, -2], [0, 1 / c, -2], [0, 0, 1]], dtype=np.float64)
+    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (n * c, n * c), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).reshape(n, c, n, c, 3)[:, 3:9, :, 3:9, :]
+    expected = lab.sum(axis=(1, 3), dtype=np.int64) / 36.0
+    assert np.array_equal(locate._cell_colours(img, h, range(-2, SIZE + 2)), expected)
