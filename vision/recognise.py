@@ -69,6 +69,13 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
     shapes it is shown. Checked on montages of every changed glyph of half of umich's photos (39 numbers
     cut, no letter harmed) and a quarter of the other sets' (none changed).
     """
+    # A number hangs at the lower right, beyond the letter: the glyph's last columns then hold no ink in its
+    # upper part. Most letters reach there (D, E, B, H...), and are passed over without the cost of the
+    # cut (~0.1 ms a glyph, ~15 ms a read of a full board).
+    ink = glyph.image > 0.5
+    cols, rows = np.flatnonzero(ink.any(axis=0)), np.flatnonzero(ink.any(axis=1))
+    if not len(cols) or ink[rows[0]:rows[0] + int(0.4 * (rows[-1] - rows[0] + 1)), cols[-1] - 1:cols[-1] + 1].any():
+        return glyph
     side = window.shape[0]
     c = side / 2.0
     w, h = max(1, round(glyph.width * cell_px)), max(1, round(glyph.height * cell_px))
