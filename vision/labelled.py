@@ -36,6 +36,12 @@ LABEL_FIXES: dict[tuple[str, str], dict[str, str]] = {
     ("umich_kwwangkw", "photo_278466646_1026828284707929_1225976921276"): {"B11": "I", "C11": "E"},  # P I E
     ("umich_kwwangkw", "photo_s6"): {"B4": "C"},  # A, C, E down column B: the tile shows C
     ("umich_kwwangkw", "rectified_w2"): {"F6": "A"},  # MASH down column F: the A was left out
+    # Found when the number-splitting glyphs were checked (issue 15): each square's crop plainly shows
+    # another letter than its label, with the neighbours as labelled.
+    ("umich_kwwangkw", "photo_278365679_1810430209160676_7439104111185"): {"G4": "R"},  # J R A A, as on the
+    # same tiles in photo_278739028's row 4; the label had J A A with the R left out
+    ("umich_kwwangkw", "photo_278739028_965210177525353_21108678248116"): {"E8": "P"},  # a P3 tile, not O
+    ("umich_kwwangkw", "photo_278724422_2048046288689504_7757428049442"): {"J9": "K"},  # J K K: the J twice
     # Tiles the source labelled empty: plain wooden spacer tiles between the words of a name-art board are
     # blank tiles ("?"); a tile printed "+" and tiles printed with the digits 2019 are no game's tiles, so
     # they are left unscored ("#").

@@ -209,9 +209,11 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     lab_c = _cells(lab, cell_px)[:, :, core, core].reshape(SIZE, SIZE, n_core, 3)
     dark_c = _cells(dark, cell_px)[:, :, core, core].reshape(SIZE, SIZE, n_core)
     # Colour of the square without its print: median over the core's non-ink pixels (all of them when
-    # ink covers nearly everything). Sorting puts the NaNs of ink pixels last, so the median is the
-    # middle of the valid prefix, for all squares at once.
-    few = (~dark_c).sum(axis=2) < 10
+    # "ink" covers most of the core: on a dark tile with a light letter everything around the letter is
+    # darker than the letter, and the non-ink pixels are the letter's, so the tile measured as light as
+    # the empty squares and was never searched for a light letter). Sorting puts the NaNs of ink pixels
+    # last, so the median is the middle of the valid prefix, for all squares at once.
+    few = (~dark_c).sum(axis=2) < max(10, n_core // 2)
     dark_c = dark_c & ~few[:, :, None]
     valid = (~dark_c).sum(axis=2)
     srt = np.sort(np.where(dark_c[..., None], np.nan, lab_c), axis=2)

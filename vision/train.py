@@ -4,8 +4,10 @@
 
 Data used:
 - synthetic letters: every letter A-Z rendered in the DejaVu fonts and the EXTRA_FONTS installed on the
-  machine (`training_fonts`), with a point number, rotation, blur, noise and stroke
-  thickness changes, passed through the same glyph finder as real tiles;
+  machine (`training_fonts`) on a tile with its edges and shadow (a quarter dark tiles with light letters),
+  with a point number sometimes touching the letter, stroke weight, rotation, shear, blur, noise and JPEG
+  changes, passed through the same glyph finder and point-number cut as real tiles; classes are weighted
+  so rare letters (X, Q, J, Z) are not drowned by common ones;
 - the labelled photos of `../shared/data/boards` (`vision.labelled.LABELLED_SETS`: cava_ro, declanfinerty,
   umich_kwwangkw, and b3nkang_stream and radosz99_pl with this project's labels), read in place. Real
   blank tiles are few, so every fourth lettered tile of each photo is also measured with its print
@@ -29,6 +31,7 @@ other photos (including all of cava_ro). The shipped models are then trained on 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import inspect
 import pickle
@@ -42,11 +45,22 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cells import CELL, GLYPH, MARGIN, U8, dark_ink, find_glyph, glyph_features, warp_board
+from vision.cells import (
+    CELL,
+    GLYPH,
+    MARGIN,
+    U8,
+    cell_window,
+    dark_ink,
+    find_glyph,
+    glyph_features,
+    warp_board,
+)
 from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos
 from vision.mlp import Mlp, train_mlp
 from vision.occupancy import ASSET as OCC_ASSET
 from vision.occupancy import OccupancyModel, SquareLook, measure
+from vision.recognise import without_point_number
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "vision"
 LETTERS_ASSET = ASSETS / "letters.npz"
@@ -142,6 +156,7 @@ def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
     """Occupancy features, labelled glyphs and painted-out blanks of one labelled board image."""
     warped = warp_board(img, photo.corners)
     look = measure(warped)
+    gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
     ys = []
     gx: list[F32] = []
     gy: list[str] = []
@@ -149,10 +164,17 @@ def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
         for c in range(15):
             ch = photo.grid[r][c]
             ys.append(-1 if ch == "#" else (0 if ch == "." else 1))
-            g = look.glyphs[r][c]
-            if g is None or ch == "#" or ch.islower():
+            if ch == "#" or ch.islower():
                 continue
-            gx.append(g.image)
+            window = cell_window(gray, r, c, 1.5)
+            g = look.glyphs[r][c]
+            if g is None and ch != ".":
+                # As the reader does on a square judged to hold a tile (vision.read): a light letter on a dark
+                # tile that the occupancy pass did not look for.
+                g = find_glyph(window, CELL, light_letters=True)
+            if g is None:
+                continue
+            gx.append(without_point_number(window, g).image)
             gy.append(ch)
     return PhotoData(photo, look.features, np.array(ys, np.int64),
                      np.array(gx, np.float32).reshape(-1, GLYPH, GLYPH), gy, blank_tiles(warped, photo, look))
@@ -203,6 +225,7 @@ def _code_version() -> str:
     # whole of train.py, so a change to folds or training reuses the cached features).
     text = b"".join((here / n).read_bytes() for n in ("cells.py", "occupancy.py"))
     text += inspect.getsource(blank_tiles).encode() + inspect.getsource(_measured).encode()
+    text += inspect.getsource(without_point_number).encode()
     return hashlib.sha1(text).hexdigest()[:12]
 
 
@@ -228,8 +251,16 @@ def training_fonts() -> list[Path]:
     return dejavu + [Path(f) for f in EXTRA_FONTS if Path(f).exists()]
 
 
-def synthetic_glyphs(per_font: int = 6, seed: int = 0) -> tuple[F32, list[str]]:
-    """Letters rendered in the installed DejaVu fonts on a tile, through the same glyph finder."""
+def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
+    """Letters rendered in the installed fonts on a tile, through the same glyph finder as real tiles.
+
+    Each letter sits on a tile (a little smaller than the square, with a shadow) on a board-coloured
+    surround, so tile edges are in the window as on a photo. A quarter of the tiles are dark with a light
+    letter (deluxe sets), found as the reader finds them (inverted). The point number sits at the lower
+    right, sometimes touching the letter (worn or blurred print), and goes through the same
+    `without_point_number` as at reading. Stroke weight (thinner or bolder than the font), rotation,
+    slight shear, blur, noise and JPEG quality vary.
+    """
     from PIL import Image, ImageDraw, ImageFont
 
     fonts = training_fonts()
@@ -237,34 +268,73 @@ def synthetic_glyphs(per_font: int = 6, seed: int = 0) -> tuple[F32, list[str]]:
     xs: list[F32] = []
     ys: list[str] = []
     side = int(CELL * 1.5)
+    big = 4
     for font_path in fonts:
         for letter in LETTERS:
             for _ in range(per_font):
-                size = int(CELL * rng.uniform(0.62, 0.8))
-                font = ImageFont.truetype(str(font_path), size)
-                big = 4
-                im = Image.new("L", (side * big, side * big), int(rng.uniform(170, 240)))
+                size = int(CELL * rng.uniform(0.58, 0.8))
+                dark_tile = rng.random() < 0.25
+                tile_v = int(rng.uniform(20, 90)) if dark_tile else int(rng.uniform(150, 245))
+                ink_v = int(rng.uniform(190, 250)) if dark_tile else int(rng.uniform(10, 80))
+                board_v = int(rng.uniform(60, 230))
+                im = Image.new("L", (side * big, side * big), board_v)
                 d = ImageDraw.Draw(im)
+                half = 0.45 * CELL * big
+                tx = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
+                ty = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
+                sh = 0.05 * CELL * big
+                d.rectangle((tx - half + sh, ty - half + sh, tx + half + sh, ty + half + sh),
+                            fill=int(board_v * 0.55))
+                d.rectangle((tx - half, ty - half, tx + half, ty + half), fill=tile_v)
+                # Letter and number are drawn as an ink mask, so their strokes can be made thinner or bolder
+                # than the font's (umich's wooden tiles are printed with thin strokes, worn ones bolder).
+                ink = Image.new("L", im.size, 0)
+                di = ImageDraw.Draw(ink)
                 f_big = ImageFont.truetype(str(font_path), size * big)
-                cx = side * big / 2 + rng.uniform(-0.08, 0.08) * CELL * big
-                cy = side * big / 2 + rng.uniform(-0.08, 0.08) * CELL * big
-                d.text((cx, cy), letter, font=f_big, fill=int(rng.uniform(10, 70)), anchor="mm")
+                cx = tx + rng.uniform(-0.06, 0.06) * CELL * big
+                cy = ty + rng.uniform(-0.07, 0.05) * CELL * big
+                di.text((cx, cy), letter, font=f_big, fill=255, anchor="mm")
+                box = ink.getbbox() or (0, 0, 1, 1)  # where the letter is, to check what the finder takes
                 num = str(rng.choice([1, 2, 3, 4, 5, 8, 10]))
                 f_small = ImageFont.truetype(str(font_path), max(6, size // 3) * big)
-                d.text((cx + 0.3 * CELL * big, cy + 0.22 * CELL * big), num, font=f_small, fill=40, anchor="mm")
-                del font
+                # Usually clear of the letter; sometimes close enough to touch it once blurred.
+                near = rng.uniform(0.18, 0.24) if rng.random() < 0.3 else rng.uniform(0.26, 0.32)
+                di.text((cx + near * CELL * big, cy + rng.uniform(0.18, 0.26) * CELL * big), num, font=f_small,
+                        fill=255, anchor="mm")
+                alpha = np.asarray(ink, np.float32) / 255.0
+                weight = rng.random()
+                if weight < 0.35:  # thinner strokes: up to 1 px taken off at the final size
+                    k = int(rng.choice([3, 5]))
+                    alpha = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                elif weight > 0.85:
+                    k = int(rng.choice([3, 5]))
+                    alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                base = np.asarray(im, np.float32)
+                im = Image.fromarray(np.clip(base * (1 - alpha) + ink_v * alpha, 0, 255).astype(np.uint8))
                 arr = np.asarray(im, np.float32)
                 rot = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
+                rot[0, 1] += rng.uniform(-0.08, 0.08)  # shear: a tile seen a little from the side
                 arr = cv2.warpAffine(arr, rot, (arr.shape[1], arr.shape[0]), borderMode=cv2.BORDER_REPLICATE)
                 arr = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
-                k = int(rng.choice([0, 3]))
+                k = int(rng.choice([0, 3, 5]))
                 if k:
-                    arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.2))
+                    arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.2 if k == 3 else 1.6))
                 arr = arr + rng.normal(0, rng.uniform(1, 8), arr.shape)
-                g = find_glyph(np.clip(arr, 0, 255).astype(np.uint8))
-                if g is None:
+                win = np.clip(arr, 0, 255).astype(np.uint8)
+                if rng.random() < 0.3:
+                    ok, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
+                    win = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else win
+                # Light letters are found on the inverted window, as the reader does on dark tiles.
+                g = find_glyph(255 - win) if dark_tile else find_glyph(win)
+                # A thinned letter can fall apart and a tile edge can win: such a glyph is not the letter.
+                letter_h = (box[3] - box[1]) / big
+                off = np.hypot(side / 2 + g.dx * CELL - (box[0] + box[2]) / (2 * big),
+                               side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big)) if g is not None else 1e9
+                if g is None or off > 0.12 * CELL or not 0.75 * letter_h <= g.height * CELL <= 1.3 * letter_h:
                     continue
-                img = g.image
+                if dark_tile:
+                    g = dataclasses.replace(g, inverted=True)
+                img = without_point_number(win, g).image
                 if rng.random() < 0.3:
                     kern = np.ones((2, 2), np.uint8)
                     img = (cv2.dilate if rng.random() < 0.5 else cv2.erode)(img, kern)
@@ -297,8 +367,13 @@ def train_letters(parts: list[PhotoData], synth: tuple[F32, list[str]], seed: in
     # real ones up so the board's own font dominates, while the fonts keep unseen boards covered.
     w = np.concatenate([np.full(len(synth[1]), 0.5, np.float32), np.ones(len(labels) - len(synth[1]), np.float32)])
     y = np.array([CLASSES.index(ch) for ch in labels], np.int64)
+    # Rare letters (X, Q, J, Z, K) have a few dozen real examples against thousands of E's, so a network
+    # left to the raw counts read an unfamiliar X as A, K or Y (umich's X left out: 16 of 56 wrong). Each
+    # class's weight is scaled by the square root of (median class weight / its own).
+    totals = np.bincount(y, weights=w, minlength=len(CLASSES))
+    w = (w * np.sqrt(np.median(totals[totals > 0]) / np.maximum(totals[y], 1e-6))).astype(np.float32)
     feats = glyph_features(x_img)
-    net = train_mlp(feats, y, CLASSES, hidden=(128,), epochs=25, seed=seed, sample_weight=w)
+    net = train_mlp(feats, y, CLASSES, hidden=(192,), epochs=25, seed=seed, sample_weight=w)
     net.extras = letter_shapes(net.standardise(feats), y, seed)
     return net
 
