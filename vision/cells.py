@@ -59,15 +59,29 @@ def dark_ink(gray: U8, cell_px: int = CELL, strict: bool = False) -> U8:
     contrast, so Otsu may loosen the cut-off within limits; `strict` keeps the firm cut-off, for textured
     wood where the loose one merges a letter with grain and shadow.
     """
+    return ink_cut(ink_ratio(gray, cell_px), strict)
+
+
+def ink_ratio(gray: U8, cell_px: int = CELL) -> F32:
+    """Each pixel's brightness over its local background (a closing: the locally brightest): under 1 is ink."""
     k = max(3, (cell_px // 4) | 1)
     background = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    ratio = gray.astype(np.float32) / np.maximum(background.astype(np.float32), 1.0)
-    if strict:
-        return (ratio < 0.72).astype(np.uint8)
+    return gray.astype(np.float32) / np.maximum(background.astype(np.float32), 1.0)
+
+
+def ink_cut(ratio: F32, strict: bool = False) -> U8:
+    """`dark_ink`'s cut-off applied to an `ink_ratio` (computed once when both cut-offs are tried)."""
+    return (ratio < (FIRM_INK_CUT if strict else loose_ink_cut(ratio))).astype(np.uint8)
+
+
+FIRM_INK_CUT = 0.72  # the strict cut-off, also the loosest Otsu may go below
+
+
+def loose_ink_cut(ratio: F32) -> float:
+    """The Otsu cut-off of an `ink_ratio`, kept within [FIRM_INK_CUT, 0.86]."""
     r8 = np.clip(ratio * 255.0, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(r8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    cut = float(np.clip(otsu / 255.0, 0.72, 0.86))
-    return (ratio < cut).astype(np.uint8)
+    return float(np.clip(otsu / 255.0, FIRM_INK_CUT, 0.86))
 
 
 @dataclass(frozen=True)
@@ -108,10 +122,14 @@ def dark_centre(window_gray: U8) -> bool:
 
 def _find_glyph(window_gray: U8, cell_px: int, inverted: bool,
                 exclude: tuple[float, float] | None = None) -> Glyph | None:
-    found = _glyph_in_mask(dark_ink(window_gray, cell_px), window_gray.shape[0], cell_px, inverted, exclude)
-    if found is None:  # the loose cut-off may have merged the letter with wood grain: try the firm one
-        found = _glyph_in_mask(dark_ink(window_gray, cell_px, strict=True), window_gray.shape[0], cell_px,
-                               inverted, exclude)
+    ratio = ink_ratio(window_gray, cell_px)
+    cut = loose_ink_cut(ratio)
+    found = _glyph_in_mask((ratio < cut).astype(np.uint8), window_gray.shape[0], cell_px, inverted, exclude)
+    # The loose cut-off may have merged the letter with wood grain: try the firm one (unless it was the
+    # firm one already: the same mask finds the same nothing).
+    if found is None and cut > FIRM_INK_CUT:
+        found = _glyph_in_mask((ratio < FIRM_INK_CUT).astype(np.uint8), window_gray.shape[0], cell_px, inverted,
+                               exclude)
     return found
 
 
