@@ -45,7 +45,16 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from browser.harness import PHONE, Tab, app_server, block_outside, cpu_seconds, launch, server_pid
+from browser.harness import (
+    BASE_ARGS,
+    CHROMIUM,
+    PHONE,
+    Tab,
+    app_server,
+    block_outside,
+    cpu_seconds,
+    server_pid,
+)
 
 OBSERVER = """() => {
   window.__state = null; window.__since = 0;
@@ -103,14 +112,26 @@ def distribution(values: list[float]) -> str:
             f"p99 {pct(0.99):.3f} s, max {v[-1]:.3f} s; within 1 s: {within:.1%}")
 
 
-def browser_load(games: int, followers: int, rounds: int, out: list[str], spacing: float = 0.0) -> None:
+def niced_chromium(folder: Path, nice: int) -> str:
+    """A launcher that starts Chromium (and so every page's process it forks) at `nice` priority."""
+    wrapper = folder / "chromium-niced"
+    wrapper.write_text(f'#!/bin/sh\nexec nice -n {int(nice)} {CHROMIUM} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def browser_load(games: int, followers: int, rounds: int, out: list[str], spacing: float = 0.0,
+                 profile: Path | None = None, nice: int = 0) -> None:
+    import subprocess
+
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         ids = make_games(Path(tmp), games)
         with app_server(Path(tmp)) as url, sync_playwright() as p:
             pid = server_pid(url)
-            browser = launch(p)
+            executable = niced_chromium(Path(tmp), nice) if nice else CHROMIUM
+            browser = p.chromium.launch(executable_path=executable, args=BASE_ARGS)
 
             def tab(game_id: str) -> Tab:
                 ctx = browser.new_context(viewport=PHONE)
@@ -135,6 +156,11 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                     page.evaluate(OBSERVER)
             out.append(f"{games} games x {followers} followers ({games * followers} follower pages, {games} "
                        f"referee pages) open and watching in {time.perf_counter() - t_open:.1f} s wall")
+            spy = None
+            if profile is not None:  # sample the app's Python stacks during the rounds only (py-spy, if installed)
+                spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid),
+                                        "--format", "raw", "--rate", "200", "--nonblocking", "-o", str(profile)],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             cpu0 = cpu_seconds(pid)
             latencies: list[float] = []
             arrivals: list[float] = []
@@ -174,8 +200,13 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                 for g in ids:
                     refs[g].text(f"{expect} to play", timeout=60_000)
             cpu = cpu_seconds(pid) - cpu0
+            if spy is not None:
+                spy.send_signal(2)  # py-spy writes its file on SIGINT
+                spy.wait(timeout=60)
             updates = rounds * games
             when = f"taps {spacing:g} s apart" if spacing else "all tables at once"
+            if nice:
+                when += f", browsers at nice {nice}"
             out.append(f"browser, {games} games x {followers} followers, {rounds} rounds (every table changes "
                        f"each round, {when}: {updates} updates): tap -> follower shows it: "
                        + distribution(latencies))
@@ -242,10 +273,15 @@ def main() -> int:
     parser.add_argument("--spacing", type=float, default=0.0,
                         help="seconds between the tables' taps in a round (0: all at once, the worst case)")
     parser.add_argument("--hub-only", action="store_true")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="run Chromium at this nice level (19: the lowest priority), so the server gets the "
+                             "CPU first, as when every phone draws on its own device")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="write the app's stacks during the rounds to this file (py-spy raw format)")
     args = parser.parse_args()
     load = os.getloadavg()
     header = (f"benchmarks/load.py --games {args.games} --followers {args.followers} --rounds {args.rounds} "
-              f"--spacing {args.spacing:g} "
+              f"--spacing {args.spacing:g} --nice {args.nice} "
               f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1/5/15 min) on {os.cpu_count()} cores)")
     out: list[str] = [header]
@@ -253,7 +289,7 @@ def main() -> int:
     print(out[-1], flush=True)
     if not args.hub_only:
         try:
-            browser_load(args.games, args.followers, args.rounds, out, args.spacing)
+            browser_load(args.games, args.followers, args.rounds, out, args.spacing, args.profile, args.nice)
         except Exception as exc:  # noqa: BLE001 - say what the machine could not do, keep the hub figure
             out.append(f"browser load did not complete: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     load = os.getloadavg()
