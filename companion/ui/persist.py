@@ -173,13 +173,13 @@ class GameStore:
             store.set_status(game.id, "finished")
 
     def has_pin(self, game: TableBase) -> bool:
+        known = self._pins.get(game.id)
+        if known is not None:
+            return known  # a PIN is set when the game is created and never removed: read once (asked per redraw)
         if self.path is None:
             return bool(game.new_pin)
         from companion.store import StoreError
 
-        known = self._pins.get(game.id)
-        if known is not None:
-            return known  # a PIN is set when the game is created and never removed: read once
         try:
             with self._open() as store:
                 self._pins[game.id] = bool(store.game(game.id).has_pin)
