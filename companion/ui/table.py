@@ -161,13 +161,15 @@ class TableBase:
         per update, not five. `make` gets the value it made before (None the first time), so it can hand
         back the parts that did not change as the same objects: memoized components then skip them
         on an identity check."""
-        with self.lock:
-            made = self._views.get(name)
-            if made is not None and made[0] == self.revision:
-                return made[1]  # type: ignore[no-any-return]
-            value = make(made[1] if made is not None else None)
-            self._views[name] = (self.revision, value)
-            return value
+        # No lock: a redraw must never wait for a change being made on another thread. The revision is
+        # read first, so a change that lands while `make` runs is made again on the next redraw.
+        revision = self.revision
+        made = self._views.get(name)
+        if made is not None and made[0] == revision:
+            return made[1]  # type: ignore[no-any-return]
+        value = make(made[1] if made is not None else None)
+        self._views[name] = (revision, value)
+        return value
 
     def chip_lines(self, player: str) -> list[str]:
         """What a player's chip shows under the name (score, money...): each game says."""
