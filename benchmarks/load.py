@@ -30,7 +30,8 @@ until each watching subscriber's callback ran.
 Prints min / median / p90 / p99 / max and the share within 1 s, the app process's CPU time during the
 rounds (from /proc: divided by the updates, the server's cost of one update of one table with its
 watching tabs, the figure least disturbed by a busy machine), the bytes a follower's page receives
-per update, and the load average before and after (the machine is shared, so wall times are noisy).
+per update, the CPU the Chromium processes spent meanwhile (what the phones would spend, each on its
+own), and the load average before and after (the machine is shared, so wall times are noisy).
 
 Measuring honestly on one machine: at a real table each phone draws on its own device, but here all
 the pages (60 by default) draw on the same cores as the server. `--nice 19` starts Chromium through a
@@ -128,6 +129,31 @@ def distribution(values: list[float]) -> str:
             f"p99 {pct(0.99):.3f} s, max {v[-1]:.3f} s; within 1 s: {within:.1%}")
 
 
+def browser_cpu() -> float:
+    """CPU seconds used so far by the Chromium processes this script started (its descendants)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = int(fields[1])
+        except (OSError, ValueError, IndexError):
+            continue  # a process that ended meanwhile
+    ours, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        kids = [p for p, parent in parents.items() if parent == pid and p not in ours]
+        ours.update(kids)
+        todo += kids
+    total = 0.0
+    for pid in ours:
+        try:
+            if b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                total += cpu_seconds(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
 def niced_chromium(folder: Path, nice: int) -> str:
     """A launcher that starts Chromium (and so every page's process it forks) at `nice` priority."""
     wrapper = folder / "chromium-niced"
@@ -179,7 +205,7 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             followers_pages = [page for pages in watchers.values() for page in pages]
             bytes0 = sum(float(page.evaluate("window.__bytes")) for page in followers_pages)
-            cpu0 = cpu_seconds(pid)
+            cpu0, drawing0 = cpu_seconds(pid), browser_cpu()
             latencies: list[float] = []
             arrivals: list[float] = []
             sends: list[float] = []
@@ -217,7 +243,7 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                     per_update.append(worst)
                 for g in ids:
                     refs[g].text(f"{expect} to play", timeout=60_000)
-            cpu = cpu_seconds(pid) - cpu0
+            cpu, drawing = cpu_seconds(pid) - cpu0, browser_cpu() - drawing0
             received = sum(float(page.evaluate("window.__bytes")) for page in followers_pages) - bytes0
             if spy is not None:
                 spy.send_signal(2)  # py-spy writes its file on SIGINT
@@ -239,6 +265,9 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             out.append(f"  follower updates never shown within 30 s: {missed}; app CPU during the rounds "
                        f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update); a follower receives "
                        f"{received / (updates * followers):.0f} bytes per update")
+            out.append(f"  the browsers' CPU during the rounds ({games * (followers + 1)} pages drawing, on the server's cores): "
+                       f"{drawing:.2f} s ({drawing / (updates * followers) * 1000:.0f} ms per follower page "
+                       f"update, referee pages included)")
             browser.close()
 
 
