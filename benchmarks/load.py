@@ -31,7 +31,7 @@ Prints min / median / p90 / p99 / max and the share within 1 s, the app process'
 rounds (from /proc: divided by the updates, the server's cost of one update of one table with its
 watching tabs, the figure least disturbed by a busy machine), the bytes a follower's page receives
 per update, the CPU the Chromium processes spent meanwhile (what the phones would spend, each on its
-own), and the load average before and after (the machine is shared, so wall times are noisy).
+own; their idle cost, measured for 5 s before the rounds, set apart), and the load average before and after (the machine is shared, so wall times are noisy).
 
 Measuring honestly on one machine: at a real table each phone draws on its own device, but here all
 the pages (60 by default) draw on the same cores as the server. `--nice 19` starts Chromium through a
@@ -205,7 +205,12 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             followers_pages = [page for pages in watchers.values() for page in pages]
             bytes0 = sum(float(page.evaluate("window.__bytes")) for page in followers_pages)
-            cpu0, drawing0 = cpu_seconds(pid), browser_cpu()
+            # What the pages cost with nothing happening (Flutter's idle frames, timers), to set apart
+            # from what drawing the updates costs.
+            idle0, idle_t0 = browser_cpu(), time.perf_counter()
+            time.sleep(5)
+            idle_rate = (browser_cpu() - idle0) / (time.perf_counter() - idle_t0)
+            cpu0, drawing0, rounds_t0 = cpu_seconds(pid), browser_cpu(), time.perf_counter()
             latencies: list[float] = []
             arrivals: list[float] = []
             sends: list[float] = []
@@ -244,6 +249,7 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                 for g in ids:
                     refs[g].text(f"{expect} to play", timeout=60_000)
             cpu, drawing = cpu_seconds(pid) - cpu0, browser_cpu() - drawing0
+            idle = idle_rate * (time.perf_counter() - rounds_t0)
             received = sum(float(page.evaluate("window.__bytes")) for page in followers_pages) - bytes0
             if spy is not None:
                 spy.send_signal(2)  # py-spy writes its file on SIGINT
@@ -266,8 +272,9 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                        f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update); a follower receives "
                        f"{received / (updates * followers):.0f} bytes per update")
             out.append(f"  the browsers' CPU during the rounds ({games * (followers + 1)} pages drawing, on the server's cores): "
-                       f"{drawing:.2f} s ({drawing / (updates * followers) * 1000:.0f} ms per follower page "
-                       f"update, referee pages included)")
+                       f"{drawing:.2f} s, of which {idle:.2f} s idle ({idle_rate:.2f} CPU s/s measured for 5 s "
+                       f"before the rounds); the rest, {(drawing - idle) / (updates * followers) * 1000:.0f} ms "
+                       f"per follower page update (the referee's page included)")
             browser.close()
 
 
