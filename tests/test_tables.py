@@ -178,3 +178,52 @@ def test_the_qr_code_of_a_table_decodes_to_its_address_on_the_network(hub: Hub) 
     assert text == url
     hub.base_urls = ["http://127.0.0.1:8550"]  # listening on this machine only: the only address there is
     assert hub.table_url("x") == "http://127.0.0.1:8550/table/x" and not hub.phones_can_reach()
+
+
+def test_a_tab_keeps_each_tables_drafts_apart(hub: Hub) -> None:
+    """Two tables of the same game opened in turn by one tab: what was typed on one stays with it."""
+    table_a, table_b = _classic("Ann", "Bob"), _classic("Cleo", "Dev")
+    hub.add(table_a)  # type: ignore[arg-type]
+    hub.add(table_b)  # type: ignore[arg-type]
+    tab = _tab("t")
+    tab.open_table(table_a.id)  # type: ignore[attr-defined]
+    draft_a = tab.local()
+    tab.form.racks = {"Ann": "QZ"}
+    tab.form.play_rack = "AEINRST"
+    tab.open_table(table_b.id)  # type: ignore[attr-defined]
+    assert tab.local() is not draft_a
+    assert (tab.form.racks, tab.form.play_rack) == ({}, "")
+    tab.open_table(table_a.id)  # type: ignore[attr-defined]
+    assert tab.local() is draft_a
+    # Setting up a new game of that kind starts from the tab's setup answers, not a table's drafts.
+    tab.new_game()
+    tab.chosen_game = "classic"
+    assert tab.local() is not draft_a and tab.local() is tab.local("classic")
+
+
+def test_the_board_a_tables_followers_see_is_made_once_per_change_and_keeps_its_unchanged_rows(hub: Hub) -> None:
+    """The load target (benchmarks/load.py): a table's five followers redraw on every change, so what
+    they show is derived once per change (`TableBase.view`), and the rows (or the whole board) that a
+    change did not touch are the same objects as before, which the memoized board skips unseen."""
+    from companion.ui.components.board import _same_where_equal, _squares
+
+    ref = _tab("ref")
+    game = hub.table(_start(ref, ("Ann", "Bob")))
+    assert game is not None
+    made: list[object] = []
+
+    def board(before: object) -> object:
+        made.append(before)
+        return _same_where_equal(before, _squares(game.layout, game.board, {}, None, None, set(), False, None))  # type: ignore[arg-type]
+
+    first = game.view("board", board)
+    assert all(game.view("board", board) is first for _ in range(5)) and made == [None]
+    ref.pass_turn()  # no square changes: the same board object, skipped whole
+    assert game.view("board", board) is first and made == [None, first]
+    ref.form.word, ref.form.square = "HOTEL", "H8"
+    ref.confirm_hand()
+    assert ref.info.startswith("Bob played HOTEL")
+    after = game.view("board", board)
+    assert after is not first and len(made) == 3
+    assert [r for r in range(15) if after[r] is not first[r]] == [7]  # type: ignore[index]
+    assert "H8 H" in after[7][7][-1] and after[6] == first[6]  # type: ignore[index]

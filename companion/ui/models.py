@@ -63,7 +63,8 @@ class Form:
         # The game as this tab last showed it (game id, moves): an action from an older screen is refused.
         self.seen: tuple[str, int] | None = None
         self.bought = ""  # Monopoly Scrabble: Bank rack letters in the word (other word games ignore it)
-        # Each game's own per-tab object (`GameUI.tab_state`), by game id: its setup answers and drafts.
+        # Each game's own per-tab object (`GameUI.tab_state`): its drafts by table (game id), its setup
+        # answers by "setup:<registry id>" (see `AppState.local`).
         self.games: dict[str, Any] = {}
         # The shell's tools (word lookup, rack check: `components/tools.py`), by name: their drafts.
         self.tools: dict[str, Any] = {}
@@ -123,6 +124,10 @@ class AppState:
             return
         if game_id != self.table:
             self.clear_draft()
+            # What was typed for another table stays with it, not on this one.
+            self.form.racks = {}
+            self.form.play_rack = ""
+            self.form.bought = ""
         self.table = game_id
         HUB.watch(self.session_key, game_id)
         if HUB.is_referee(game, self.session_key):
@@ -145,13 +150,17 @@ class AppState:
 
     def local(self, kind: str | None = None) -> Any:
         """This tab's object of the game `kind` (default: the game on the table, else the one being set
-        up), made by its `GameUI.tab_state` on first use: the game's setup answers and drafts."""
+        up), made by its `GameUI.tab_state` on first use: the table's drafts, or the setup answers."""
         game = self.game
         kind = kind or (game.kind if game is not None else self.setup_kind())
-        if kind not in self.form.games:
+        # A table's drafts are that table's: two tables of one game opened in turn by this tab keep
+        # their own (a half-typed word on one never shows on the other). Setup answers, with no table
+        # yet, are kept per game, for the next game of that kind this tab sets up.
+        key = game.id if game is not None and game.kind == kind else f"setup:{kind}"
+        if key not in self.form.games:
             factory = game_ui(kind).tab_state
-            self.form.games[kind] = factory() if factory is not None else None
-        return self.form.games[kind]
+            self.form.games[key] = factory() if factory is not None else None
+        return self.form.games[key]
 
     def touch(self) -> None:
         """Redraw this tab (after a change to an object the observable does not watch, e.g. `local()`)."""
@@ -169,8 +178,13 @@ class AppState:
         self.look()
 
     def refresh(self) -> None:
-        self.look()
+        self.note_change()
         self.revision += 1
+
+    def note_change(self) -> None:
+        """The game changed (here or on another tab): note it as this tab is about to show it, and take a
+        ruling down after its time. Notifies nobody by itself: see `App`'s redraw."""
+        self.look()
         if self.verdict is not None and time.time() > self.verdict_until:
             self.verdict = None
 

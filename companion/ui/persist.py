@@ -50,8 +50,9 @@ def default_data_dir() -> Path:
 
 
 class GameStore:
-    """Syncs `TableBase` logs into one store file. Opens a connection per call (the store's connection
-    belongs to one thread, and Flet handlers run on several)."""
+    """Syncs `TableBase` logs into one store file. Reads open a connection per call (the store's
+    connection belongs to one thread, and Flet handlers run on several); saving, which every change of
+    every table does, keeps one open connection per thread (`_writer`)."""
 
     def __init__(self, data_dir: str | Path | None) -> None:
         self.data_dir = str(data_dir) if data_dir else None
@@ -59,6 +60,7 @@ class GameStore:
         self._saved: dict[str, int] = {}  # game id -> events already in the store
         self._clocks_saved_at: dict[str, float] = {}  # game id -> when its clocks were last written
         self._pins: dict[str, bool] = {}  # game id -> whether a referee PIN guards it, once read
+        self._writers = threading.local()  # this thread's open store for saving, and the file it opened
         self.error = ""
 
     @property
@@ -72,19 +74,50 @@ class GameStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         return Store(self.path)
 
+    def _writer(self) -> Any:
+        """This thread's open store for saving. Opening one checks the whole file (`store.probe`: its
+        mark, version and an integrity check) and closing it checkpoints the write-ahead log: per save,
+        with ten tables changing at once, that was most of the save's time on the server's one event
+        loop. Opened again when the file on disk is no longer the one it opened (moved, replaced)."""
+        assert self.path is not None
+        held = getattr(self._writers, "store", None)
+        try:
+            st = self.path.stat()
+            here = (st.st_dev, st.st_ino)
+        except OSError:
+            here = None
+        if held is not None and here is not None and held[1] == here:
+            return held[0]
+        self._drop_writer()
+        store = self._open()
+        st = self.path.stat()
+        self._writers.store = (store, (st.st_dev, st.st_ino))
+        return store
+
+    def _drop_writer(self) -> None:
+        held = getattr(self._writers, "store", None)
+        self._writers.store = None
+        if held is not None:
+            try:
+                held[0].close()
+            except Exception:
+                LOG.warning("closing the game file's connection failed", exc_info=True)
+
     def save(self, game: TableBase) -> None:
         """Append the events not yet stored; mark the game finished when it is. Errors become `self.error`."""
         if self.path is None:
             return
+        import sqlite3
+
         from companion.store import StoreError
 
         with self._lock:
             try:
-                with self._open() as store:
-                    self._save(store, game)
+                self._save(self._writer(), game)
                 self._save_clocks(game)
                 self.error = ""
-            except (StoreError, OSError) as exc:
+            except (StoreError, OSError, sqlite3.Error) as exc:
+                self._drop_writer()  # the next save opens (and checks) the file again
                 LOG.error("saving game %s failed: %s", game.id, exc)
                 self.error = f"The game could not be saved ({exc})."
 
@@ -140,13 +173,13 @@ class GameStore:
             store.set_status(game.id, "finished")
 
     def has_pin(self, game: TableBase) -> bool:
+        known = self._pins.get(game.id)
+        if known is not None:
+            return known  # a PIN is set when the game is created and never removed: read once (asked per redraw)
         if self.path is None:
             return bool(game.new_pin)
         from companion.store import StoreError
 
-        known = self._pins.get(game.id)
-        if known is not None:
-            return known  # a PIN is set when the game is created and never removed: read once
         try:
             with self._open() as store:
                 self._pins[game.id] = bool(store.game(game.id).has_pin)

@@ -13,11 +13,14 @@ import math
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.events import Event, GameLog, dump_events, effective_events
 from companion.rules.errors import RulesError
+
+V = TypeVar("V")
 
 TOKEN_COLOURS = ["red", "blue", "green", "amber", "purple", "teal"]
 
@@ -121,6 +124,7 @@ class TableBase:
         self.moves = 0
         self.notice = ""
         self.new_pin = ""  # the referee PIN chosen at setup, until the store has hashed it
+        self._views: dict[str, tuple[int, Any]] = {}  # name -> (revision, value): see `view`
 
     # ----- read-only views every screen may use
     @property
@@ -150,6 +154,22 @@ class TableBase:
 
     def winner(self) -> list[str]:
         return list(self.state.winner())
+
+    def view(self, name: str, make: Callable[[V | None], V]) -> V:
+        """What a screen derives from the game (the board's squares at one size...), made once per change
+        of the game and shared by every tab showing it: a table's five followers cost one computation
+        per update, not five. `make` gets the value it made before (None the first time), so it can hand
+        back the parts that did not change as the same objects: memoized components then skip them
+        on an identity check."""
+        # No lock: a redraw must never wait for a change being made on another thread. The revision is
+        # read first, so a change that lands while `make` runs is made again on the next redraw.
+        revision = self.revision
+        made = self._views.get(name)
+        if made is not None and made[0] == revision:
+            return made[1]  # type: ignore[no-any-return]
+        value = make(made[1] if made is not None else None)
+        self._views[name] = (revision, value)
+        return value
 
     def chip_lines(self, player: str) -> list[str]:
         """What a player's chip shows under the name (score, money...): each game says."""

@@ -42,20 +42,26 @@ def game_screen(app: AppState) -> Any:
     return screen if screen is not None and not screen.needs_game else None
 
 
-def _nav(app: AppState) -> ft.Control:
+@ft.component
+def _nav(app: AppState, screen: str, role: str, kind: str):
+    """The navigation row. Memoized on what it shows (the screen, the role, the table's game): a
+    change of the game made on another tab, which redraws this tab from its root, skips it."""
     game = app.game
-    screen = game_screen(app)
+    own = game_screen(app)
     tools = tool_buttons(app)  # word lookup and the rack check: on every screen
-    if game is None or app.screen in ("home", "setup") or (screen is not None and not screen.needs_game):
+    if game is None or screen in ("home", "setup") or (own is not None and not own.needs_game):
         return ft.Row(tools, wrap=True, spacing=0)
     join = ft.TextButton("Invite phones", on_click=lambda e: app.go("join"))
-    if app.role == "follower":
+    if role == "follower":
         return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home")), join, *tools], wrap=True,
                       spacing=0)
     buttons = [ft.TextButton(s.label, on_click=lambda e, k=s.key: app.go(k))
-               for s in game_ui(game.kind).screens if s.label]
+               for s in game_ui(kind).screens if s.label]
     buttons += [ft.TextButton("Home", on_click=lambda e: app.go("home")), join]
     return ft.Row(buttons + tools, wrap=True, spacing=0)
+
+
+Nav = ft.memo(_nav)
 
 
 WIDE_SHELL_SCREENS = ("home", "setup", "follow")  # the shell's screens laid out for a wide page
@@ -85,6 +91,7 @@ def first_state(route: str) -> AppState:
 def App():
     page = ft.context.page
     app, _ = ft.use_state(lambda: first_state(page.route))
+    _, redraw = ft.use_state(0)
     # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
     # not come back yet: an echo arriving after the tab moved on must not move it back.
     pushed = ft.use_ref(list)
@@ -94,7 +101,11 @@ def App():
         app.session_key = key
 
         async def bump():
-            app.refresh()
+            # Another tab changed this tab's game: redraw from this root, each component once. (Bumping
+            # the observable instead scheduled every component holding `app` besides the root, and the
+            # root then drew most of them a second time: measured with benchmarks/load.py.)
+            app.note_change()
+            redraw(lambda n: n + 1)
 
         HUB.subscribe(key, lambda: page.run_task(bump), app.table)
 
@@ -165,7 +176,8 @@ def App():
             alignment=ft.Alignment.TOP_CENTER,
             expand=True,
             content=ft.Column(
-                [ft.Container(content=ft.Column([_nav(app), Messages(app), body], spacing=8),
+                [ft.Container(content=ft.Column([Nav(app, screen, app.role, app.game.kind if app.game else ""),
+                                                 Messages(app, HUB.store.error), body], spacing=8),
                               padding=10,
                               width=content_width(page.width if wide_screen(app, own) else None))],
                 scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,

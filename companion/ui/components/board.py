@@ -74,36 +74,18 @@ def _board_header(cell: int, size: int):
 BoardHeader = ft.memo(_board_header)
 
 
-@ft.component
-def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = None,
-              properties: dict[tuple[int, int], str] | None = None,
-              on_tap: Callable[[int, int], None] | None = None):
-    """The game's board; or, with `layout` (the profile editor), an empty board whose property squares
-    are `properties` and whose taps go to `on_tap`."""
-    game = app.game
-    if layout is None and game is None:
-        return ft.Text("No game yet.")
-    if layout is not None:
-        board = Board(layout.size)
-        read = conf = check = None
-        new_squares: set[tuple[int, int]] = set()
-    else:
-        assert game is not None
-        layout = game.layout
-        board = game.board
-        read = app.read_rows if app.role == "referee" else None
-        conf = app.read_conf if app.role == "referee" else None
-        check = app.read_check if read is not None else app.hand_check
-        new_squares = set(check.new_squares) if check is not None else set()
-        properties = game.property_squares()
-    properties = properties or {}
-    tap = on_tap or app.select
-    size = board.size
-    cell = _cell_size(ft.context.page.width, size)
+Squares = tuple[tuple[CellProps, ...], ...]  # the board's rows of square props
+
+
+def _squares(layout: Layout, board: Board, properties: dict[tuple[int, int], str], read: tuple[str, ...] | None,
+             conf: tuple[tuple[float, ...], ...] | None, new_squares: set[tuple[int, int]], preview: bool,
+             selected: tuple[int, int] | None) -> Squares:
+    """Every square's plain props: the tiles, the read being checked (new tiles, unsure letters), the
+    play being previewed, the selected square, the property rings."""
     rows = []
-    for r in range(size):
+    for r in range(board.size):
         cells = []
-        for c in range(size):
+        for c in range(board.size):
             premium = layout.premiums[r][c].value
             tile = board._cells[r][c]
             letter = tile.letter if tile else ""
@@ -114,12 +96,12 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
                 letter = "" if ch == "?" else ch.upper()
                 blank = ch == "?" or ch.islower()
                 state = "new"
-            elif tile is None and (r, c) in new_squares and app.hand_check is not None and app.hand_check.ok:
+            elif tile is None and (r, c) in new_squares and preview:
                 state = "preview"
             elif tile is not None:
                 state = "tile"
             low = conf is not None and read is not None and conf[r][c] < LOW_CONFIDENCE and read[r][c] != "."
-            selected = app.selected == (r, c) and on_tap is None
+            is_selected = selected == (r, c)
             if low:
                 bg = theme.TILE_LOW_BG  # unsure letter: a different fill, not only a ring, so it shows at 360 px
             elif state in ("new", "preview"):
@@ -130,7 +112,7 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
                 bg = theme.PREMIUM_BG[premium]
             prop = properties.get((r, c))
             border_colour = theme.TILE_LOW if low else (theme.group(prop) if prop else None)
-            if selected:
+            if is_selected:
                 border_colour = "#000000"
             text = letter if letter else ("?" if blank else theme.PREMIUM_LABEL[premium])
             centre = (r, c) == (layout.centre.row, layout.centre.col) and not (bool(letter) or blank)
@@ -138,16 +120,67 @@ def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = N
             label = f"{COLS[c]}{r + 1} " + (
                 (f"{letter or 'blank'}{' blank' if blank and letter else ''}{' new' if state == 'new' else ''}"
                  f"{' check' if low else ''}") if is_letter else "empty") + (f" property {prop}" if prop else "")
-            border_width = 3 if (prop or low) and not selected else (2 if border_colour else 0.5)
+            border_width = 3 if (prop or low) and not is_selected else (2 if border_colour else 0.5)
             cells.append((c, bg, border_width, border_colour or theme.BOARD_LINE, text,
                           ("blank" if blank else "letter") if is_letter else "label", centre, label))
-        rows.append(BoardRow(r, cell, tuple(cells), tap if interactive else None))
-    header = BoardHeader(cell, size)
-    legend: list[ft.Control] = []
-    if read is not None:
-        legend = [ft.Row([_swatch(theme.TILE_NEW), ft.Text("new tile", size=11), _swatch(theme.TILE_LOW_BG),
-                          ft.Text("check this letter (tap to correct)", size=11)], wrap=True, spacing=4)]
-    return ft.Column([header, *rows, *legend], spacing=0, tight=True)
+        rows.append(tuple(cells))
+    return tuple(rows)
+
+
+def _same_where_equal(before: Squares | None, now: Squares) -> Squares:
+    """`now`, with the rows equal to `before`'s being `before`'s own objects (all of `before` when nothing
+    changed): the memoized rows and board then skip them on an identity check."""
+    if before is None or len(before) != len(now):
+        return now
+    rows = tuple(b if b == n else n for b, n in zip(before, now, strict=True))
+    return before if all(b is n for b, n in zip(before, rows, strict=True)) else rows
+
+
+@ft.component
+def _board_body(squares: Squares, cell: int, tap: Callable[[int, int], None] | None, legend: bool):
+    """The column letters, the rows, the read's legend. Memoized: a board whose squares did not change
+    (every pass, exchange, challenge, clock tap...) is skipped whole."""
+    rows = [BoardRow(r, cell, cells, tap) for r, cells in enumerate(squares)]
+    extra: list[ft.Control] = []
+    if legend:
+        extra = [ft.Row([_swatch(theme.TILE_NEW), ft.Text("new tile", size=11), _swatch(theme.TILE_LOW_BG),
+                         ft.Text("check this letter (tap to correct)", size=11)], wrap=True, spacing=4)]
+    return ft.Column([BoardHeader(cell, len(squares)), *rows, *extra], spacing=0, tight=True)
+
+
+BoardBody = ft.memo(_board_body)
+
+
+@ft.component
+def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = None,
+              properties: dict[tuple[int, int], str] | None = None,
+              on_tap: Callable[[int, int], None] | None = None):
+    """The game's board; or, with `layout` (the profile editor), an empty board whose property squares
+    are `properties` and whose taps go to `on_tap`.
+
+    The game's board as every follower sees it (no read, no preview, no selection) is made once per
+    change of the game and shared by the tabs showing it (`TableBase.view`)."""
+    game = app.game
+    if layout is None and game is None:
+        return ft.Text("No game yet.")
+    tap = on_tap or app.select
+    cell = _cell_size(ft.context.page.width, layout.size if layout is not None else game.board.size)
+    if layout is not None:
+        squares = _squares(layout, Board(layout.size), properties or {}, None, None, set(), False, None)
+        return BoardBody(squares, cell, tap if interactive else None, False)
+    assert game is not None
+    read = app.read_rows if app.role == "referee" else None
+    conf = app.read_conf if app.role == "referee" else None
+    check = app.read_check if read is not None else app.hand_check
+    preview = app.hand_check is not None and app.hand_check.ok
+    new_squares = set(check.new_squares) if check is not None else set()
+    if read is None and not preview and app.selected is None:
+        squares = game.view(f"board-squares/{cell}", lambda before: _same_where_equal(before, _squares(
+            game.layout, game.board, game.property_squares(), None, None, set(), False, None)))
+    else:  # this tab's own draft on the board: only this tab shows it
+        squares = _squares(game.layout, game.board, game.property_squares(), read, conf, new_squares, preview,
+                           app.selected)
+    return BoardBody(squares, cell, tap if interactive else None, read is not None)
 
 
 def _swatch(colour: str) -> ft.Control:

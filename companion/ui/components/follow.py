@@ -44,23 +44,24 @@ def FollowScreen(app: AppState):
     elif current:
         items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
             f"{current} to play", size=18, weight=ft.FontWeight.BOLD)))
-    return split([game_ui(game.kind).follower(app)], items, [TakeOver(app)])
+    from companion.ui.hub import HUB
+
+    pin = HUB.store.has_pin(game) and not HUB.is_referee(game, app.session_key)
+    return split([game_ui(game.kind).follower(app)], items, [TakeOver(app, pin)])
 
 
 @ft.component
-def TakeOver(app: AppState):
-    """Referee this table from this device: with the game's referee PIN when it has one (the hub checks
-    it, and checks again on every change this tab makes)."""
-    game = app.game
-    if game is None:
-        return ft.Container()
-    from companion.ui.hub import HUB
-
+def _take_over(app: AppState, pin: bool):
+    """Referee this table from this device: with the game's referee PIN when it has one (`pin`: the hub
+    checks it, and checks again on every change this tab makes). Memoized: the game's changes skip it."""
     items: list[ft.Control] = []
-    if HUB.store.has_pin(game) and not HUB.is_referee(game, app.session_key):
+    if pin:
         items.append(ft.TextField(label="Referee PIN", password=True, width=160, dense=True,
                                   keyboard_type=ft.KeyboardType.NUMBER,
                                   on_change=lambda e: setattr(app.form, "pin_try", e.control.value),
                                   on_submit=lambda e: app.take_over()))
     items.append(ft.OutlinedButton("Referee this game", on_click=lambda e: app.take_over()))
     return ft.Row(items, wrap=True)
+
+
+TakeOver = ft.memo(_take_over)

@@ -8,14 +8,14 @@ from companion.ui.models import AppState
 
 
 @ft.component
-def Messages(app: AppState):
-    from companion.ui.hub import HUB
-
+def _messages(app: AppState, store_error: str):
+    """Memoized on the store's error line (the tab's own lines notify it through `app`): a change made
+    on another tab, which redraws this tab from its root, skips it."""
     items: list[ft.Control] = []
-    if HUB.store.error:
+    if store_error:
         items.append(ft.Semantics(identifier="save-error", content=ft.Container(
             bgcolor="#FFEBEE", padding=8, border_radius=6,
-            content=ft.Text(HUB.store.error, color="#B71C1C", weight=ft.FontWeight.BOLD))))
+            content=ft.Text(store_error, color="#B71C1C", weight=ft.FontWeight.BOLD))))
     if app.busy:
         items.append(ft.Row([ft.ProgressRing(width=18, height=18), ft.Text(app.busy)]))
     if app.error:
@@ -26,3 +26,6 @@ def Messages(app: AppState):
         items.append(ft.Semantics(identifier="info", content=ft.Container(
             bgcolor="#E8F5E9", padding=8, border_radius=6, content=ft.Text(app.info, color="#1B5E20"))))
     return ft.Column(items, spacing=4, tight=True)
+
+
+Messages = ft.memo(_messages)

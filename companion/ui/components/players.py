@@ -4,6 +4,7 @@ game clocks."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import flet as ft
 
@@ -32,7 +33,11 @@ def PlayersStrip(app: AppState):
             if g is not None and g.clocks is not None and not g.clocks.paused():
                 set_tick(lambda t: t + 1)
 
-    ft.on_mounted(lambda: ft.context.page.run_task(ticker))
+    def start() -> Any:
+        running = ft.context.page.run_task(ticker)
+        return running.cancel  # stopped when the strip leaves the page (each screen change mounts a new one)
+
+    ft.use_effect(start, [])
     if game is None:
         return ft.Container()
     current = game.current_player
