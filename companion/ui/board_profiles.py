@@ -1,7 +1,8 @@
 """The board profiles a table edited and keeps, for the games whose box data is an editable profile (the
 Monopoly games): saved as `DATA/profiles/FILE`, read back for every new game, the box defaults otherwise.
 The game's own profile module validates, loads and saves; this module only knows where the file is and
-says what went wrong in one sentence."""
+says what went wrong in one sentence, and holds what every profile editor does with the table's file
+(`TableProfileActions`: which profile is edited, save it, back to the box defaults)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,43 @@ def save_table_profile(app: AppState, profile: Any, file_name: str,
         app.fail(f"The profile could not be saved ({exc}).")
         return None
     return path
+
+
+class TableProfileActions:
+    """A profile editor's taps for one tab, the part every game's editor shares: the game's editor
+    subclasses it with its `variant`, its `profile_file` and its profile module's `load`/`save` (imported
+    when first used), and adds its own editing taps."""
+
+    variant: str
+    profile_file: str
+
+    def __init__(self, app: AppState) -> None:
+        self.app = app
+        self.tab: Any = app.local(self.variant)
+
+    def load(self, path: Path | None = None) -> Any:
+        raise NotImplementedError
+
+    def store(self, profile: Any, path: Path) -> Path:
+        raise NotImplementedError
+
+    def table_profile(self) -> Any:
+        """The profile being edited, else the table's saved one, else the box defaults."""
+        if self.tab.profile is not None:
+            return self.tab.profile
+        return table_profile(self.app, self.profile_file, self.load)
+
+    def save(self) -> None:
+        path = save_table_profile(self.app, self.tab.profile, self.profile_file, self.store)
+        if path is None:
+            return
+        self.app.say(f"Board profile saved ({path}). New games use it.")
+
+    def reset(self) -> None:
+        self.tab.profile = self.load()
+        self.after_reset()
+        self.app.say("Back to the box defaults (not saved yet).")
+        self.app.touch()
+
+    def after_reset(self) -> None:
+        """What the game's editor shows again after the box defaults came back (nothing by default)."""

@@ -17,7 +17,7 @@ from companion.games.monopoly_builder.grid import BuildingGrid
 from companion.games.monopoly_builder.rules import VARIANT
 from companion.games.monopoly_builder.table import Site
 from companion.games.monopoly_builder.widgets import heading, resource_hex
-from companion.ui.board_profiles import save_table_profile, saved_profile_file, table_profile
+from companion.ui.board_profiles import TableProfileActions, saved_profile_file
 from companion.ui.components.choice import Choice
 from companion.ui.components.layout import side_by_side
 from companion.ui.models import AppState, plain
@@ -52,21 +52,22 @@ def _number(text: str) -> int | None:
     return int(text) if text.lstrip("-").isdigit() else None
 
 
-class ProfileActions:
+class ProfileActions(TableProfileActions):
     """The editor's taps for one tab: each changes the tab's profile through the rules' profile module."""
 
-    def __init__(self, app: AppState) -> None:
-        self.app = app
-        self.tab: BuilderTab = app.local(VARIANT)
+    variant = VARIANT
+    profile_file = PROFILE_FILE
+    tab: BuilderTab
 
-    # ----- which profile
-    def table_profile(self) -> Any:
-        """The profile being edited, else the table's saved one, else the box defaults."""
+    def load(self, path: Path | None = None) -> Any:
         from companion.games.monopoly_builder.profile import load_profile
 
-        if self.tab.profile is not None:
-            return self.tab.profile
-        return table_profile(self.app, PROFILE_FILE, load_profile)
+        return load_profile(path) if path is not None else load_profile()
+
+    def store(self, profile: Any, path: Path) -> Path:
+        from companion.games.monopoly_builder.profile import save_profile
+
+        return save_profile(profile, path)
 
     def open(self) -> None:
         self.tab.profile = self.table_profile()
@@ -330,21 +331,8 @@ class ProfileActions:
         self._edit(set_value, self.tab.edit_value, n, said=f"{self.tab.edit_value} is now {n}.")
 
     # ----- keep
-    def save(self) -> None:
-        from companion.games.monopoly_builder.profile import save_profile
-
-        path = save_table_profile(self.app, self.tab.profile, PROFILE_FILE, save_profile)
-        if path is None:
-            return
-        self.app.say(f"Board profile saved ({path}). New games use it.")
-
-    def reset(self) -> None:
-        from companion.games.monopoly_builder.profile import load_profile
-
-        self.tab.profile = load_profile()
+    def after_reset(self) -> None:
         self.pick_deed(self.tab.profile.deeds[0].id, touch=False)
-        self.app.say("Back to the box defaults (not saved yet).")
-        self.app.touch()
 
 
 def chart_text(chart: dict[str, str] | None) -> str:

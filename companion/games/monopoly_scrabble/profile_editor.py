@@ -6,13 +6,14 @@ typed fields are this tab's (`MonopolyTab`); a saved profile is `DATA/profiles/t
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import flet as ft
 
 from companion.games.monopoly_scrabble.rules import VARIANT
 from companion.ui import theme
-from companion.ui.board_profiles import save_table_profile, table_profile
+from companion.ui.board_profiles import TableProfileActions
 from companion.ui.components.board import BoardGrid
 from companion.ui.components.choice import Choice
 from companion.ui.models import AppState, plain
@@ -52,20 +53,22 @@ def profile_actions(app: AppState) -> ProfileActions:
 PROFILE_FILE = "table.json"  # the name earlier releases saved the table's profile under
 
 
-class ProfileActions:
+class ProfileActions(TableProfileActions):
     """The editor's taps for one tab: each changes the tab's profile through the rules' profile module."""
 
-    def __init__(self, app: AppState) -> None:
-        self.app = app
-        self.tab: MonopolyTab = app.local(VARIANT)
+    variant = VARIANT
+    profile_file = PROFILE_FILE
+    tab: MonopolyTab
 
-    def table_profile(self) -> Any:
-        """The profile being edited, else the table's saved one, else the box defaults."""
+    def load(self, path: Path | None = None) -> Any:
         from companion.games.monopoly_scrabble.profile import load_profile
 
-        if self.tab.profile is not None:
-            return self.tab.profile
-        return table_profile(self.app, PROFILE_FILE, load_profile)
+        return load_profile(path) if path is not None else load_profile()
+
+    def store(self, profile: Any, path: Path) -> Path:
+        from companion.games.monopoly_scrabble.profile import save_profile
+
+        return save_profile(profile, path)
 
     def open(self) -> None:
         self.tab.profile = self.table_profile()
@@ -145,22 +148,6 @@ class ProfileActions:
             self.app.fail(plain(exc))
             return
         self._edit(set_track_space, index, space)
-
-    def save(self) -> None:
-        from companion.games.monopoly_scrabble.profile import save_profile
-
-        path = save_table_profile(self.app, self.tab.profile, PROFILE_FILE, save_profile)
-        if path is None:
-            return
-        self.app.say(f"Board profile saved ({path}). New games use it.")
-
-    def reset(self) -> None:
-        from companion.games.monopoly_scrabble.profile import load_profile
-
-        self.tab.profile = load_profile()
-        self.app.say("Back to the box defaults (not saved yet).")
-        self.app.touch()
-
 
 @ft.component
 def ProfileEditor(app: AppState):
