@@ -12,6 +12,7 @@ watching and cannot change the game until the PIN is given.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +67,17 @@ def _qr_text(tab: Tab) -> str:
     import numpy as np
 
     tab.wait_ident("table-address")
-    tab.page.wait_for_timeout(700)
-    png = tab.page.screenshot(full_page=False)
-    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    return str(text)
+    # The code is an image the page draws once it has loaded: on a loaded machine that can take longer
+    # than any fixed pause (a fresh clone's run decoded nothing after 700 ms), so keep looking, as a
+    # phone's camera does, until it reads or 20 s have passed.
+    deadline = time.monotonic() + 20
+    while True:
+        tab.page.wait_for_timeout(500)
+        png = tab.page.screenshot(full_page=False)
+        image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+        if text or time.monotonic() > deadline:
+            return str(text)
 
 
 def _context_for(browser: Any, url: str, viewport: dict[str, int] = PHONE) -> Any:
