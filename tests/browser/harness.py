@@ -163,13 +163,14 @@ class Tab:
                     handle.focus()
                 self.page.wait_for_function(
                     "e => document.activeElement === e && e.getAttribute('autocorrect') === 'on'",
-                    arg=handle, timeout=timeout)
+                    arg=handle, timeout=timeout / 4)
                 handle.fill(value)  # selects what is there and replaces it in one input event
                 return
             except PlaywrightError as exc:
-                # Flutter rebuilt the semantics tree between finding the field and using it (a redraw
-                # on a loaded machine): find the field again.
-                if "not attached" not in str(exc) or attempt == 4:
+                # Flutter rebuilt the semantics tree between finding the field and using it, or a redraw
+                # took the focus away before Flutter took the field over (both on a loaded machine; a
+                # fresh clone's run waited 25 s for a focus a redraw had moved): find and focus it again.
+                if ("not attached" not in str(exc) and "Timeout" not in str(exc)) or attempt == 4:
                     raise
 
     def text(self, text: str | re.Pattern[str], timeout: float = WAIT_MS) -> Any:
