@@ -330,13 +330,16 @@ class Clock:
 
 def test_the_pin_is_stored_salted_and_hashed(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
+    # Eight digits, not four: the file holds ~250 random hex digits (ids, salts, hashes), in which any
+    # given four digits appear by chance about once in 250 files (CI met one); eight, once in 10^7.
+    pin = "40271958"
     with Store(path) as s:
-        a = s.create_game("monopoly", pin="4321")
-        b = s.create_game("monopoly", pin="4321")
-        assert s.check_pin(a, "4321") and not s.check_pin(a, "1234")
+        a = s.create_game("monopoly", pin=pin)
+        b = s.create_game("monopoly", pin=pin)
+        assert s.check_pin(a, pin) and not s.check_pin(a, "1234")
     raw = path.read_bytes() + (path.with_name("games.db-wal").read_bytes()
                                if path.with_name("games.db-wal").exists() else b"")
-    assert b"4321" not in raw
+    assert pin.encode() not in raw
     hashes = dict(sqlite3.connect(path).execute("SELECT id, pin_hash FROM games"))
     assert hashes[a].startswith("scrypt$") and hashes[a] != hashes[b]
 

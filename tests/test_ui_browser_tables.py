@@ -20,6 +20,8 @@ import pytest
 from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
 from browser.harness import PHONE, Tab, failure_shot
 
+from tests.qr import decode_qr
+
 pytestmark = pytest.mark.browser
 
 LAPTOP_WIDE = {"width": 1280, "height": 900}
@@ -75,7 +77,7 @@ def _qr_text(tab: Tab) -> str:
         tab.page.wait_for_timeout(500)
         png = tab.page.screenshot(full_page=False)
         image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-        text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+        text = decode_qr(image)
         if text or time.monotonic() > deadline:
             return str(text)
 
