@@ -246,6 +246,45 @@ class WsFollowers:
                 p.kill()
 
 
+class MachineLoad:
+    """The machine's load while the rounds run, sampled every second: the 1-minute load average and the
+    share of time some process waited for a CPU (Linux's /proc/pressure/cpu, 10 s average). Other
+    sessions share this machine, in other containers: their processes do not show in this one's
+    process list, but they take the same two cores."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.loads: list[float] = []
+        self.pressures: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(1.0):
+            self.loads.append(os.getloadavg()[0])
+            try:
+                some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+                self.pressures.append(float(some.split("avg10=")[1].split()[0]))
+            except (OSError, IndexError, ValueError):
+                pass
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> str:
+        if not self.loads:
+            return "not sampled"
+        text = (f"load average (1 min) {min(self.loads):.1f}-{max(self.loads):.1f}, "
+                f"mean {statistics.mean(self.loads):.1f}")
+        if self.pressures:
+            text += (f"; some process waiting for a CPU {statistics.mean(self.pressures):.0f}% of the time "
+                     "(/proc/pressure/cpu)")
+        return text
+
+
 def browser_load(games: int, followers: int, rounds: int, out: list[str], spacing: float = 0.0,
                  profile: Path | None = None, nice: int = 0, followers_as: str = "browser",
                  ws_processes: int = 1) -> None:
@@ -314,10 +353,12 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             time.sleep(5)
             idle_rate = (browser_cpu() - idle0) / (time.perf_counter() - idle_t0)
             cpu0, drawing0, rounds_t0 = cpu_seconds(pid), browser_cpu(), time.perf_counter()
+            machine = MachineLoad()
             ws_cpu0 = ws.cpu() if ws is not None else 0.0
             latencies: dict[str, list[float]] = {"browser": [], "ws": []}
             arrivals: list[float] = []
             sends: list[float] = []
+            server_part: list[float] = []  # the referee's browser sent the tap -> a follower has the update
             per_update: list[float] = []
             expected: list[str] = []
             missed = 0
@@ -337,10 +378,12 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                     tapped[g] = time.time() * 1000
                     Tab.tap(buttons[g])
                 worst = dict.fromkeys(ids, 0.0)
+                sent_at: dict[str, float] = {}
                 for g in ids:
                     sent = refs[g].page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null")
                     if sent is not None:
                         sends.append((float(sent) - tapped[g]) / 1000)
+                        sent_at[g] = float(sent) / 1000
                     for page in watchers[g]:
                         try:
                             page.wait_for_function(f"window.__state === '{expect}'", polling=100, timeout=30_000)
@@ -351,6 +394,8 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                         first = page.evaluate(f"window.__messages.find(t => t >= {tapped[g]}) ?? null")
                         if first is not None:
                             arrivals.append((float(first) - tapped[g]) / 1000)
+                            if g in sent_at:
+                                server_part.append(float(first) / 1000 - sent_at[g])
                         latencies["browser"].append(seen)
                         worst[g] = max(worst[g], seen)
                 if ws is not None:
@@ -362,11 +407,14 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                             missed += 1
                             continue
                         latencies["ws"].append(when - tapped[g] / 1000)
+                        if g in sent_at:
+                            server_part.append(when - sent_at[g])
                         worst[g] = max(worst[g], when - tapped[g] / 1000)
                 per_update += worst.values()
                 for g in ids:
                     refs[g].text(f"{expect} to play", timeout=60_000)
             cpu, drawing = cpu_seconds(pid) - cpu0, browser_cpu() - drawing0
+            machine.stop()
             ws_cpu = ws.cpu() - ws_cpu0 if ws is not None else 0.0
             idle = idle_rate * (time.perf_counter() - rounds_t0)
             received = sum(float(page.evaluate("window.__bytes")) for page in followers_pages) - bytes0
@@ -388,9 +436,14 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             if sends:
                 out.append("  tap -> the referee's browser sends it (the tap through a loaded page): "
                            + distribution(sends))
+            if server_part:
+                out.append("  the server's part: the referee's browser sent the tap -> the follower has the update "
+                           "(a browser follower's websocket message, a Python follower's status change): "
+                           + distribution(server_part))
             if arrivals:
                 out.append("  tap -> a browser follower receives the update (server + network, before "
                            "drawing): " + distribution(arrivals))
+            out.append(f"  the machine during the rounds: {machine.summary()}")
             out.append(f"  follower updates never shown within 30 s: {missed}; app CPU during the rounds "
                        f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update)"
                        + (f"; a browser follower receives {received / (updates * browsers_per_game):.0f} "
