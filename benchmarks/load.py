@@ -2,6 +2,7 @@
 x 5 followers); how long until every follower shows each update of its own game.
 
     python benchmarks/load.py [--games 10] [--followers 5] [--rounds 10] [--spacing 0] [--nice 0]
+                              [--followers-as browser|ws|mixed] [--ws-processes 1] [--server-nice 0]
                               [--profile FILE] [--out FILE]
 
 The games (classic, two players, no PIN) are written to a fresh store with the app's own `GameStore`,
@@ -23,6 +24,20 @@ message, so the wait splits into the server's part (tap -> the follower's browse
 the drawing of the page, which here runs for every page on this machine's shared cores (at a real
 table each phone draws on its own).
 
+Who follows (`--followers-as`). `browser` (the default): every follower is a Chromium page as above.
+`ws`: every follower is a Python client of Flet's own websocket protocol (`benchmarks/flet_follower.py`:
+it registers on `/table/<id>` as the Flet web client does, so the server makes it a session like any
+tab's and the app subscribes it to the table, keeps the control tree from the patches the server sends,
+and stamps `time.time()` when its "follow-status" line changes); it draws nothing, as a phone draws on
+its own device, so the server's cores carry only the server and the 10 referee pages. The clients run
+in `--ws-processes` processes (default 1) at this script's priority (nice 0). `mixed`: one Chromium
+follower page per game and the rest Python clients, to show a real page's drawing is not hurt. The
+referees are always Chromium pages (they tap). Checks that the Python followers are real followers,
+printed with the figures: the home screen, as a fresh client reads it, lists each table as watched by
+its referee and all its followers; every follower, browser or Python, shows exactly its table's updates
+("<player> to play") in the same order; after the rounds each Python follower's patched screen shows
+the same texts as a fresh client's whole screen.
+
 Then the same measure at the hub level (no browser): the same games and subscribers on
 `companion.ui.hub.Hub` with the real store; the time from `publish()` (which saves the turn first)
 until each watching subscriber's callback ran.
@@ -41,7 +56,10 @@ own processes' priorities, so a `nice` launcher alone left the GPU process at -8
 0 or 5), so the server is served first, as it would be with real phones;
 what is measured is unchanged (the tap on the referee's page until the follower's page shows the new
 "<player> to play"), and the drawing still happens on the same two cores, after the server. Report
-both figures (`--nice 0`, the default, and `--nice 19`). `--profile FILE` samples the server's Python
+both figures (`--nice 0`, the default, and `--nice 19`). `--server-nice N` (e.g. -5, as root) puts the
+app ahead of the machine's other work (other sessions share this machine; a club's laptop serves only
+the tables); what is measured is unchanged. The load average and the CPU pressure during the rounds are
+printed with the figures. `--profile FILE` samples the server's Python
 stacks during the rounds with py-spy (`pip install py-spy`; not a project dependency) in its raw
 collapsed format.
 """
@@ -49,7 +67,9 @@ collapsed format.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -73,11 +93,13 @@ from browser.harness import (
 )
 
 OBSERVER = """() => {
-  window.__state = null; window.__since = 0;
+  window.__state = null; window.__since = 0; window.__history = [];
   const look = () => {
     const m = (document.body.textContent || "").match(/(Ann|Bob) to play/);
     const s = m ? m[1] : null;
-    if (s !== null && s !== window.__state) { window.__state = s; window.__since = Date.now(); }
+    if (s !== null && s !== window.__state) {
+      window.__state = s; window.__since = Date.now(); window.__history.push(m[0]);
+    }
   };
   new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true,
                                                      attributes: true});
@@ -181,16 +203,119 @@ def renice_browsers(nice: int) -> list[int]:
     return values
 
 
+class WsFollowers:
+    """The Python followers (`benchmarks/flet_follower.py`) in `processes` separate processes at this
+    script's own priority (nice 0 unless it was started otherwise), each process a share of the games."""
+
+    def __init__(self, url: str, per_game: dict[str, int], processes: int) -> None:
+        import subprocess
+
+        routes = [f"/table/{g}:{n}" for g, n in per_game.items() if n]
+        shares = [routes[k::processes] for k in range(processes) if routes[k::processes]]
+        script = str(REPO / "benchmarks" / "flet_follower.py")
+        self.procs = [subprocess.Popen([sys.executable, script, url, *share], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, text=True) for share in shares]
+        self.started = [json.loads(p.stdout.readline() or "{}") for p in self.procs]  # type: ignore[union-attr]
+
+    def ask(self, cmd: dict[str, Any]) -> list[dict[str, Any]]:
+        """Send a command to every process, then read every answer (they work meanwhile)."""
+        for p in self.procs:
+            p.stdin.write(json.dumps(cmd) + "\n")  # type: ignore[union-attr]
+            p.stdin.flush()  # type: ignore[union-attr]
+        return [json.loads(p.stdout.readline()) for p in self.procs]  # type: ignore[union-attr]
+
+    def merged(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for answer in self.ask(cmd):
+            for key, value in answer.items():
+                if isinstance(value, dict) and isinstance(out.get(key), dict):
+                    out[key].update(value)
+                else:
+                    out[key] = value
+        return out
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(p.pid) for p in self.procs if p.poll() is None)
+
+    def close(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.stdin.write('{"cmd": "quit"}\n')  # type: ignore[union-attr]
+                p.stdin.flush()  # type: ignore[union-attr]
+        for p in self.procs:
+            try:
+                p.wait(timeout=30)
+            except Exception:  # noqa: BLE001 - one that does not quit is ended
+                p.kill()
+
+
+class MachineLoad:
+    """The machine's load while the rounds run, sampled every second: the 1-minute load average and the
+    share of time some process waited for a CPU (Linux's /proc/pressure/cpu, 10 s average). Other
+    sessions share this machine, in other containers: their processes do not show in this one's
+    process list, but they take the same two cores."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.loads: list[float] = []
+        self.pressures: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(1.0):
+            self.loads.append(os.getloadavg()[0])
+            try:
+                some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+                self.pressures.append(float(some.split("avg10=")[1].split()[0]))
+            except (OSError, IndexError, ValueError):
+                pass
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> str:
+        if not self.loads:
+            return "not sampled"
+        text = (f"load average (1 min) {min(self.loads):.1f}-{max(self.loads):.1f}, "
+                f"mean {statistics.mean(self.loads):.1f}")
+        if self.pressures:
+            text += (f"; some process waiting for a CPU {statistics.mean(self.pressures):.0f}% of the time "
+                     "(/proc/pressure/cpu)")
+        return text
+
+
+def renice_threads(pid: int, nice: int) -> list[int]:
+    """Set every thread of the process `pid` to `nice` (Linux's priorities are per thread); their values after."""
+    values = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            os.setpriority(os.PRIO_PROCESS, int(task.name), nice)
+            values.append(os.getpriority(os.PRIO_PROCESS, int(task.name)))
+        except OSError:
+            continue  # ended meanwhile
+    return values
+
+
 def browser_load(games: int, followers: int, rounds: int, out: list[str], spacing: float = 0.0,
-                 profile: Path | None = None, nice: int = 0) -> None:
+                 profile: Path | None = None, nice: int = 0, followers_as: str = "browser",
+                 ws_processes: int = 1, server_nice: int = 0) -> None:
     import subprocess
 
     from playwright.sync_api import sync_playwright
 
+    browsers_per_game = {"browser": followers, "ws": 0, "mixed": min(1, followers)}[followers_as]
+    ws_per_game = followers - browsers_per_game
     with tempfile.TemporaryDirectory() as tmp:
         ids = make_games(Path(tmp), games)
         with app_server(Path(tmp)) as url, sync_playwright() as p:
             pid = server_pid(url)
+            if server_nice:
+                values = renice_threads(pid, server_nice)
+                out.append(f"the app's {len(values)} threads at nice {sorted(set(values))} (--server-nice)")
             browser = p.chromium.launch(executable_path=CHROMIUM, args=BASE_ARGS)
 
             def tab(game_id: str) -> Tab:
@@ -209,13 +334,27 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                 ref.click("Referee this game", timeout=180_000)
                 ref.button("Pass").first.wait_for(timeout=180_000)
                 refs[game_id] = ref
-                watchers[game_id] = [tab(game_id).page for _ in range(followers)]
+                watchers[game_id] = [tab(game_id).page for _ in range(browsers_per_game)]
             for pages in watchers.values():
                 for page in pages:
                     page.get_by_text("Watching (read-only)").first.wait_for(timeout=180_000)
                     page.evaluate(OBSERVER)
-            out.append(f"{games} games x {followers} followers ({games * followers} follower pages, {games} "
-                       f"referee pages) open and watching in {time.perf_counter() - t_open:.1f} s wall")
+            ws = WsFollowers(url, {g: ws_per_game for g in ids}, ws_processes) if ws_per_game else None
+            if ws is not None:
+                ready = sum(s.get("ready", 0) for s in ws.started)
+                errors = {k: v for s in ws.started for k, v in s.get("errors", {}).items()}
+                out.append(f"Python websocket followers: {ready} of {games * ws_per_game} showing the table in "
+                           f"{len(ws.procs)} process(es) at nice {os.getpriority(os.PRIO_PROCESS, 0)}"
+                           + (f"; errors: {errors}" if errors else ""))
+            kinds = f"{browsers_per_game} browser" + (f" + {ws_per_game} websocket" if ws_per_game else "")
+            out.append(f"{games} games x {followers} followers ({kinds} per game), {games} referee pages, open and "
+                       f"watching in {time.perf_counter() - t_open:.1f} s wall")
+            if ws is not None:
+                # The app counts every follower as a watcher: the home screen, as a fresh client sees it.
+                home = " ".join(ws.merged({"cmd": "home"})["/"])
+                counts = re.findall(r"to play \((\d+) watching\)", home)
+                out.append(f"  the home screen lists the tables as watched by {sorted(set(counts))} tabs each "
+                           f"(expected {followers + 1}: the referee and {followers} followers)")
             spy = None
             if profile is not None:  # sample the app's Python stacks during the rounds only (py-spy, if installed)
                 spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid),
@@ -232,13 +371,18 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             time.sleep(5)
             idle_rate = (browser_cpu() - idle0) / (time.perf_counter() - idle_t0)
             cpu0, drawing0, rounds_t0 = cpu_seconds(pid), browser_cpu(), time.perf_counter()
-            latencies: list[float] = []
+            machine = MachineLoad()
+            ws_cpu0 = ws.cpu() if ws is not None else 0.0
+            latencies: dict[str, list[float]] = {"browser": [], "ws": []}
             arrivals: list[float] = []
             sends: list[float] = []
+            server_part: list[float] = []  # the referee's browser sent the tap -> a follower has the update
             per_update: list[float] = []
+            expected: list[str] = []
             missed = 0
             for k in range(rounds):
                 name, expect = ("Pass", "Bob") if k % 2 == 0 else ("Undo last action", "Ann")
+                expected.append(f"{expect} to play")
                 buttons = {g: refs[g].button(name).first for g in ids}
                 for btn in buttons.values():
                     btn.wait_for(timeout=60_000)
@@ -251,11 +395,13 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                         time.sleep(spacing)
                     tapped[g] = time.time() * 1000
                     Tab.tap(buttons[g])
+                worst = dict.fromkeys(ids, 0.0)
+                sent_at: dict[str, float] = {}
                 for g in ids:
                     sent = refs[g].page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null")
                     if sent is not None:
                         sends.append((float(sent) - tapped[g]) / 1000)
-                    worst = 0.0
+                        sent_at[g] = float(sent) / 1000
                     for page in watchers[g]:
                         try:
                             page.wait_for_function(f"window.__state === '{expect}'", polling=100, timeout=30_000)
@@ -266,12 +412,28 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                         first = page.evaluate(f"window.__messages.find(t => t >= {tapped[g]}) ?? null")
                         if first is not None:
                             arrivals.append((float(first) - tapped[g]) / 1000)
-                        latencies.append(seen)
-                        worst = max(worst, seen)
-                    per_update.append(worst)
+                            if g in sent_at:
+                                server_part.append(float(first) / 1000 - sent_at[g])
+                        latencies["browser"].append(seen)
+                        worst[g] = max(worst[g], seen)
+                if ws is not None:
+                    answer = ws.merged({"cmd": "wait", "expect": {f"/table/{g}": f"{expect} to play" for g in ids},
+                                        "since": {f"/table/{g}": tapped[g] for g in ids}, "timeout": 30})
+                    for who, when in answer["seen"].items():
+                        g = who.split("#")[0].removeprefix("/table/")
+                        if when is None:
+                            missed += 1
+                            continue
+                        latencies["ws"].append(when - tapped[g] / 1000)
+                        if g in sent_at:
+                            server_part.append(when - sent_at[g])
+                        worst[g] = max(worst[g], when - tapped[g] / 1000)
+                per_update += worst.values()
                 for g in ids:
                     refs[g].text(f"{expect} to play", timeout=60_000)
             cpu, drawing = cpu_seconds(pid) - cpu0, browser_cpu() - drawing0
+            machine.stop()
+            ws_cpu = ws.cpu() - ws_cpu0 if ws is not None else 0.0
             idle = idle_rate * (time.perf_counter() - rounds_t0)
             received = sum(float(page.evaluate("window.__bytes")) for page in followers_pages) - bytes0
             if spy is not None:
@@ -281,23 +443,59 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             when = f"taps {spacing:g} s apart" if spacing else "all tables at once"
             if nice:
                 when += f", browsers at nice {nice}"
-            out.append(f"browser, {games} games x {followers} followers, {rounds} rounds (every table changes "
+            everyone = latencies["browser"] + latencies["ws"]
+            out.append(f"{kinds} followers per game, {games} games, {rounds} rounds (every table changes "
                        f"each round, {when}: {updates} updates): tap -> follower shows it: "
-                       + distribution(latencies))
+                       + distribution(everyone))
+            if latencies["browser"] and latencies["ws"]:
+                out.append("  browser followers (drawing on this machine): " + distribution(latencies["browser"]))
+                out.append("  websocket followers (drawing nothing): " + distribution(latencies["ws"]))
             out.append("  slowest follower per update: " + distribution(per_update))
             if sends:
                 out.append("  tap -> the referee's browser sends it (the tap through a loaded page): "
                            + distribution(sends))
+            if server_part:
+                out.append("  the server's part: the referee's browser sent the tap -> the follower has the update "
+                           "(a browser follower's websocket message, a Python follower's status change): "
+                           + distribution(server_part))
             if arrivals:
-                out.append("  tap -> the follower's browser receives the update (server + network, before "
+                out.append("  tap -> a browser follower receives the update (server + network, before "
                            "drawing): " + distribution(arrivals))
+            out.append(f"  the machine during the rounds: {machine.summary()}")
             out.append(f"  follower updates never shown within 30 s: {missed}; app CPU during the rounds "
-                       f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update); a follower receives "
-                       f"{received / (updates * followers):.0f} bytes per update")
-            out.append(f"  the browsers' CPU during the rounds ({games * (followers + 1)} pages drawing, on the server's cores): "
-                       f"{drawing:.2f} s, of which {idle:.2f} s idle ({idle_rate:.2f} CPU s/s measured for 5 s "
-                       f"before the rounds); the rest, {(drawing - idle) / (updates * followers) * 1000:.0f} ms "
-                       f"per follower page update (the referee's page included)")
+                       f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update)"
+                       + (f"; a browser follower receives {received / (updates * browsers_per_game):.0f} "
+                          "bytes per update" if followers_pages else ""))
+            out.append(f"  the browsers' CPU during the rounds ({games * (browsers_per_game + 1)} pages drawing, on "
+                       f"the server's cores): {drawing:.2f} s, of which {idle:.2f} s idle ({idle_rate:.2f} CPU s/s "
+                       f"measured for 5 s before the rounds); the rest, "
+                       f"{(drawing - idle) / (updates * (browsers_per_game + 1)) * 1000:.0f} ms per page update "
+                       "(the referee's page included)")
+            # Every follower, browser or not, saw exactly the updates of its game, in order.
+            histories: dict[str, list[str]] = {}
+            for g, pages in watchers.items():
+                for n, page in enumerate(pages):
+                    histories[f"/table/{g}#browser{n}"] = list(page.evaluate("window.__history"))[-(rounds + 1):]
+            if ws is not None:
+                out.append(f"  websocket followers' CPU during the rounds: {ws_cpu:.2f} s "
+                           f"({ws_cpu / (updates * ws_per_game) * 1000:.2f} ms per follower update)")
+                report = ws.merged({"cmd": "report"})
+                for who, seen in report.items():
+                    histories[who] = [status for _, status in seen["history"]][-(rounds + 1):]
+                errors = {who: seen["errors"] for who, seen in report.items() if seen["errors"]}
+                if errors:
+                    out.append(f"  websocket followers' errors: {errors}")
+                verify = ws.merged({"cmd": "verify"})
+                differ = [who for answers in verify.values() for who, same in answers.items() if same != "same"]
+                out.append(f"  after the rounds, every websocket follower's patched screen shows the same texts as a "
+                           f"fresh client's: {'yes' if not differ else 'NO: ' + ', '.join(differ)}")
+                ws.close()
+            wanted = ["Ann to play", *expected]
+            wrong = sorted(who for who, seen in histories.items() if seen != wanted)
+            out.append(f"  every follower ({len(histories)}) showed exactly its table's {rounds} updates in order "
+                       f"(\"Ann to play\", then {', '.join(repr(e) for e in expected[:2])}...): "
+                       + ("yes" if not wrong else f"NO, {len(wrong)} differ: " + "; ".join(
+                           f"{w}: {histories[w]}" for w in wrong[:5])))
             browser.close()
 
 
@@ -355,12 +553,22 @@ def main() -> int:
     parser.add_argument("--nice", type=int, default=0,
                         help="run Chromium at this nice level (19: the lowest priority), so the server gets the "
                              "CPU first, as when every phone draws on its own device")
+    parser.add_argument("--followers-as", choices=("browser", "ws", "mixed"), default="browser",
+                        help="browser: every follower a Chromium page; ws: every follower a Python client of "
+                             "Flet's websocket protocol (benchmarks/flet_follower.py), drawing nothing, as phones "
+                             "that draw on their own; mixed: one Chromium page and the rest Python clients per game")
+    parser.add_argument("--ws-processes", type=int, default=1,
+                        help="processes the websocket followers are shared among (at this script's priority)")
+    parser.add_argument("--server-nice", type=int, default=0,
+                        help="run the app at this nice level (e.g. -5: ahead of the machine's other work, as on "
+                             "a club's laptop that serves only the tables; needs root)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="write the app's stacks during the rounds to this file (py-spy raw format)")
     args = parser.parse_args()
     load = os.getloadavg()
     header = (f"benchmarks/load.py --games {args.games} --followers {args.followers} --rounds {args.rounds} "
-              f"--spacing {args.spacing:g} --nice {args.nice} "
+              f"--spacing {args.spacing:g} --nice {args.nice} --followers-as {args.followers_as} "
+              f"--server-nice {args.server_nice} "
               f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1/5/15 min) on {os.cpu_count()} cores)")
     out: list[str] = [header]
@@ -368,7 +576,8 @@ def main() -> int:
     print(out[-1], flush=True)
     if not args.hub_only:
         try:
-            browser_load(args.games, args.followers, args.rounds, out, args.spacing, args.profile, args.nice)
+            browser_load(args.games, args.followers, args.rounds, out, args.spacing, args.profile, args.nice,
+                         args.followers_as, args.ws_processes, args.server_nice)
         except Exception as exc:  # noqa: BLE001 - say what the machine could not do, keep the hub figure
             out.append(f"browser load did not complete: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     load = os.getloadavg()
