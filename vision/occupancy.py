@@ -190,24 +190,26 @@ def square_colours(warped_bgr: U8, dark: npt.NDArray[np.bool_],
     y0 = cell_px // 5
     core = slice(y0, cell_px - y0)
     n_core = (cell_px - 2 * y0) ** 2
+    n_sq = SIZE * SIZE
     # Lab of the squares' middles only (a third of the image): conversion is per pixel, so the same values.
-    bgr_c = np.ascontiguousarray(_cells(warped_bgr, cell_px)[:, :, core, core]).reshape(-1, 1, 3)
-    lab_c = cv2.cvtColor(bgr_c, cv2.COLOR_BGR2LAB).reshape(SIZE, SIZE, n_core, 3)
-    dark_c = _cells(dark, cell_px)[:, :, core, core].reshape(SIZE, SIZE, n_core)
-    few = (~dark_c).sum(axis=2) < max(10, n_core // 2)
-    dark_c = dark_c & ~few[:, :, None]
+    # Laid out (channel, square, pixel), so every sort and sum below runs along the last, contiguous axis.
+    bgr_c = np.ascontiguousarray(_cells(warped_bgr, cell_px)[:, :, core, core]).reshape(n_sq, n_core, 3)
+    lab = np.ascontiguousarray(cv2.cvtColor(bgr_c, cv2.COLOR_BGR2LAB).transpose(2, 0, 1))
+    dark_c = _cells(dark, cell_px)[:, :, core, core].reshape(n_sq, n_core)
+    few = (~dark_c).sum(axis=1) < max(10, n_core // 2)
+    dark_c = dark_c & ~few[:, None]
     keep = ~dark_c
-    valid = keep.sum(axis=2)
+    valid = keep.sum(axis=1)
     # Ink pixels become 256, above every Lab value, so after sorting the median is the middle of the valid
     # prefix (16-bit values sort by radix, in linear time).
-    srt = np.sort(np.where(dark_c[..., None], np.uint16(256), lab_c), axis=2, kind="stable")
-    mid = np.broadcast_to(((valid - 1) // 2)[:, :, None, None], (SIZE, SIZE, 1, 3))
-    colour = np.take_along_axis(srt, mid, axis=2)[:, :, 0, :].astype(np.float32)
+    srt = np.sort(np.where(dark_c, np.uint16(256), lab), axis=2, kind="stable")
+    mid = np.broadcast_to(((valid - 1) // 2)[None, :, None], (3, n_sq, 1))
+    colour = np.take_along_axis(srt, mid, axis=2)[:, :, 0].T.reshape(SIZE, SIZE, 3).astype(np.float32)
     # The spread from exact integer sums: var = E[x^2] - E[x]^2.
-    kept = (lab_c * keep[..., None]).astype(np.int32)
-    mean = kept.sum(axis=2) / valid[..., None]
-    var = np.einsum("abpc,abpc->abc", kept, kept, dtype=np.int64) / valid[..., None] - mean * mean
-    spread = np.sqrt(np.maximum(var, 0.0)).mean(axis=2)
+    kept = (lab * keep).astype(np.int32)
+    mean = kept.sum(axis=2) / valid
+    var = np.einsum("cqp,cqp->cq", kept, kept, dtype=np.int64) / valid - mean * mean
+    spread = np.sqrt(np.maximum(var, 0.0)).mean(axis=0).reshape(SIZE, SIZE)
     return colour, spread
 
 
@@ -330,13 +332,19 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
 # inside it or at its end), is coloured like the tiles (`z_to_tile` <= BLANK_TILE_Z_AT_MOST, evenly:
 # `colour_spread` <= BLANK_SPREAD_AT_MOST) and P(tile) >= BLANK_FROM; otherwise its P(tile) is capped at
 # PLAIN_AT_MOST. Chosen on the leave-one-set-out readings (benchmarks/vision_styles.py, automatic corners):
-# real blanks scored 0.79-1.0 with z_to_tile <= 0.84 (b3nkang's NASPA blanks and umich's plain spacer tiles
-# at word ends, declanfinerty's wooden blanks), spread <= 0.21; a tile's orange shadow smeared over empty
-# squares (umich rectified_w17) 0.76-0.95 but spread 0.64-0.77; foil-covered premium squares z_to_tile
-# 1.2-1.6. Left alone: empty squares in shadow between tiles that look like blanks (declanfinerty O9, B15).
-BLANK_FROM = 0.7
+# real blanks have z_to_tile <= 0.84 and spread <= 0.21 (b3nkang's NASPA blanks, umich's plain spacer tiles
+# at word ends, declanfinerty's wooden ones); a tile's orange shadow smeared over empty squares (umich
+# rectified_w17) spread 0.64-0.77; foil-covered premium squares z_to_tile 1.2-1.6. BLANK_FROM, with the
+# models trained with jheidel: 0.7 / 0.8 / 0.9 left umich 38 / 33 / 26 squares wrong, jheidel 46 / 57 / 58
+# (its game's blank on O10, 7-19 of 51 found): 0.9 invents fewest blanks. Left alone: empty squares in
+# shadow between tiles that look like blanks (declanfinerty O9) and fold creases (umich G8, N8).
+BLANK_FROM = 0.9
 BLANK_TILE_Z_AT_MOST = 1.0
 BLANK_SPREAD_AT_MOST = 0.35
+# ... unless a light mark fills its middle: a dark tile whose light letter the dark-glyph search did not take
+# (the reader looks for it once the square is a tile). Rendered navy tile F7 (seed 503): light_ink_compact
+# 1.17, spread 1.20; the smeared shadows 0.
+LIGHT_LETTER_FROM = 0.5
 
 
 class OccupancyModel:
@@ -367,8 +375,9 @@ class OccupancyModel:
         p3 = p.reshape(-1, SIZE, SIZE)
         lettered = np.pad((f[..., FEATURES.index("centred_letter")] > 0) & (p3 >= 0.5), ((0, 0), (1, 1), (1, 1)))
         touches = lettered[:, :-2, 1:-1] | lettered[:, 2:, 1:-1] | lettered[:, 1:-1, :-2] | lettered[:, 1:-1, 2:]
-        tile_like = ((f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST)
-                     & (f[..., FEATURES.index("colour_spread")] <= BLANK_SPREAD_AT_MOST))
+        even = ((f[..., FEATURES.index("colour_spread")] <= BLANK_SPREAD_AT_MOST)
+                | (f[..., FEATURES.index("light_ink_compact")] >= LIGHT_LETTER_FROM))
+        tile_like = (f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST) & even
         blank = touches & tile_like & (p3 >= BLANK_FROM)
         no_letter = f[..., FEATURES.index("glyph")] == 0
         plain = (no_letter & ~blank).reshape(-1)

@@ -76,6 +76,7 @@ OCCUPIED_SURE = 0.95
 RESCUE_LETTER_FROM = 0.95
 RESCUE_NOT_LETTER_AT_MOST = 0.02
 RESCUED_OCCUPANCY = 0.9
+MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_MARGIN = 0.08  # mean confidence gain needed before the board is read turned
@@ -287,10 +288,10 @@ def read_board(
     gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
 
     tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
-    # Squares judged empty that show a centred letter-sized mark are read too (one network pass for all):
-    # a plain tile on a board of nearly its colour (umich's dim wooden boards) carries its letter anyway.
-    centred = look.features[:, FEATURES.index("centred_letter")].reshape(SIZE, SIZE) > 0
-    maybe = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] < 0.5 and centred[r, c]]
+    # Squares judged empty that show a letter-sized mark where the tiles around show theirs are read too
+    # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
+    # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
+    maybe = _letter_marks_where_tiles_show_them(look, occ)
     crops = []
     for r, c in tile_squares + maybe:
         window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
@@ -409,6 +410,32 @@ def _at_most_the_sets_blanks(occ: npt.NDArray[np.float32], look: SquareLook, til
              if look.glyphs[r][c] is None and occ[r, c] >= 0.5]
     for _p, r, c in sorted(plain, reverse=True)[tileset.counts[BLANK]:]:
         occ[r, c] = min(float(occ[r, c]), PLAIN_AT_MOST)
+
+
+def _letter_marks_where_tiles_show_them(look: SquareLook, occ: npt.NDArray[np.float32]) -> list[tuple[int, int]]:
+    """Squares judged empty whose mark is letter-sized and sits, within a fifth of a square, where the tiles
+    judged occupied within two squares show their letters (the median offset; none near: the board's).
+
+    Photographed at an angle, a tile's top (its letter) is seen off its square by the tile's thickness:
+    on jheidel 170757 and 170803, T and L tiles a third of a square high, not centred and so missed.
+    """
+    found = [(r, c, g.dx, g.dy) for r in range(SIZE) for c in range(SIZE)
+             if (g := look.glyphs[r][c]) is not None and occ[r, c] >= 0.5]
+    if not found:
+        return []
+    at = np.array(found, np.float64)
+    board = np.median(at[:, 2:], axis=0)
+    out = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            g = look.glyphs[r][c]
+            if occ[r, c] >= 0.5 or g is None or not 0.38 <= g.height <= 0.78:
+                continue
+            near = at[(np.abs(at[:, 0] - r) <= 2) & (np.abs(at[:, 1] - c) <= 2), 2:]
+            dx, dy = np.median(near, axis=0) if len(near) >= 3 else board
+            if abs(g.dx - dx) < MARK_OFF_TILES_AT_MOST and abs(g.dy - dy) < MARK_OFF_TILES_AT_MOST:
+                out.append((r, c))
+    return out
 
 
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: npt.NDArray[np.float32], not_letter: float) -> bool:
