@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     read_board(phone_jpeg(first.image, 1.0), tiles="ro" if first.set == "cava_ro" else "en")
     print(f"threads: OpenCV {cv2.getNumThreads()}, OpenBLAS {os.environ.get('OPENBLAS_NUM_THREADS')}, "
           f"COMPANION_VISION_THREADS {os.environ.get('COMPANION_VISION_THREADS', '1 (default)')}; "
-          f"second opinion {'off' if args.no_tesseract else 'on'}")
+          f"second opinion {'off' if args.no_tesseract else 'on'}; load average {_load()} at the start")
     print(f"{'set':16s} {'MP':>5s} {'photos':>6s} {'decode cpu':>10s} {'read cpu':>9s} {'ratio':>6s} "
           f"{'read p90':>8s} {'read wall':>9s} {'failed':>6s}")
     for mp in sizes:
@@ -96,7 +96,14 @@ def main(argv: list[str] | None = None) -> int:
         md, mr = statistics.median(all_dec), statistics.median(all_read)
         print(f"{'all':16s} {mp:5.1f} {len(all_read):6d} {md:9.3f}s {mr:8.3f}s {mr / md:6.1f} "
               f"{statistics.quantiles(all_read, n=10)[-1]:7.3f}s", flush=True)
+    print(f"load average {_load()} at the end (the machine's other work slows CPU time too: compare runs made "
+          "under similar loads)")
     return 0
+
+
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages, as the machine's business while timing."""
+    return "/".join(f"{v:.1f}" for v in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -209,19 +209,6 @@ def test_plain_blank_tile_inside_a_word_is_a_tile() -> None:
     assert reading.grid[4][10] == "?" and reading.recogniser[4][10] == "blank"
 
 
-def test_square_without_letter_or_lettered_neighbours_stays_empty() -> None:
-    from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel
-
-    model = OccupancyModel.load()
-    rng = np.random.default_rng(0)
-    x = rng.normal(model.net.mean, model.net.scale * 3, (500, len(FEATURES))).astype(np.float32)
-    x[:, FEATURES.index("glyph")] = 0.0
-    x[:, FEATURES.index("between_letters")] = 0.0
-    assert model.decide(x).max() <= PLAIN_AT_MOST
-    x[:, FEATURES.index("between_letters")] = 1.0
-    assert model.decide(x).max() > 0.5  # flanked by letters, a tile-like plain square may be a blank
-
-
 def test_light_letters_on_dark_tiles_are_tiles() -> None:
     # umich photo_s6: most tiles are pale wood, but JIM and FOREVER are dark red tiles printed in white.
     photo = _photo("umich_kwwangkw", "photo_s6")

@@ -50,10 +50,22 @@ LABEL_FIXES: dict[tuple[str, str], dict[str, str]] = {
     ("umich_kwwangkw", "rectified_w7"): {**dict.fromkeys(("D3", "E3", "F3", "G3"), "#"),
                                          "N1": "."},  # and MA over A: the A is on M2
 }
+# Plain tiles the source labelled empty (found where benchmarks/vision_styles.py read a tile on a square
+# labelled empty; each crop shows a raised wooden tile with nothing printed, its edges and shadow, and on
+# B10 the triple-letter square's blue print hidden under it but for a few dots at its edge): blank tiles.
+PLAIN_TILE_FIXES: dict[tuple[str, str], dict[str, str]] = {
+    ("umich_kwwangkw", "photo_i2"): {"B10": "?"},
+    ("umich_kwwangkw", "rectified_w18"): {"B10": "?"},  # the same board and the same tile
+    ("umich_kwwangkw", "photo_278012605_678224073446340_24990043319455"): {"O4": "?"},  # after the T of row 4
+    ("umich_kwwangkw", "photo_278365679_1810430209160676_7439104111185"): {"O4": "?", "C6": "?"},  # after T, A
+    ("umich_kwwangkw", "photo_278466646_1026828284707929_1225976921276"): {"O4": "?", "C6": "?"},  # the same
+    ("umich_kwwangkw", "photo_278483089_541508483987167_69691723247619"): {"O4": "?", "C6": "?"},  # the same
+    ("umich_kwwangkw", "photo_278739028_965210177525353_21108678248116"): {"O4": "?"},  # the same
+}
 
 
 def _fixed(set_name: str, stem: str, grid: list[str]) -> list[str]:
-    fixes = LABEL_FIXES.get((set_name, stem), {})
+    fixes = {**LABEL_FIXES.get((set_name, stem), {}), **PLAIN_TILE_FIXES.get((set_name, stem), {})}
     if not fixes:
         return grid
     rows = [list(r) for r in grid]
