@@ -173,8 +173,10 @@ class Follower:
     # ----- the socket
     async def run(self) -> None:
         try:
+            # A wide opening timeout: the server makes each new tab's whole screen before it answers
+            # the next, and 50 arriving at once on a loaded machine took over the default 10 s.
             async with connect(f"{self.url.replace('http', 'ws', 1)}/ws", user_agent_header=USER_AGENT,
-                               proxy=None, max_size=None) as socket:
+                               proxy=None, max_size=None, open_timeout=120) as socket:
                 self.socket = socket
                 page = {"route": self.route, "pwa": False, "web": True, "debug": False, "wasm": True,
                         "test": False, "multi_view": False, "pyodide": False, "platform_brightness": "light",
@@ -233,7 +235,9 @@ class Swarm:
     async def start(self, timeout: float = 180.0) -> dict[str, Any]:
         for f in self.followers:
             self.tasks.append(asyncio.create_task(f.run()))
-            await asyncio.sleep(0.05)  # phones arrive one after another, not in one burst
+            # Phones arrive one after another, not in one burst: the next once this one shows the table.
+            await asyncio.wait([asyncio.ensure_future(f.ready.wait()), self.tasks[-1]], timeout=30,
+                               return_when=asyncio.FIRST_COMPLETED)
         try:
             await asyncio.wait_for(asyncio.gather(*(f.ready.wait() for f in self.followers)), timeout)
         except TimeoutError:
