@@ -50,6 +50,7 @@ from vision.cells import (
     GLYPH,
     MARGIN,
     U8,
+    Glyph,
     cell_window,
     dark_ink,
     find_glyph,
@@ -57,10 +58,10 @@ from vision.cells import (
     warp_board,
 )
 from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos
-from vision.mlp import Mlp, train_mlp
+from vision.mlp import Mlp, average, train_mlp
 from vision.occupancy import ASSET as OCC_ASSET
 from vision.occupancy import OccupancyModel, SquareLook, measure
-from vision.recognise import without_point_number
+from vision.recognise import letter_glyph, tile_letter, without_point_number
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "vision"
 LETTERS_ASSET = ASSETS / "letters.npz"
@@ -95,6 +96,7 @@ LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
 CLASSES = [*LETTERS, "?", "."]
 F32 = npt.NDArray[np.float32]
 BLANK_WEIGHT = 0.1  # training weight of one painted-out tile relative to one labelled square
+LETTER_NETS, LETTER_HIDDEN = 3, 128  # averaged letter networks and hidden units of each
 SHAPES_PER_CLASS = 40  # stored examples per letter for the atypical-glyph check (~0.6 MB as float16)
 # Chosen on the leave-one-set-out glyphs (labelled corners): at 0.7 every sure-and-wrong cava glyph (the
 # clown-faced joker read O) is flagged and no right cava letter; umich: 2 of 7 sure-and-wrong, 5% of right.
@@ -106,9 +108,13 @@ class PhotoData:
     photo: LabelledPhoto
     occ_x: F32  # (225, f)
     occ_y: npt.NDArray[np.int64]  # 1 tile, 0 empty, -1 unlabelled
-    glyph_x: F32  # (n, GLYPH, GLYPH)
+    glyph_x: F32  # (n, GLYPH, GLYPH) as the letter network reads them (`vision.recognise.letter_glyph`)
     glyph_y: list[str]
     blank_x: F32 = field(default_factory=lambda: np.zeros((0, 0), np.float32))  # (n, f) synthetic blanks
+    # Each glyph's 1.5-square grey window and the glyph as the square's measurement found it, so a change
+    # to the letter's clean-up can be tried on the cached boards without measuring them again.
+    windows: U8 = field(default_factory=lambda: np.zeros((0, 0, 0), np.uint8))
+    found: list[Glyph] = field(default_factory=list)
 
 
 def blank_tiles(warped: U8, photo: LabelledPhoto, look: SquareLook, every: int = 4) -> F32:
@@ -160,6 +166,8 @@ def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
     ys = []
     gx: list[F32] = []
     gy: list[str] = []
+    wins: list[U8] = []
+    found: list[Glyph] = []
     for r in range(15):
         for c in range(15):
             ch = photo.grid[r][c]
@@ -174,10 +182,14 @@ def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
                 g = find_glyph(window, CELL, light_letters=True)
             if g is None:
                 continue
-            gx.append(without_point_number(window, g).image)
+            gx.append(letter_glyph(window, g).image)
             gy.append(ch)
+            wins.append(window)
+            found.append(g)
+    side = round(1.5 * CELL)
     return PhotoData(photo, look.features, np.array(ys, np.int64),
-                     np.array(gx, np.float32).reshape(-1, GLYPH, GLYPH), gy, blank_tiles(warped, photo, look))
+                     np.array(gx, np.float32).reshape(-1, GLYPH, GLYPH), gy, blank_tiles(warped, photo, look),
+                     np.array(wins, np.uint8).reshape(-1, side, side), found)
 
 
 # Rendered boards (vision/synth.py) in every style, for training: seeds below TEST_SEED_FROM. Benchmarks and
@@ -225,7 +237,7 @@ def _code_version() -> str:
     # whole of train.py, so a change to folds or training reuses the cached features).
     text = b"".join((here / n).read_bytes() for n in ("cells.py", "occupancy.py"))
     text += inspect.getsource(blank_tiles).encode() + inspect.getsource(_measured).encode()
-    text += inspect.getsource(without_point_number).encode()
+    text += inspect.getsource(without_point_number).encode() + inspect.getsource(tile_letter).encode()
     return hashlib.sha1(text).hexdigest()[:12]
 
 
@@ -297,10 +309,17 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
                 box = ink.getbbox() or (0, 0, 1, 1)  # where the letter is, to check what the finder takes
                 num = str(rng.choice([1, 2, 3, 4, 5, 8, 10]))
                 f_small = ImageFont.truetype(str(font_path), max(6, size // 3) * big)
-                # Usually clear of the letter; sometimes close enough to touch it once blurred.
-                near = rng.uniform(0.18, 0.24) if rng.random() < 0.3 else rng.uniform(0.26, 0.32)
-                di.text((cx + near * CELL * big, cy + rng.uniform(0.18, 0.26) * CELL * big), num, font=f_small,
-                        fill=255, anchor="mm")
+                # Usually clear of the letter; sometimes close enough to touch it once blurred; sometimes
+                # printed against the letter's right edge, touching its foot (umich's wooden tiles: the 1 at
+                # an I's foot read as L, the 8 at a J's, the 3 at a B's), whatever the letter's width.
+                ny = cy + rng.uniform(0.18, 0.26) * CELL * big
+                place = rng.random()
+                if place < 0.2:
+                    nb = f_small.getbbox(num)
+                    nx = box[2] + rng.uniform(-0.03, 0.03) * CELL * big + (nb[2] - nb[0]) / 2
+                else:
+                    nx = cx + (rng.uniform(0.18, 0.24) if place < 0.45 else rng.uniform(0.26, 0.32)) * CELL * big
+                di.text((nx, ny), num, font=f_small, fill=255, anchor="mm")
                 alpha = np.asarray(ink, np.float32) / 255.0
                 weight = rng.random()
                 if weight < 0.35:  # thinner strokes: up to 1 px taken off at the final size
@@ -314,6 +333,11 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
                 arr = np.asarray(im, np.float32)
                 rot = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
                 rot[0, 1] += rng.uniform(-0.08, 0.08)  # shear: a tile seen a little from the side
+                # Width: tile fonts come condensed and extended (umich's X is wider than tall, every installed
+                # font's X taller): letters are stretched across by 0.8-1.3 about the tile's centre.
+                sx = float(np.exp(rng.uniform(np.log(0.8), np.log(1.3))))
+                rot[0, :2] *= sx
+                rot[0, 2] = arr.shape[1] / 2 * (1 - rot[0, 0]) - rot[0, 1] * arr.shape[0] / 2
                 arr = cv2.warpAffine(arr, rot, (arr.shape[1], arr.shape[0]), borderMode=cv2.BORDER_REPLICATE)
                 arr = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
                 k = int(rng.choice([0, 3, 5]))
@@ -326,14 +350,14 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
                     win = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else win
                 # Light letters are found on the inverted window, as the reader does on dark tiles.
                 g = find_glyph(255 - win) if dark_tile else find_glyph(win)
+                if g is not None:
+                    g = tile_letter(win, dataclasses.replace(g, inverted=dark_tile))
                 # A thinned letter can fall apart and a tile edge can win: such a glyph is not the letter.
                 letter_h = (box[3] - box[1]) / big
                 off = np.hypot(side / 2 + g.dx * CELL - (box[0] + box[2]) / (2 * big),
                                side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big)) if g is not None else 1e9
                 if g is None or off > 0.12 * CELL or not 0.75 * letter_h <= g.height * CELL <= 1.3 * letter_h:
                     continue
-                if dark_tile:
-                    g = dataclasses.replace(g, inverted=True)
                 img = without_point_number(win, g).image
                 if rng.random() < 0.3:
                     kern = np.ones((2, 2), np.uint8)
@@ -373,7 +397,10 @@ def train_letters(parts: list[PhotoData], synth: tuple[F32, list[str]], seed: in
     totals = np.bincount(y, weights=w, minlength=len(CLASSES))
     w = (w * np.sqrt(np.median(totals[totals > 0]) / np.maximum(totals[y], 1e-6))).astype(np.float32)
     feats = glyph_features(x_img)
-    net = train_mlp(feats, y, CLASSES, hidden=(192,), epochs=25, seed=seed, sample_weight=w)
+    # Several networks from different starting weights, averaged into one (`vision.mlp.average`): where one
+    # network's guess on an unseen font is an accident of its start, the others rarely share it.
+    net = average([train_mlp(feats, y, CLASSES, hidden=(LETTER_HIDDEN,), epochs=25, seed=seed + k, sample_weight=w)
+                   for k in range(LETTER_NETS)])
     net.extras = letter_shapes(net.standardise(feats), y, seed)
     return net
 
