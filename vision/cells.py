@@ -141,6 +141,7 @@ def _find_glyph(window_gray: U8, cell_px: int, inverted: bool, exclude: tuple[fl
 # itself: its frame where it meets a lighter board, the counter of a light O, the tile between light strokes.
 # Labelled photos' letters: 0.2-0.6 (99th percentile 0.78, umich's worn tiles); such pieces: 0.9-1.5.
 LETTER_DARKER_THAN_TILE = 0.85
+FIRMER_INK_CUTS = (0.6, 0.5)  # b3nkang's Q: 0.46 of the tile, the grid lines its shadow joins it to 0.65
 
 
 def tile_level(window_gray: U8, glyph: Glyph, cell_px: int = CELL) -> float:
@@ -152,17 +153,18 @@ def tile_level(window_gray: U8, glyph: Glyph, cell_px: int = CELL) -> float:
     return float(np.median(window_gray[y0:y0 + cell_px, x0:x0 + cell_px]))
 
 
-def light_letter_tiles(windows: U8, cell_px: int = CELL) -> npt.NDArray[np.bool_]:
-    """Per window (n, side, side): whether the tile in its middle carries a light letter (printed in white).
+def print_polarity(windows: U8, cell_px: int = CELL) -> npt.NDArray[np.int8]:
+    """Per window (n, side, side): 1 when the tile in its middle carries a light letter (printed in white),
+    -1 a dark letter, 0 when its print does not say.
 
-    The tile must be dark (its middle darker than the window's light parts, as `dark_centre` asks: glare
-    on a cream tile is light print on a light tile, not a letter). In the middle 0.6 of a square, mostly
-    the tile, the pixels that differ from its median grey by more than 20 levels are its print: lighter
-    ones outweighing darker ones twice over mean a light letter. All windows at once (a per-window call
-    costs more than the arithmetic).
+    In the middle 0.6 of a square, mostly the tile, the pixels that differ from its median grey by more
+    than 20 levels are its print: lighter ones outweighing darker ones twice over mean a light letter,
+    provided the tile is dark (its middle darker than the window's light parts, as `dark_centre` asks:
+    glare on a cream tile is no letter); darker ones outweighing lighter ones twice over, a dark letter.
+    All windows at once (a per-window call costs more than the arithmetic).
     """
     if not len(windows):
-        return np.zeros(0, bool)
+        return np.zeros(0, np.int8)
     side = windows.shape[1]
     c, b = side // 2, round(0.3 * cell_px)
     mid = windows[:, c - b:c + b, c - b:c + b].reshape(len(windows), -1).astype(np.float32)
@@ -171,8 +173,10 @@ def light_letter_tiles(windows: U8, cell_px: int = CELL) -> npt.NDArray[np.bool_
     darker = np.clip(t - mid - 20.0, 0, None).sum(axis=1)
     h = side // 3
     centre = np.median(windows[:, h:2 * h, h:2 * h].reshape(len(windows), -1), axis=1)
-    dark = centre < 0.8 * np.percentile(windows.reshape(len(windows), -1), 90, axis=1)
-    return (lighter > 2.0 * darker) & dark
+    dark_tile = centre < 0.8 * np.percentile(windows.reshape(len(windows), -1), 90, axis=1)
+    light = (lighter > 2.0 * darker) & dark_tile
+    dark = darker > 2.0 * lighter
+    return (light.astype(np.int8) - dark.astype(np.int8)).astype(np.int8)
 
 
 def letter_in_window(window_gray: U8, found: Glyph, inverted: bool, cell_px: int = CELL,
@@ -190,7 +194,18 @@ def letter_in_window(window_gray: U8, found: Glyph, inverted: bool, cell_px: int
         x0, y0 = side / 2.0 + found.dx * cell_px - w / 2, side / 2.0 + found.dy * cell_px - h / 2
         within = (int(np.floor(x0)), int(np.floor(y0)), int(np.ceil(x0 + w)), int(np.ceil(y0 + h)))
     src = 255 - window_gray if inverted else window_gray
-    return _find_glyph(src, cell_px, inverted, tile_level=tile_level(src, found, cell_px), within=within)
+    level = tile_level(src, found, cell_px)
+    g = _find_glyph(src, cell_px, inverted, tile_level=level, within=within)
+    if g is None:
+        # The letter may be joined to the dark grid lines around its tile by their shadows (b3nkang's Q):
+        # firmer cut-offs keep the printed letter and drop the fainter joins.
+        ratio = ink_ratio(src, cell_px)
+        for cut in FIRMER_INK_CUTS:
+            g = _glyph_in_mask((ratio < cut).astype(np.uint8), src.shape[0], cell_px, inverted, None, src, level,
+                               within)
+            if g is not None:
+                break
+    return g
 
 
 def _glyph_in_mask(mask: U8, side: int, cell_px: int, inverted: bool, exclude: tuple[float, float] | None,

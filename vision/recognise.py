@@ -28,8 +28,8 @@ from vision.cells import (
     dark_ink,
     glyph_features,
     letter_in_window,
-    light_letter_tiles,
     normalise_glyph,
+    print_polarity,
 )
 from vision.mlp import Mlp
 
@@ -157,24 +157,26 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
 FRAME_SIZE = 0.75
 
 
-def tile_letter(window: U8, glyph: Glyph, light: bool | None = None, cell_px: int = CELL) -> Glyph:
+def tile_letter(window: U8, glyph: Glyph, polarity: int | None = None, cell_px: int = CELL) -> Glyph:
     """The tile's letter, when the glyph the square's measurement found is a piece of the tile instead.
 
     The glyph search takes the dark blob nearest the square's centre. On a dark tile with a light letter
     that can be the tile itself around the letter, or the letter's dark counter (a light O found as a
-    filled oval): when the middle of the tile shows light print (`light`, from
-    `vision.cells.light_letter_tiles` when not given) the light letter is looked for. On a tile darker than the board around it the blob can be the tile's
-    frame or shadow (rendered coloured plastic: A read as E from an L-shaped edge): a frame-sized blob
-    gives way to a letter inside its box. In both searches only blobs clearly darker than the tile count
-    (`vision.cells.LETTER_DARKER_THAN_TILE`). When none is found the glyph is kept (the network's shape
-    checks judge it).
+    filled oval); the other way round, a light tile the measurement took for a dark one gives the light
+    tile between a dark letter's strokes (b3nkang's yellow Q read as O). When the tile's print says
+    which (`polarity`, from `vision.cells.print_polarity` when not given: 1 light, -1 dark) and the glyph
+    is of the other kind, the letter is looked for in the print's polarity. On a tile darker than the
+    board around it the blob can be the tile's frame or shadow (rendered coloured plastic: A read as E
+    from an L-shaped edge): a frame-sized blob gives way to a letter inside its box. In these searches only
+    blobs clearly darker than the tile count (`vision.cells.LETTER_DARKER_THAN_TILE`). When none is found
+    the glyph is kept (the network's shape checks judge it).
     """
-    if light is None:
-        light = bool(light_letter_tiles(window[None], cell_px)[0])
-    if not glyph.inverted and light:
-        light = letter_in_window(window, glyph, True, cell_px)
-        if light is not None:
-            return light
+    if polarity is None:
+        polarity = int(print_polarity(window[None], cell_px)[0])
+    if polarity and glyph.inverted != (polarity > 0):
+        other = letter_in_window(window, glyph, polarity > 0, cell_px)
+        if other is not None:
+            return other
     if glyph.height >= FRAME_SIZE or glyph.width >= FRAME_SIZE:
         inner = letter_in_window(window, glyph, glyph.inverted, cell_px, inside=True)
         if inner is not None:
@@ -182,9 +184,9 @@ def tile_letter(window: U8, glyph: Glyph, light: bool | None = None, cell_px: in
     return glyph
 
 
-def letter_glyph(window: U8, glyph: Glyph, light: bool | None = None, cell_px: int = CELL) -> Glyph:
+def letter_glyph(window: U8, glyph: Glyph, polarity: int | None = None, cell_px: int = CELL) -> Glyph:
     """What the letter network reads of a tile: its letter (`tile_letter`) without its point number."""
-    return without_point_number(window, tile_letter(window, glyph, light, cell_px), cell_px)
+    return without_point_number(window, tile_letter(window, glyph, polarity, cell_px), cell_px)
 
 
 # One board's tiles share one font. A glyph read unsurely is re-read as the letter of the board's surely read
@@ -258,9 +260,9 @@ class MlpRecogniser:
         out = np.zeros((len(crops), len(self.net.classes)), np.float32)
         with_glyph = [i for i, c in enumerate(crops) if c.glyph is not None]
         if with_glyph:
-            light = light_letter_tiles(np.array([crops[i].window for i in with_glyph]))
-            imgs = np.array([letter_glyph(crops[i].window, crops[i].glyph, bool(lt)).image  # type: ignore[arg-type]
-                             for i, lt in zip(with_glyph, light, strict=True)], np.float32)
+            polarity = print_polarity(np.array([crops[i].window for i in with_glyph]))
+            imgs = np.array([letter_glyph(crops[i].window, crops[i].glyph, int(v)).image  # type: ignore[arg-type]
+                             for i, v in zip(with_glyph, polarity, strict=True)], np.float32)
             feats = glyph_features(imgs)
             p = self.net.predict_proba(feats)
             p = p * self.mask
