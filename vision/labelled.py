@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 SHARED_BOARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "boards"
-LABELLED_SETS = ("cava_ro", "declanfinerty", "umich_kwwangkw", "b3nkang_stream", "radosz99_pl")
+LABELLED_SETS = ("cava_ro", "declanfinerty", "umich_kwwangkw", "b3nkang_stream", "radosz99_pl", "jheidel")
 # Labels this project made for photos the shared data leaves unlabelled: grid and corners per photo stem,
 # with how they were checked (`how`). Our own work, so kept in the repository; the photos stay shared.
 ADDED_LABELS = Path(__file__).resolve().parents[1] / "tests" / "data" / "board_labels"

@@ -70,6 +70,12 @@ OCCUPIED_SURE = 0.95
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_MARGIN = 0.08  # mean confidence gain needed before the board is read turned
+# The orientation is unclear, and the reading doubtful, when a turn the board was not read in reads its
+# letters better than the one taken by more than this (mean confidence). On the 106 labelled photos with
+# 4 or more letters (jheidel, umich, b3nkang, radosz, declanfinerty, shipped networks): every photo read
+# the right way up is at or under 0.009, but for jheidel 165412 (5 tiles, 0.079), and the one read a
+# quarter turn wrong, jheidel 170032 (blurred: 0.066, 71 squares wrong, 36 of them "sure"), is above.
+ORIENTATION_DOUBT_ABOVE = 0.03
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
 # Glyphs turned k quarter turns counter-clockwise read upright -> roll of the corner list that names the
 # board from that side.
@@ -278,8 +284,13 @@ def read_board(
     raw = primary.probabilities(crops)
     noise = primary.not_letter(raw)
     probs = primary.letters_only(raw)  # one network pass serves both
+    orientation_doubt = ""
     if upright:
-        turn = _upright_turn(primary, crops)
+        turn, better_other = _upright_turn(primary, crops)
+        if better_other > ORIENTATION_DOUBT_ABOVE:
+            orientation_doubt = ("the letters read almost as well turned a quarter or half turn: which side of "
+                                 "the board is at the bottom of the photo is unclear; check the reading, or "
+                                 "photograph the board from a player's seat")
         if turn:
             # The letters read far better turned: read again with the corners named from another side.
             turned = read_board(photo, np.roll(pts, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / photo.scale, previous,
@@ -354,11 +365,14 @@ def read_board(
     unseen = unseen_doubt(overruled)
     if before is not None and not unseen:
         unseen = illegal_doubt(reading.grid, before, tileset)
-    if unseen:
+    for doubt in (unseen, orientation_doubt):
+        if not doubt:
+            continue
         # Many known tiles hidden (the move's own tiles may be hidden too), or new tiles that cannot be one
         # play: the app asks; like every doubtful reading (vision.confidence), no square of it stays sure.
+        # An unclear orientation puts every tile on another square if the wrong side was taken.
         reading.doubtful = True
-        reading.doubts.append(unseen)
+        reading.doubts.append(doubt)
         reading.confidence = [[min(c, DOUBTFUL_AT_MOST) for c in row] for row in reading.confidence]
     return reading
 
@@ -382,15 +396,16 @@ def _overruled_note(overruled: Sequence[Disagreement]) -> str:
     return "; ".join(parts)
 
 
-def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> int:
-    """How many counter-clockwise quarter turns make the tiles' letters upright (0 when they already are).
+def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> tuple[int, float]:
+    """How many counter-clockwise quarter turns make the tiles' letters upright (0 when they already are),
+    and by how much the best of the other turns reads the letters better than that one (<= 0 when none does).
 
     Letters are read in all four orientations; a turn is taken only when it is clearly more
     confident than reading as photographed, so symmetric letters (O, X, H, Z...) cannot tip it.
     """
     glyphs = [c.glyph.image for c in crops if c.glyph is not None]
     if len(glyphs) < 4:
-        return 0
+        return 0, 0.0
     # The vote is a mean over tiles: an even sample of a full board decides it as well, at a quarter of
     # the cost on a late-game board (this check was ~40% of the reading time at 2 MP).
     glyphs = [glyphs[i] for i in np.linspace(0, len(glyphs) - 1, min(len(glyphs), UPRIGHT_SAMPLE)).astype(int)]
@@ -402,8 +417,8 @@ def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> int:
     best = int(np.argmax(scores))
     # Turn only when the turned reading is clearly better: at most half the doubt, and a real gain.
     if best == 0 or scores[best] - scores[0] < UPRIGHT_MARGIN or (1 - scores[best]) > 0.5 * (1 - scores[0]):
-        return 0
-    return best
+        best = 0
+    return best, max(scores[k] for k in range(4) if k != best) - scores[best]
 
 
 def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> None:

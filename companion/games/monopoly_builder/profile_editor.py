@@ -24,6 +24,9 @@ from companion.ui.models import AppState, plain
 
 PROFILE_FILE = "monopoly_builder.json"
 EDITOR_SCREEN = "builder_profile"
+# Field widths in px: 110 holds a price; "Monopoly rent" needs 140 for its label to stay on one line
+# (at 110 it wrapped in two, seen in docs/screenshots/w20 at 1280 px).
+DEED_FIELD_WIDTHS = {"name": 170, "monopoly_rent": 140}
 DEED_FIELDS = [("name", "Name"), ("price", "Price"), ("rent", "Rent"), ("monopoly_rent", "Monopoly rent"),
                ("mortgage", "Mortgage"), ("dice_number", "Dice number")]
 SOURCES = {"rules_text": "from the rules text", "confirmed": "confirmed", "inferred": "inferred",
@@ -368,7 +371,7 @@ def _deeds_part(act: ProfileActions) -> list[ft.Control]:
             f"{d.name.value} ({profile.group(d.group.value).name}): price {d.price.value}, rent {d.rent.value}, "
             f"monopoly rent {d.monopoly_rent.value}, mortgage {d.mortgage.value}, dice number {d.dice_number.value}, "
             f"resource {d.resource.value} ({SOURCES.get(d.price.confidence, d.price.confidence)}).", size=13)),
-        ft.Row([_field(label, f, key, 170 if key == "name" else 110) for key, label in DEED_FIELDS], wrap=True),
+        ft.Row([_field(label, f, key, DEED_FIELD_WIDTHS.get(key, 110)) for key, label in DEED_FIELDS], wrap=True),
         ft.Text("Resource it gives:", size=13),
         Choice([(c, c) for c in profile.colours.value], f.get("resource", ""), act.pick_deed_resource),
         ft.Text("Colour group:", size=13),
