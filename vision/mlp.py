@@ -69,23 +69,6 @@ class Mlp:
                        [str(c) for c in z["classes"]], info, extras)
 
 
-def average(nets: list[Mlp]) -> Mlp:
-    """One network whose logits are the mean of several one-hidden-layer networks' (same inputs, classes and
-    input scaling): their hidden layers side by side, the output weights stacked and divided by their count.
-    The mean of logits is a geometric mean of the members' probabilities; still one network to store and run."""
-    first = nets[0]
-    if any(len(n.weights) != 2 or n.classes != first.classes or not np.array_equal(n.mean, first.mean)
-           or not np.array_equal(n.scale, first.scale) for n in nets):
-        raise ValueError("only one-hidden-layer networks over the same inputs and classes can be averaged")
-    k = np.float32(len(nets))
-    w0 = np.concatenate([n.weights[0] for n in nets], axis=1)
-    b0 = np.concatenate([n.biases[0] for n in nets])
-    w1 = np.concatenate([n.weights[1] for n in nets], axis=0) / k
-    b1 = sum((n.biases[1] for n in nets), np.zeros_like(first.biases[1])) / k
-    return Mlp(first.mean, first.scale, [w0, w1], [b0, b1.astype(np.float32)], list(first.classes), dict(first.info),
-               dict(first.extras))
-
-
 def train_mlp(x: F32, y: npt.NDArray[np.int64], classes: list[str], hidden: tuple[int, ...] = (64,),
               epochs: int = 40, batch: int = 256, lr: float = 2e-3, l2: float = 1e-4, seed: int = 0,
               sample_weight: F32 | None = None) -> Mlp:

@@ -36,6 +36,7 @@ from vision.mlp import Mlp
 LETTERS_ASSET = Path(__file__).resolve().parents[1] / "assets" / "vision" / "letters.npz"
 BLANK = "?"
 NOT_A_LETTER = "."  # the network's class for premium print, the star and other marks on empty squares
+NOT_LETTER_DOUBT = 0.5  # share of the not-a-letter probability kept as doubt when a tile's letter is read
 ATYPICAL_MIX = 0.2  # share of the uniform mixed into a glyph unlike its letter's examples (max stays < 0.85)
 # Letters whose middle is empty. Ink in the middle 6x6 of the 24x24 glyph: real O's of every labelled set
 # <= 0.02 (99th percentile; one 0.6 in umich); cava's joker face 0.52-0.57.
@@ -319,11 +320,23 @@ class MlpRecogniser:
         return self.letters_only(self.probabilities(crops))
 
     def letters_only(self, probs: np.ndarray) -> np.ndarray:
-        """`probabilities` rows with the not-a-letter share removed and the rest renormalised."""
+        """`probabilities` rows with the not-a-letter share removed and the rest renormalised.
+
+        A mark the network mostly calls not a letter is read as a letter only where the square surely
+        holds a tile (`vision.read`); its letter is then a guess among shapes that do not look like
+        letters, so that share of doubt stays: the row is mixed with the uniform over the allowed letters
+        by NOT_LETTER_DOUBT times the not-a-letter probability (glare's edge on an empty square read C
+        with 0.91 from 0.27 C against 0.71 not a letter; now 0.61).
+        """
         p = probs.copy()
         if NOT_A_LETTER in self.net.classes:
-            p[:, self.net.classes.index(NOT_A_LETTER)] = 0.0
+            k = self.net.classes.index(NOT_A_LETTER)
+            mix = NOT_LETTER_DOUBT * p[:, k:k + 1]
+            p[:, k] = 0.0
             p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+            allowed = self.mask.astype(np.float32)
+            allowed[k] = 0.0
+            p = (1 - mix) * p + mix * allowed / max(float(allowed.sum()), 1.0)
         return p
 
     def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:

@@ -58,7 +58,7 @@ from vision.cells import (
     warp_board,
 )
 from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos
-from vision.mlp import Mlp, average, train_mlp
+from vision.mlp import Mlp, train_mlp
 from vision.occupancy import ASSET as OCC_ASSET
 from vision.occupancy import OccupancyModel, SquareLook, measure
 from vision.recognise import letter_glyph, tile_letter, without_point_number
@@ -96,7 +96,6 @@ LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
 CLASSES = [*LETTERS, "?", "."]
 F32 = npt.NDArray[np.float32]
 BLANK_WEIGHT = 0.1  # training weight of one painted-out tile relative to one labelled square
-LETTER_NETS, LETTER_HIDDEN = 3, 128  # averaged letter networks and hidden units of each
 SHAPES_PER_CLASS = 40  # stored examples per letter for the atypical-glyph check (~0.6 MB as float16)
 # Chosen on the leave-one-set-out glyphs (labelled corners): at 0.7 every sure-and-wrong cava glyph (the
 # clown-faced joker read O) is flagged and no right cava letter; umich: 2 of 7 sure-and-wrong, 5% of right.
@@ -397,10 +396,7 @@ def train_letters(parts: list[PhotoData], synth: tuple[F32, list[str]], seed: in
     totals = np.bincount(y, weights=w, minlength=len(CLASSES))
     w = (w * np.sqrt(np.median(totals[totals > 0]) / np.maximum(totals[y], 1e-6))).astype(np.float32)
     feats = glyph_features(x_img)
-    # Several networks from different starting weights, averaged into one (`vision.mlp.average`): where one
-    # network's guess on an unseen font is an accident of its start, the others rarely share it.
-    net = average([train_mlp(feats, y, CLASSES, hidden=(LETTER_HIDDEN,), epochs=25, seed=seed + k, sample_weight=w)
-                   for k in range(LETTER_NETS)])
+    net = train_mlp(feats, y, CLASSES, hidden=(192,), epochs=25, seed=seed, sample_weight=w)
     net.extras = letter_shapes(net.standardise(feats), y, seed)
     return net
 
