@@ -154,3 +154,41 @@ def test_the_app_asks_instead_of_scoring_a_doubtful_reading(tmp_path: Path) -> N
         assert tab.error and "doubts" not in tab.error and len(game.engine.log.events) == events
     finally:
         HUB.configure(None)
+
+
+def test_an_unsure_glyph_takes_the_letter_of_this_boards_sure_glyphs_it_matches_but_is_never_sure() -> None:
+    """One board's tiles share one font (`vision.recognise.board_consistency`). On a rendered worn-wood board,
+    an L whose reading is made unsure (as on a poorer photo) is close to the board's surely read L's and
+    takes L back, at a confidence under SURE; a glyph no sure glyph of its letter matches keeps its reading."""
+    import cv2
+    import numpy as np
+
+    from vision.cells import cell_window, glyph_features, warp_board
+    from vision.occupancy import measure
+    from vision.recognise import TEMPLATE_CONFIDENCE, MlpRecogniser, board_consistency, letter_glyph
+
+    case = render("worn_wood", TEST_SEED_FROM + 20)
+    warped = warp_board(case.image, case.corners)
+    gray, look = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), measure(warped)
+    squares = [(r, c) for r in range(15) for c in range(15) if case.grid[r][c].isupper() and look.glyphs[r][c]]
+    images = np.array([letter_glyph(cell_window(gray, r, c, 1.5), look.glyphs[r][c]).image  # type: ignore[arg-type]
+                       for r, c in squares], np.float32)
+    rec = MlpRecogniser.load()
+    feats = glyph_features(images)
+    p = rec.net.predict_proba(feats)
+    classes = rec.net.classes
+    letters = np.array([c.isalpha() for c in classes])
+    ls = [i for i, (r, c) in enumerate(squares) if case.grid[r][c] == "L"]
+    assert len(ls) >= 2 and all(p[i].max() >= 0.98 and classes[int(p[i].argmax())] == "L" for i in ls)
+    doubted = p.copy()
+    doubted[ls[0]] = 0.0
+    doubted[ls[0], classes.index("I")], doubted[ls[0], classes.index("L")] = 0.6, 0.4
+    out = board_consistency(rec.net.standardise(feats), doubted, letters)
+    assert classes[int(out[ls[0]].argmax())] == "L" and out[ls[0]].max() < SURE
+    assert out[ls[0]].max() <= TEMPLATE_CONFIDENCE + 0.1
+    # a glyph made unsure between two letters no sure glyph of this board resembles keeps its reading
+    odd = next(i for i, (r, c) in enumerate(squares) if case.grid[r][c] not in "LI")
+    doubted[odd] = 0.0
+    doubted[odd, classes.index("Q")], doubted[odd, classes.index("Z")] = 0.6, 0.4
+    out = board_consistency(rec.net.standardise(feats), doubted, letters)
+    assert np.allclose(out[odd], doubted[odd])

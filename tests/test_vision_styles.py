@@ -13,24 +13,24 @@ import numpy as np
 import pytest
 
 from tests.conftest import shared_path
-from vision.cells import cell_window, warp_board
+from vision.cells import Glyph, cell_window, find_glyph, glyph_features, warp_board
 from vision.confidence import SURE
 from vision.labelled import ADDED_LABELS, labelled_photos
 from vision.occupancy import FEATURES, SquareLook, measure
 from vision.read import read_board
-from vision.recognise import MlpRecogniser, TileCrop, without_point_number
+from vision.recognise import MlpRecogniser, TileCrop, tile_letter, without_point_number
 from vision.synth import STYLES, render
 from vision.train import SYNTH_TRAIN_SEEDS, TEST_SEED_FROM
 
 # Floors under what render TEST_SEED_FROM+20 of each style measured with the shipped models (trained on other
-# renders of every style): dark tiles are the hardest (black 100% occupancy / 100% letters, maroon 98.7 / 91
-# (three tiles missed or misread), navy 99.6 / 95), coloured plastic 97% and green board 96% letters; the other
-# styles read whole (before the dark tiles' colour was measured without their letters: maroon 97.8 / 84, navy
-# 96.4 / 73). These guard the styles against regressions; what matters most is the line below them:
-# whatever is wrong is never sure.
+# renders of every style). Since the reader reads the tile's letter rather than a piece of the tile
+# (`vision.recognise.tile_letter`: the light letter on a dark tile, the letter inside a tile's frame) every
+# letter found is read right: black, coloured plastic and green board 100% (were 100 / 97 / 96), maroon 29 of
+# 32 and navy 36 of 37, the rest being tiles the occupancy step missed (maroon 98.7% occupancy, navy 99.6%);
+# the other styles read whole. These guard the styles against regressions; what matters most is the line
+# below them: whatever is wrong is never sure.
 MIN_OCCUPANCY = {"maroon_tiles": 0.98, "navy_tiles": 0.99}
-MIN_LETTERS = {"black_tiles": 0.97, "maroon_tiles": 0.88, "navy_tiles": 0.92, "coloured_plastic": 0.95,
-               "green_board": 0.95}
+MIN_LETTERS = {"maroon_tiles": 0.88, "navy_tiles": 0.95}
 
 
 def test_renders_are_labelled_boards_and_repeatable() -> None:
@@ -140,3 +140,56 @@ def test_dark_tiles_are_measured_by_their_colour_not_their_letters(style: str) -
     assert all(lightness[r, c] < -1.0 for r, c in tiles), [(r, c, lightness[r, c]) for r, c in tiles]
     found = [(r, c) for r, c in tiles if (g := look.glyphs[r][c]) is not None and g.inverted]
     assert len(found) >= 0.9 * len(tiles), sorted(set(tiles) - set(found))
+
+
+def _letter_glyphs(case_or_photo: tuple[list[str], object, object]) -> list[tuple[str, Glyph, Glyph]]:
+    """(label, glyph the measurement found, glyph the letter network reads) for every lettered tile."""
+    grid, image, corners = case_or_photo
+    warped = warp_board(image, corners)  # type: ignore[arg-type]
+    gray, look = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), measure(warped)
+    out = []
+    for r in range(15):
+        for c in range(15):
+            if not grid[r][c].isupper():
+                continue
+            window = cell_window(gray, r, c, 1.5)
+            # as the reader looks on a square judged to hold a tile (vision.read)
+            if (g := look.glyphs[r][c] or find_glyph(window, light_letters=True)) is not None:
+                out.append((grid[r][c], g, tile_letter(window, g)))
+    return out
+
+
+@pytest.mark.parametrize(("style", "light"), [("black_tiles", True), ("maroon_tiles", True), ("navy_tiles", True),
+                                              ("coloured_plastic", False), ("green_board", False)])
+def test_the_letter_is_read_not_a_piece_of_the_tile(style: str, light: bool) -> None:
+    """The glyph search may take a piece of the tile for its letter: on a dark tile the tile around a light
+    letter or the letter's counter (a light O found as a filled oval), on a tile darker than the board its
+    frame or shadow (an L-shaped edge read as E). `tile_letter` finds the letter instead. On four renders of
+    each style, every glyph handed to the network is letter-sized (labelled letters: 0.28-0.78 of a square),
+    in the print's polarity, and the shipped network reads each tile's label."""
+    glyphs = []
+    for k in range(4):
+        case = render(style, TEST_SEED_FROM + k)
+        glyphs += _letter_glyphs((case.grid, case.image, case.corners))
+    assert any(found is not read for _, found, read in glyphs)  # pieces of tiles were found and replaced
+    for label, _found, read in glyphs:
+        assert 0.28 <= read.height <= 0.78 and read.width <= 0.78 and read.inverted == light, (label, read)
+    net = MlpRecogniser.load()
+    crops = [TileCrop(np.zeros((72, 72), np.uint8), g) for _, _, g in glyphs]
+    images = np.array([g.image for _, _, g in glyphs], np.float32)
+    p = net.letters_only(net.net.predict_proba(glyph_features(images)) * net.mask)
+    got = [net.net.classes[k] for k in p.argmax(axis=1)]
+    assert sum(g == label for g, (label, _, _) in zip(got, glyphs, strict=True)) >= 0.98 * len(crops)
+
+
+def test_a_light_tile_taken_for_a_dark_one_gives_its_dark_letter() -> None:
+    """b3nkang's yellow Q10 tiles sit on dark grid lines, which the Q's shadow joins into one blob too big
+    for a letter: no dark letter is found, and the reader's look for a light one took the light tile between
+    the Q's strokes (read as O). The tile's print is dark, so the Q itself is looked for, with firmer ink
+    cut-offs that part it from the grid lines."""
+    shared_path("boards", "b3nkang_stream", "19-5.json")
+    photo = next(p for p in labelled_photos("b3nkang_stream") if p.stem == "19-5")
+    glyphs = [(label, found, read) for label, found, read in
+              _letter_glyphs((photo.grid, cv2.imread(str(photo.image)), photo.corners)) if label == "Q"]
+    assert glyphs and all(found.inverted and not read.inverted for _, found, read in glyphs)
+    assert all(0.4 <= read.height <= 0.6 for _, _, read in glyphs)

@@ -21,12 +21,22 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.cells import CELL, U8, Glyph, dark_ink, glyph_features, normalise_glyph
+from vision.cells import (
+    CELL,
+    U8,
+    Glyph,
+    dark_ink,
+    glyph_features,
+    letter_in_window,
+    normalise_glyph,
+    print_polarity,
+)
 from vision.mlp import Mlp
 
 LETTERS_ASSET = Path(__file__).resolve().parents[1] / "assets" / "vision" / "letters.npz"
 BLANK = "?"
 NOT_A_LETTER = "."  # the network's class for premium print, the star and other marks on empty squares
+NOT_LETTER_DOUBT = 0.5  # share of the not-a-letter probability kept as doubt when a tile's letter is read
 ATYPICAL_MIX = 0.2  # share of the uniform mixed into a glyph unlike its letter's examples (max stays < 0.85)
 # Letters whose middle is empty. Ink in the middle 6x6 of the 24x24 glyph: real O's of every labelled set
 # <= 0.02 (99th percentile; one 0.6 in umich); cava's joker face 0.52-0.57.
@@ -43,6 +53,10 @@ _K3 = np.ones((3, 3), np.uint8)
 # leg or a K's arm that thin print lets break off lies closer (cava_ro's R: 0.1-0.2).
 NUMBER_RIGHT_OF_LETTER = 0.25
 NUMBER_RIGHT_OF_NARROW = 0.12  # an I's number (umich: its 1 touching the foot of the I, read as L)
+# ... and stands at least this share of the narrow body's height: the foot of a serif L is a low bar whose
+# tip broke off as a piece 0.24 high (rendered worn wood L cut to an I). At 0.25, 1 of umich's 169 I's is
+# cut (6 with no floor, and 1 of 138 L's); the rest are read with their 1 attached, as trained.
+NUMBER_TALLER_THAN = 0.25
 
 
 def _holes(mask: np.ndarray) -> int:
@@ -99,7 +113,9 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
         if ww < 0.35 * hh and hh >= 0.7 * bh_ and bw_ > 1.6 * (ww + 2):
             body = cv2.dilate((parts == 1).astype(np.uint8), _K3)
             ys, xs = np.nonzero(blob & (1 - body))
-            if len(xs) and xs.min() >= x + ww - 1 and ys.mean() > y + 0.5 * hh:
+            # ... and stands like a digit: an L's foot (a serif L is an I with a foot) is a low bar
+            if (len(xs) and xs.min() >= x + ww - 1 and ys.mean() > y + 0.5 * hh
+                    and ys.max() - ys.min() + 1 >= NUMBER_TALLER_THAN * hh):
                 kept = blob & body
                 ys, xs = np.nonzero(kept)
                 letter = kept[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
@@ -120,7 +136,7 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
     # the body's upper part) and ends at the blob's right side; an E's arm or an R's leg starts inside.
     numbers = [b for b in range(1, n2) if b != a and st[b][0] >= ax + 0.8 * aw and st[b][1] > ay + 0.4 * ah
                and centre[b][0] - centre[a][0] >= right and st[b][0] + st[b][2] >= bw_ - 4
-               and 0.2 * ah <= st[b][3] <= 0.5 * ah and st[b][4] < 0.25 * area_a]
+               and (NUMBER_TALLER_THAN if narrow else 0.2) * ah <= st[b][3] <= 0.5 * ah and st[b][4] < 0.25 * area_a]
     if not numbers or st[1:, 4].sum() - area_a - st[numbers, 4].sum() > 0.1 * area_a:
         return glyph  # no number, or the letter itself fell apart (thin strokes): no clean cut to make
     to_main = cv2.distanceTransform((parts != a).astype(np.uint8), cv2.DIST_L2, 3)
@@ -135,6 +151,77 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
         return glyph  # too much would go, or the cut opened one of the letter's counters (a thin B's bowl)
     letter = (lab3[y:y + hh, x:x + ww] == k).astype(np.float32)
     return dataclasses.replace(glyph, image=normalise_glyph(letter), width=ww / cell_px, height=hh / cell_px)
+
+
+# A glyph this tall or wide (in squares) is no letter (labelled letters: 0.78 at most) but may be a tile's
+# frame with the letter inside it.
+FRAME_SIZE = 0.75
+
+
+def tile_letter(window: U8, glyph: Glyph, polarity: int | None = None, cell_px: int = CELL) -> Glyph:
+    """The tile's letter, when the glyph the square's measurement found is a piece of the tile instead.
+
+    The glyph search takes the dark blob nearest the square's centre. On a dark tile with a light letter
+    that can be the tile itself around the letter, or the letter's dark counter (a light O found as a
+    filled oval); the other way round, a light tile the measurement took for a dark one gives the light
+    tile between a dark letter's strokes (b3nkang's yellow Q read as O). When the tile's print says
+    which (`polarity`, from `vision.cells.print_polarity` when not given: 1 light, -1 dark) and the glyph
+    is of the other kind, the letter is looked for in the print's polarity. On a tile darker than the
+    board around it the blob can be the tile's frame or shadow (rendered coloured plastic: A read as E
+    from an L-shaped edge): a frame-sized blob gives way to a letter inside its box. In these searches only
+    blobs clearly darker than the tile count (`vision.cells.LETTER_DARKER_THAN_TILE`). When none is found
+    the glyph is kept (the network's shape checks judge it).
+    """
+    if polarity is None:
+        polarity = int(print_polarity(window[None], cell_px)[0])
+    if polarity and glyph.inverted != (polarity > 0):
+        other = letter_in_window(window, glyph, polarity > 0, cell_px)
+        if other is not None:
+            return other
+    if glyph.height >= FRAME_SIZE or glyph.width >= FRAME_SIZE:
+        inner = letter_in_window(window, glyph, glyph.inverted, cell_px, inside=True)
+        if inner is not None:
+            return inner
+    return glyph
+
+
+def letter_glyph(window: U8, glyph: Glyph, polarity: int | None = None, cell_px: int = CELL) -> Glyph:
+    """What the letter network reads of a tile: its letter (`tile_letter`) without its point number."""
+    return without_point_number(window, tile_letter(window, glyph, polarity, cell_px), cell_px)
+
+
+# One board's tiles share one font. A glyph read unsurely is re-read as the letter of the board's surely read
+# glyphs (templates) it is very close to: within TEMPLATE_NEAR (root-mean-square difference of the network's
+# standardised inputs) of a template of that letter, and CLEARLY_NEARER times nearer to it than to any surely
+# read glyph of another letter, provided the network gave that letter at least TEMPLATE_PLAUSIBLE. The glyph
+# then takes the letter with at most TEMPLATE_CONFIDENCE: right more often, never sure on this evidence alone.
+TEMPLATE_SURE = 0.98
+TEMPLATE_NEAR = 0.45
+CLEARLY_NEARER = 0.7
+TEMPLATE_PLAUSIBLE = 0.02
+TEMPLATE_CONFIDENCE = 0.9
+
+
+def board_consistency(x: np.ndarray, p: np.ndarray, letters: np.ndarray) -> np.ndarray:
+    """Probabilities of one board's glyphs (`x` the network's standardised inputs, `p` its probabilities,
+    `letters` which classes are letters) with unsure glyphs re-read from the board's sure ones."""
+    best = p.argmax(axis=1)
+    conf = p.max(axis=1)
+    sure = np.flatnonzero((conf >= TEMPLATE_SURE) & letters[best])
+    unsure = np.flatnonzero(conf < TEMPLATE_SURE)
+    if not len(sure) or not len(unsure):
+        return p
+    d = np.sqrt(((x[unsure][:, None, :] - x[sure][None, :, :]) ** 2).mean(axis=2))
+    out = p.copy()
+    for row, i in enumerate(unsure):
+        k = int(np.argmin(d[row]))
+        letter = best[sure[k]]
+        other = d[row][best[sure] != letter]
+        if (d[row, k] <= TEMPLATE_NEAR and (not len(other) or d[row, k] <= CLEARLY_NEARER * other.min())
+                and p[i, letter] >= TEMPLATE_PLAUSIBLE and best[i] != letter):
+            out[i] = (1 - TEMPLATE_CONFIDENCE) * p[i]
+            out[i, letter] += TEMPLATE_CONFIDENCE
+    return out
 
 
 @dataclass(frozen=True)
@@ -163,6 +250,7 @@ class MlpRecogniser:
         allowed_set = set(allowed) if allowed is not None else set(net.classes)
         allowed_set.update((BLANK, NOT_A_LETTER))
         self.mask = np.array([c in allowed_set for c in net.classes], bool)
+        self.letters = np.array([c.isalpha() for c in net.classes], bool)
 
     @classmethod
     def load(cls, allowed: Iterable[str] | None = None, path: Path = LETTERS_ASSET) -> MlpRecogniser:
@@ -173,13 +261,16 @@ class MlpRecogniser:
         out = np.zeros((len(crops), len(self.net.classes)), np.float32)
         with_glyph = [i for i, c in enumerate(crops) if c.glyph is not None]
         if with_glyph:
-            imgs = np.array([without_point_number(crops[i].window, crops[i].glyph).image  # type: ignore[arg-type]
-                             for i in with_glyph], np.float32)
+            polarity = print_polarity(np.array([crops[i].window for i in with_glyph]))
+            imgs = np.array([letter_glyph(crops[i].window, crops[i].glyph, int(v)).image  # type: ignore[arg-type]
+                             for i, v in zip(with_glyph, polarity, strict=True)], np.float32)
             feats = glyph_features(imgs)
             p = self.net.predict_proba(feats)
             p = p * self.mask
             p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
-            out[with_glyph] = self._doubt_atypical(imgs, feats, p)
+            p = self._doubt_atypical(imgs, feats, p)
+            # The crops are one board's tiles (`vision.read`): one font, so sure glyphs vouch for unsure ones.
+            out[with_glyph] = board_consistency(self.net.standardise(feats), p, self.letters)
         blank = self.net.classes.index(BLANK)
         for i, c in enumerate(crops):
             if c.glyph is None:
@@ -229,11 +320,23 @@ class MlpRecogniser:
         return self.letters_only(self.probabilities(crops))
 
     def letters_only(self, probs: np.ndarray) -> np.ndarray:
-        """`probabilities` rows with the not-a-letter share removed and the rest renormalised."""
+        """`probabilities` rows with the not-a-letter share removed and the rest renormalised.
+
+        A mark the network mostly calls not a letter is read as a letter only where the square surely
+        holds a tile (`vision.read`); its letter is then a guess among shapes that do not look like
+        letters, so that share of doubt stays: the row is mixed with the uniform over the allowed letters
+        by NOT_LETTER_DOUBT times the not-a-letter probability (glare's edge on an empty square read C
+        with 0.91 from 0.27 C against 0.71 not a letter; now 0.61).
+        """
         p = probs.copy()
         if NOT_A_LETTER in self.net.classes:
-            p[:, self.net.classes.index(NOT_A_LETTER)] = 0.0
+            k = self.net.classes.index(NOT_A_LETTER)
+            mix = NOT_LETTER_DOUBT * p[:, k:k + 1]
+            p[:, k] = 0.0
             p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+            allowed = self.mask.astype(np.float32)
+            allowed[k] = 0.0
+            p = (1 - mix) * p + mix * allowed / max(float(allowed.sum()), 1.0)
         return p
 
     def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
