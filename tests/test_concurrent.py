@@ -135,7 +135,10 @@ def test_tabs_racing_on_the_hub_game_lose_and_double_nothing(tmp_path: Path) -> 
         assert store.events(game.id) == game.engine.log.events  # the store holds exactly the game
         assert store.fold(game.id).scores == game.scores()
     assert hub.store.error == ""
-    assert all(n >= 1 for n in renders.values())
+    # Every tab was redrawn once for each action another tab made (its own it redraws by itself). Not
+    # "every tab at least once": a tab that won every race is rightly never redrawn by the hub (CI met one).
+    made = {s.name: len(s.accepted) for s in sessions}
+    assert renders == {key: len(actions) - made[key] for key in renders}
 
 
 def test_two_referee_tabs_tapping_pass_together_record_one_pass(tmp_path: Path) -> None:
