@@ -54,3 +54,10 @@ def test_a_board_with_upright_or_turned_letters_is_not_doubted_for_its_orientati
     here = _occupied(reading.grid)
     agree = [float((np.rot90(here, k) == _occupied(photo.grid)).mean()) for k in range(4)]
     assert agree[0] >= 0.95 and agree[0] - max(agree[1:]) >= 0.1, agree
+
+
+def test_a_board_with_too_few_letters_to_vote_is_not_doubted_for_its_orientation() -> None:
+    # cava_ro's empty board: no letter to vote with, so nothing is said about which side is down.
+    photo = _photo("cava_ro", "template_1")
+    reading = read_board(photo.image.read_bytes(), second_opinion=False)
+    assert not any(ORIENTATION in d for d in reading.doubts)

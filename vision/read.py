@@ -475,7 +475,7 @@ def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> tuple[in
     """
     glyphs = [c.glyph.image for c in crops if c.glyph is not None]
     if len(glyphs) < 4:
-        return 0, 0.0
+        return 0, -1.0  # too few letters to vote: read as photographed, and no turn is said to read better
     # The vote is a mean over tiles: an even sample of a full board decides it as well, at a quarter of
     # the cost on a late-game board (this check was ~40% of the reading time at 2 MP).
     glyphs = [glyphs[i] for i in np.linspace(0, len(glyphs) - 1, min(len(glyphs), UPRIGHT_SAMPLE)).astype(int)]
