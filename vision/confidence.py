@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from vision.occupancy import FEATURES, SquareLook
+from vision.occupancy import FEATURES, SquareLook, touching
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 
 if TYPE_CHECKING:
@@ -96,13 +96,7 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
     # other labelled sets 64 + 663 of 18791, none wrong.
     letter_sized = ((_feature(look, "glyph") > 0) & (_feature(look, "glyph_height") >= LETTER_HEIGHT)
                     & (_feature(look, "glyph_width") >= LETTER_WIDTH) & (_feature(look, "glyph_ink") >= LETTER_INK))
-    occupied = ~empty
-    beside_tile = np.zeros_like(empty)
-    beside_tile[1:] |= occupied[:-1]
-    beside_tile[:-1] |= occupied[1:]
-    beside_tile[:, 1:] |= occupied[:, :-1]
-    beside_tile[:, :-1] |= occupied[:, 1:]
-    like_tiles = beside_tile & (_feature(look, "to_local_tile") < _feature(look, "to_local_empty"))
+    like_tiles = touching(~empty) & (_feature(look, "to_local_tile") < _feature(look, "to_local_empty"))
     maybe_tile = empty & (letter_sized | like_tiles)
     conf[maybe_tile] = np.minimum(conf[maybe_tile], UNSURE_AT_MOST)
     for r in range(SIZE):

@@ -116,6 +116,13 @@ def _local_mean(colour: F32, ref: npt.NDArray[np.bool_], sigma: float) -> F32:
     return mean.reshape(SIZE, SIZE, 3).astype(np.float32)
 
 
+def touching(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Squares with a side against a square of `mask` (over the last two axes: one board or a stack)."""
+    pad = [(0, 0)] * (mask.ndim - 2) + [(1, 1), (1, 1)]
+    m = np.pad(mask, pad)
+    return m[..., :-2, 1:-1] | m[..., 2:, 1:-1] | m[..., 1:-1, :-2] | m[..., 1:-1, 2:]
+
+
 def _centred(g: Glyph | None) -> bool:
     """A letter-sized glyph near the square's centre: almost always a tile's letter."""
     # Taller marks (0.78-0.9 of a square) are shadows and gaps between tiles: no labelled letter is that tall.
@@ -373,8 +380,7 @@ class OccupancyModel:
         p = self.net.predict_proba(features)[:, 1]
         f = features.reshape(-1, SIZE, SIZE, features.shape[1])
         p3 = p.reshape(-1, SIZE, SIZE)
-        lettered = np.pad((f[..., FEATURES.index("centred_letter")] > 0) & (p3 >= 0.5), ((0, 0), (1, 1), (1, 1)))
-        touches = lettered[:, :-2, 1:-1] | lettered[:, 2:, 1:-1] | lettered[:, 1:-1, :-2] | lettered[:, 1:-1, 2:]
+        touches = touching((f[..., FEATURES.index("centred_letter")] > 0) & (p3 >= 0.5))
         even = ((f[..., FEATURES.index("colour_spread")] <= BLANK_SPREAD_AT_MOST)
                 | (f[..., FEATURES.index("light_ink_compact")] >= LIGHT_LETTER_FROM))
         tile_like = (f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST) & even
