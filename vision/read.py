@@ -328,6 +328,8 @@ def read_board(
             turned.warnings[:0] = warnings + [
                 (f"the letters were sideways or upside down: the board was read turned {90 * turn} degrees "
                 "counter-clockwise so they stand upright (rows and columns follow the turned board)")]
+            if orientation_doubt:  # another turn read the letters about as well as the one taken
+                _doubt(turned, orientation_doubt)
             return turned
     letters = [primary.net.classes[int(k)] for k in probs.argmax(axis=1)]
     confs = [float(probs[i].max()) for i in range(len(crops))]
@@ -392,14 +394,10 @@ def read_board(
     if before is not None and not unseen:
         unseen = illegal_doubt(reading.grid, before, tileset)
     for doubt in (unseen, orientation_doubt):
-        if not doubt:
-            continue
-        # Many known tiles hidden (the move's own tiles may be hidden too), or new tiles that cannot be one
-        # play: the app asks; like every doubtful reading (vision.confidence), no square of it stays sure.
-        # An unclear orientation puts every tile on another square if the wrong side was taken.
-        reading.doubtful = True
-        reading.doubts.append(doubt)
-        reading.confidence = [[min(c, DOUBTFUL_AT_MOST) for c in row] for row in reading.confidence]
+        if doubt:
+            # Many known tiles hidden (the move's own tiles may be hidden too), new tiles that cannot be one
+            # play, or an unclear orientation (a wrong side puts every tile on another square).
+            _doubt(reading, doubt)
     return reading
 
 
@@ -445,6 +443,14 @@ def _plainly_a_letter(primary: MlpRecogniser, letter_probs: npt.NDArray[np.float
     best = int(letter_probs.argmax())
     return (primary.net.classes[best] != BLANK and float(letter_probs[best]) >= RESCUE_LETTER_FROM
             and not_letter <= RESCUE_NOT_LETTER_AT_MOST)
+
+
+def _doubt(reading: BoardReading, sentence: str) -> None:
+    """Make a reading doubtful for one more reason: the app asks; like every doubtful reading
+    (vision.confidence), no square of it stays sure."""
+    reading.doubtful = True
+    reading.doubts.append(sentence)
+    reading.confidence = [[min(c, DOUBTFUL_AT_MOST) for c in row] for row in reading.confidence]
 
 
 def _board_side(pts: npt.NDArray[np.float32]) -> float:
