@@ -33,19 +33,10 @@ from vision.errors import NoBoardFound
 from vision.labelled import LABELLED_SETS, labelled_photos
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
+from vision.orientation import turned_points
 from vision.read import read_board
 
 ORIENTATION = "which side of the board is at the bottom of the photo is unclear"
-
-
-def turned_corners(corners: np.ndarray, width: int, height: int, k: int) -> np.ndarray:
-    """Points of a width x height image as they stand after `np.rot90(image, k)` (counter-clockwise)."""
-    pts = corners.astype(np.float64).copy()
-    w, h = width, height
-    for _ in range(k % 4):
-        pts = np.stack([pts[:, 1], w - 1 - pts[:, 0]], axis=1)
-        w, h = h, w
-    return pts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             label = np.array(photo.corners, np.float64)
             for k in range(4):
                 turned = np.ascontiguousarray(np.rot90(image, k))
-                want = turned_corners(label, image.shape[1], image.shape[0], k)
+                want = turned_points(label, image.shape[1], image.shape[0], k)
                 counts[0] += 1
                 try:
                     reading = read_board(turned, tiles="ro" if set_name == "cava_ro" else "en",

@@ -39,6 +39,16 @@ def _turn(u: float, v: float, w: float, h: float, k: int) -> tuple[float, float,
     return u, v, w, h
 
 
+def turned_points(points: npt.ArrayLike, width: int, height: int, k: int) -> npt.NDArray[np.float64]:
+    """Pixel positions (x, y) in a width x height image as they stand after `np.rot90(image, k)`."""
+    pts = np.array(points, np.float64).reshape(-1, 2)
+    w, h = width, height
+    for _ in range(k % 4):
+        pts = np.stack([pts[:, 1], w - 1 - pts[:, 0]], axis=1)
+        w, h = h, w
+    return pts
+
+
 def number_turns(crop: TileCrop, cell_px: int = CELL) -> list[int]:
     """The quarter turns (counter-clockwise, as `np.rot90`) under which a piece of this tile's print stands
     where a point number stands on an upright tile: usually one, none when no number is seen."""
@@ -89,14 +99,25 @@ def number_votes(crops: Sequence[TileCrop], cell_px: int = CELL) -> npt.NDArray[
     return votes
 
 
-# The numbers say the turn when at least NUMBERS_AT_LEAST tiles agree and NUMBERS_OVER_OTHERS times as many
-# as for any other turn. Labelled photos straightened by their labelled corners (all 173): the upright turn
-# had 6-94 tiles (jheidel 170032, blurred: 6 against 1; 170755: 8 against 2; umich rectified_w7: 38 against
-# 6; cava's tiles, whose corner dots can stand where a turned tile's number would, 8-17 against 0-2), and
-# never fewer than another turn but on cava's alphabet photo litere_2 (2 against 3: not clear, so the letters
-# decide there).
-NUMBERS_AT_LEAST = 4
-NUMBERS_OVER_OTHERS = 3
+# The numbers say the turn alone when at least NUMBERS_AT_LEAST tiles agree and NUMBERS_OVER_OTHERS times as
+# many as for any other turn. Labelled photos straightened by their labelled corners (all 173): the upright
+# turn had 6-94 tiles (jheidel 170032, blurred: 6 against 1; 170755: 8 against 2; umich rectified_w7: 38
+# against 6) and never fewer than another turn but on cava's alphabet photo litere_2 (2 against 3). Cava's
+# tiles carry dots at their corners that can stand where a turned tile's number would, and their thin "1"
+# is often lost: read turned, litere_2 gave 4 against 1 for a wrong turn, so 4 tiles are not enough alone.
+NUMBERS_AT_LEAST = 5
+NUMBERS_OVER_OTHERS = 4
+# Fewer numbers still confirm the letters: when the letters' best turn is the one at least NUMBERS_CONFIRM
+# tiles show and CONFIRM_OVER_OTHERS times as many as any other turn, it is taken without doubt when it
+# reads better than every other turn by ORIENTATION_MARGIN (cava 1_09 turned 270 degrees: letters 0.992
+# against 0.918 as photographed, short of UPRIGHT_MARGIN; numbers 3 against 1).
+NUMBERS_CONFIRM = 2
+CONFIRM_OVER_OTHERS = 2
+# The letters alone are doubted when the numbers stand against their turn: another turn shown by at least
+# NUMBERS_AGAINST tiles and more than the letters' turn. Held-out letters read jheidel 165412 (5 tiles)
+# turned 90 degrees a wrong quarter turn 0.057 ahead of every other turn (sure), its numbers 2 for the
+# right turn against 1.
+NUMBERS_AGAINST = 2
 # When the numbers say a turn, the letters may read another turn better by at most this much (mean
 # confidence) and the numbers' turn is taken without doubt; more, and the two signals disagree: doubtful.
 # Leave-one-set-out letter networks: blurred jheidel 170032's letters read a wrong turn 0.027 better, radosz
@@ -114,11 +135,12 @@ UPRIGHT_MARGIN = 0.08
 ORIENTATION_MARGIN = 0.01
 
 
-def numbers_turn(votes: npt.NDArray[np.int64]) -> int | None:
+def numbers_turn(votes: npt.NDArray[np.int64], at_least: int = NUMBERS_AT_LEAST,
+                 over_others: int = NUMBERS_OVER_OTHERS) -> int | None:
     """The turn the point numbers say clearly (`NUMBERS_AT_LEAST`, `NUMBERS_OVER_OTHERS`), else None."""
     best = int(np.argmax(votes))
     others = max(int(votes[k]) for k in range(4) if k != best)
-    if votes[best] >= NUMBERS_AT_LEAST and votes[best] >= NUMBERS_OVER_OTHERS * others:
+    if votes[best] >= at_least and votes[best] >= over_others * others:
         return best
     return None
 
@@ -129,8 +151,9 @@ def upright_turn(letter_scores: Sequence[float] | None, votes: npt.NDArray[np.in
 
     `letter_scores`: the letter network's mean confidence over the tiles read turned 0-3 quarter turns
     (None when too few letters to vote); `votes`: `number_votes`. Clear numbers decide unless the letters
-    clearly read another turn better; otherwise the letters decide as alone, and with too few letters and
-    no clear numbers the board is read as photographed and nothing is said about its side.
+    clearly read another turn better; fewer numbers standing for the letters' best turn confirm it;
+    otherwise the letters decide as alone (doubted when the numbers stand against their turn), and with too few letters the board is read as photographed
+    and nothing is said about its side.
     """
     by_numbers = numbers_turn(votes)
     if letter_scores is None:
@@ -139,7 +162,12 @@ def upright_turn(letter_scores: Sequence[float] | None, votes: npt.NDArray[np.in
     best = int(np.argmax(scores))
     if by_numbers is not None:
         return by_numbers, scores[best] - scores[by_numbers] > LETTERS_AGAINST_AT_MOST
+    ahead = scores[best] - max(scores[k] for k in range(4) if k != best)
+    if numbers_turn(votes, NUMBERS_CONFIRM, CONFIRM_OVER_OTHERS) == best and ahead >= ORIENTATION_MARGIN:
+        return best, False  # the letters' best turn, and the numbers stand for it too
     # Turn only when the turned reading is clearly better: at most half the doubt, and a real gain.
     if best == 0 or scores[best] - scores[0] < UPRIGHT_MARGIN or (1 - scores[best]) > 0.5 * (1 - scores[0]):
         best = 0
-    return best, max(scores[k] for k in range(4) if k != best) - scores[best] > -ORIENTATION_MARGIN
+    against = max(int(votes[k]) for k in range(4) if k != best)
+    close = max(scores[k] for k in range(4) if k != best) - scores[best] > -ORIENTATION_MARGIN
+    return best, close or (against >= NUMBERS_AGAINST and against > int(votes[best]))
