@@ -20,13 +20,18 @@ import numpy.typing as npt
 from vision.cells import CELL, Glyph, dark_ink
 from vision.recognise import TileCrop
 
-# The number, in squares: 0.08-0.40 high (a "10" is two digits side by side: each counts), narrower than
-# 0.4, shorter than 0.75 of its letter; its left edge from 0.12 inside the letter's right edge to 0.25 beyond
-# it; its foot within NUMBER_FOOT of the letter's foot; its centre below the letter's middle.
-NUMBER_HEIGHT = (0.08, 0.40)
+# The number, in squares (labelled photos straightened by their labelled corners: digits 0.08-0.21 high,
+# 0.04-0.21 wide, 0.2-0.45 of their letter's height, their foot 0.0-0.2 below the letter's): 0.08-0.30 high
+# (a "10" is two digits side by side: each counts), narrower than 0.4, standing (at least NUMBER_UPRIGHT
+# times as high as wide) but not a bar (at most NUMBER_THIN times: a premium square's print seen sideways,
+# thin bars, gave blurred jheidel 170755 ten false votes), at most NUMBER_SHORTER_THAN_LETTER of its
+# letter's height; its left edge from 0.12 inside the letter's right edge to 0.25 beyond it; its foot
+# NUMBER_FOOT from the letter's foot; its centre below the letter's middle.
+NUMBER_HEIGHT = (0.08, 0.30)
 NUMBER_WIDTH_AT_MOST = 0.4
-NUMBER_UPRIGHT = 0.9  # height over width at least: a digit stands; a cava tile's dot, seen at an angle, lies
-NUMBER_SHORTER_THAN_LETTER = 0.75
+NUMBER_UPRIGHT = 0.9  # a digit stands; a cava tile's dot, seen at an angle, lies
+NUMBER_THIN = 4.5
+NUMBER_SHORTER_THAN_LETTER = 0.55
 NUMBER_GAP = (-0.12, 0.25)
 NUMBER_FOOT = (-0.08, 0.22)
 NUMBER_AREA_AT_LEAST = 0.003  # share of a square: a speck of grain or a dot of a cava tile is smaller
@@ -70,17 +75,20 @@ def number_turns(crop: TileCrop, cell_px: int = CELL) -> list[int]:
     la, lb = stats[letter, 2] / 2.0 / cell_px, stats[letter, 3] / 2.0 / cell_px
     lx = (stats[letter, 0] + stats[letter, 2] / 2.0) / cell_px
     ly = (stats[letter, 1] + stats[letter, 3] / 2.0) / cell_px
-    found = []
+    marks = []
     for i in range(1, n):
         x, y, w, h, area = (int(s) for s in stats[i])
         if i == letter or area < NUMBER_AREA_AT_LEAST * cell_px * cell_px:
             continue
         u0, v0 = (x + w / 2.0) / cell_px - lx, (y + h / 2.0) / cell_px - ly
+        marks.append((u0, v0, w / cell_px, h / cell_px))
+    found = []
+    for u0, v0, w0, h0 in marks:
         for k in range(4):
-            u, v, ww, hh = _turn(u0, v0, w / cell_px, h / cell_px, k)
+            u, v, ww, hh = _turn(u0, v0, w0, h0, k)
             a, b = (lb, la) if k % 2 else (la, lb)
             if not (NUMBER_HEIGHT[0] <= hh <= NUMBER_HEIGHT[1] and ww <= NUMBER_WIDTH_AT_MOST
-                    and hh >= NUMBER_UPRIGHT * ww and hh <= NUMBER_SHORTER_THAN_LETTER * 2 * b):
+                    and NUMBER_UPRIGHT * ww <= hh <= NUMBER_THIN * ww and hh <= NUMBER_SHORTER_THAN_LETTER * 2 * b):
                 continue
             if NUMBER_GAP[0] <= u - ww / 2 - a <= NUMBER_GAP[1] and NUMBER_FOOT[0] <= v + hh / 2 - b <= NUMBER_FOOT[1] and v > 0:
                 found.append(k)
