@@ -35,6 +35,13 @@ NUMBER_SHORTER_THAN_LETTER = 0.55
 NUMBER_GAP = (-0.12, 0.25)
 NUMBER_FOOT = (-0.08, 0.22)
 NUMBER_AREA_AT_LEAST = 0.003  # share of a square: a speck of grain or a dot of a cava tile is smaller
+# The letter, as turned, at least LETTER_HEIGHT_AT_LEAST squares high (labelled letters: 0.4-0.65) and its
+# number narrower than NUMBER_NARROWER of it: a premium square's words taken for a tile, read sideways, are
+# narrow columns of small letters side by side like a letter and its number, of one width (jheidel's 2014
+# board read a quarter turned: 8 such squares voted for a wrong turn, none now). A digit beside an I does
+# not vote.
+LETTER_HEIGHT_AT_LEAST = 0.3
+NUMBER_NARROWER = 0.8
 
 
 def _turn(u: float, v: float, w: float, h: float, k: int) -> tuple[float, float, float, float]:
@@ -87,6 +94,8 @@ def number_turns(crop: TileCrop, cell_px: int = CELL) -> list[int]:
         for k in range(4):
             u, v, ww, hh = _turn(u0, v0, w0, h0, k)
             a, b = (lb, la) if k % 2 else (la, lb)
+            if 2 * b < LETTER_HEIGHT_AT_LEAST or ww > NUMBER_NARROWER * 2 * a:
+                continue
             if not (NUMBER_HEIGHT[0] <= hh <= NUMBER_HEIGHT[1] and ww <= NUMBER_WIDTH_AT_MOST
                     and NUMBER_UPRIGHT * ww <= hh <= NUMBER_THIN * ww and hh <= NUMBER_SHORTER_THAN_LETTER * 2 * b):
                 continue
@@ -116,9 +125,9 @@ def number_votes(crops: Sequence[TileCrop], cell_px: int = CELL) -> npt.NDArray[
 NUMBERS_AT_LEAST = 5
 NUMBERS_OVER_OTHERS = 4
 # Fewer numbers still confirm the letters: when the letters' best turn is the one at least NUMBERS_CONFIRM
-# tiles show and CONFIRM_OVER_OTHERS times as many as any other turn, it is taken without doubt when it
-# reads better than every other turn by ORIENTATION_MARGIN (cava 1_09 turned 270 degrees: letters 0.992
-# against 0.918 as photographed, short of UPRIGHT_MARGIN; numbers 3 against 1).
+# tiles show and CONFIRM_OVER_OTHERS times as many as any other turn, it is taken without doubt (cava 1_09
+# turned 270 degrees: letters 0.992 against 0.918 as photographed, short of UPRIGHT_MARGIN, numbers 3
+# against 1; jheidel 165517 turned 270: letters 0.996 against 0.988 for the half turn, numbers 6 against 3).
 NUMBERS_CONFIRM = 2
 CONFIRM_OVER_OTHERS = 2
 # The letters alone are doubted when the numbers stand against their turn: another turn shown by at least
@@ -170,8 +179,7 @@ def upright_turn(letter_scores: Sequence[float] | None, votes: npt.NDArray[np.in
     best = int(np.argmax(scores))
     if by_numbers is not None:
         return by_numbers, scores[best] - scores[by_numbers] > LETTERS_AGAINST_AT_MOST
-    ahead = scores[best] - max(scores[k] for k in range(4) if k != best)
-    if numbers_turn(votes, NUMBERS_CONFIRM, CONFIRM_OVER_OTHERS) == best and ahead >= ORIENTATION_MARGIN:
+    if numbers_turn(votes, NUMBERS_CONFIRM, CONFIRM_OVER_OTHERS) == best:
         return best, False  # the letters' best turn, and the numbers stand for it too
     # Turn only when the turned reading is clearly better: at most half the doubt, and a real gain.
     if best == 0 or scores[best] - scores[0] < UPRIGHT_MARGIN or (1 - scores[best]) > 0.5 * (1 - scores[0]):
