@@ -117,8 +117,10 @@ def test_clear_numbers_against_clear_letters_is_doubtful() -> None:
     assert upright_turn([0.80, 0.83, 0.6, 0.6], votes) == (1, False)
     # Numbers too few to say: the letters decide as before (no turn without a clear gain, asked when close).
     assert upright_turn([0.80, 0.83, 0.6, 0.6], np.array([2, 2, 0, 0])) == (0, True)
-    # ... and a few numbers standing for the letters' best turn confirm it.
-    assert upright_turn([0.80, 0.83, 0.6, 0.6], np.array([1, 2, 0, 0])) == (1, False)
+    # ... and fewer numbers decide between turns the letters read about as well (symmetric letters read a
+    # half turn almost as well: jheidel 165522 read by letter models trained without jheidel).
+    assert upright_turn([0.80, 0.83, 0.6, 0.6], np.array([1, 3, 0, 0])) == (1, False)
+    assert upright_turn([0.900, 0.689, 0.907, 0.889], np.array([4, 0, 1, 0])) == (0, False)
 
 
 def test_letters_alone_are_doubted_when_the_numbers_stand_against_them() -> None:

@@ -124,12 +124,14 @@ def number_votes(crops: Sequence[TileCrop], cell_px: int = CELL) -> npt.NDArray[
 # is often lost: read turned, litere_2 gave 4 against 1 for a wrong turn, so 4 tiles are not enough alone.
 NUMBERS_AT_LEAST = 5
 NUMBERS_OVER_OTHERS = 4
-# Fewer numbers still confirm the letters: when the letters' best turn is the one at least NUMBERS_CONFIRM
-# tiles show and CONFIRM_OVER_OTHERS times as many as any other turn, it is taken without doubt (cava 1_09
-# turned 270 degrees: letters 0.992 against 0.918 as photographed, short of UPRIGHT_MARGIN, numbers 3
-# against 1; jheidel 165517 turned 270: letters 0.996 against 0.988 for the half turn, numbers 6 against 3).
-NUMBERS_CONFIRM = 2
-CONFIRM_OVER_OTHERS = 2
+# Fewer numbers (at least NUMBERS_WEAK tiles, WEAK_OVER_OTHERS times as many as any other turn) decide when
+# the letters read their turn within LETTERS_AGAINST_AT_MOST of the letters' best: symmetric letters (O, S,
+# N, Z, H, X...) read a half turn about as well, and the numbers tell which. Held-out letters: cava 1_09
+# turned 270 degrees (letters 0.992 for the numbers' turn, 0.918 as photographed, short of UPRIGHT_MARGIN;
+# numbers 3 against 1); jheidel 165522 (9 tiles; letters 0.900 upright, 0.907 upside down; numbers 4
+# against 1), 165412 (5 tiles; 0.924 against 0.966; 3 against 0), 165401 turned 180 (3 against 1).
+NUMBERS_WEAK = 3
+WEAK_OVER_OTHERS = 2
 # The letters alone are doubted when the numbers stand against their turn: another turn shown by at least
 # NUMBERS_AGAINST tiles and more than the letters' turn. Held-out letters read jheidel 165412 (5 tiles)
 # turned 90 degrees a wrong quarter turn 0.057 ahead of every other turn (sure), its numbers 2 for the
@@ -168,7 +170,7 @@ def upright_turn(letter_scores: Sequence[float] | None, votes: npt.NDArray[np.in
 
     `letter_scores`: the letter network's mean confidence over the tiles read turned 0-3 quarter turns
     (None when too few letters to vote); `votes`: `number_votes`. Clear numbers decide unless the letters
-    clearly read another turn better; fewer numbers standing for the letters' best turn confirm it;
+    clearly read another turn better; fewer numbers decide when the letters read their turn about as well;
     otherwise the letters decide as alone (doubted when the numbers stand against their turn), and with too few letters the board is read as photographed
     and nothing is said about its side.
     """
@@ -179,8 +181,9 @@ def upright_turn(letter_scores: Sequence[float] | None, votes: npt.NDArray[np.in
     best = int(np.argmax(scores))
     if by_numbers is not None:
         return by_numbers, scores[best] - scores[by_numbers] > LETTERS_AGAINST_AT_MOST
-    if numbers_turn(votes, NUMBERS_CONFIRM, CONFIRM_OVER_OTHERS) == best:
-        return best, False  # the letters' best turn, and the numbers stand for it too
+    weak = numbers_turn(votes, NUMBERS_WEAK, WEAK_OVER_OTHERS)
+    if weak is not None and scores[best] - scores[weak] <= LETTERS_AGAINST_AT_MOST:
+        return weak, False  # the letters read the numbers' turn about as well as any
     # Turn only when the turned reading is clearly better: at most half the doubt, and a real gain.
     if best == 0 or scores[best] - scores[0] < UPRIGHT_MARGIN or (1 - scores[best]) > 0.5 * (1 - scores[0]):
         best = 0
