@@ -33,6 +33,7 @@ from vision.decode import Photo, decode_image, decode_photo  # noqa: F401 - deco
 from vision.errors import NoBoardFound
 from vision.mlp import Mlp
 from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel, SquareLook, measure
+from vision.orientation import number_votes, upright_turn
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
 from vision.sequence import Disagreement, illegal_doubt, reconcile, unseen_doubt
 
@@ -79,15 +80,6 @@ RESCUED_OCCUPANCY = 0.9
 MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
-UPRIGHT_MARGIN = 0.08  # mean confidence gain needed before the board is read turned
-# The orientation is unclear, and the reading doubtful, unless the turn taken reads the letters better than
-# every other turn by at least ORIENTATION_MARGIN (mean confidence). The vote's margins move with every
-# retraining of the letter network. Leave-one-set-out models of this stop: photos read the wrong side up
-# had another turn ahead by 0.027 (jheidel 170032, blurred) and 0.048 (radosz test2, not turned: the gain
-# needed to turn is UPRIGHT_MARGIN); right-way photos with another turn ahead or level: jheidel 165412
-# (5 tiles, +0.043), radosz 1632842381916 (0.000); with the previous models every other right-way photo of
-# 106 had its turn ahead by 0.016 or more, but radosz 1632842381938 (+0.009). Those are asked about too.
-ORIENTATION_MARGIN = 0.01
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
 # Glyphs turned k quarter turns counter-clockwise read upright -> roll of the corner list that names the
 # board from that side.
@@ -312,13 +304,16 @@ def read_board(
     crops, raw, noise, probs = [crops[i] for i in keep], raw[keep], noise[keep], probs[keep]
     orientation_doubt = ""
     if upright:
-        turn, better_other = _upright_turn(primary, crops)
-        if better_other > -ORIENTATION_MARGIN:
-            orientation_doubt = ("the letters read almost as well turned a quarter or half turn: which side of "
+        # Two signals: the letter network's reading of the tiles turned, and where the point numbers stand
+        # (`vision.orientation`, no trained model).
+        turn, unclear = upright_turn(_letter_scores(primary, crops), number_votes(crops))
+        if unclear:
+            orientation_doubt = ("the letters read almost as well turned a quarter or half turn, or the tiles' "
+                                 "point numbers stand for another turn than the letters: which side of "
                                  "the board is at the bottom of the photo is unclear; check the reading, or "
                                  "photograph the board from a player's seat")
         if turn:
-            # The letters read far better turned: read again with the corners named from another side.
+            # The letters stand turned: read again with the corners named from another side.
             turned = read_board(photo, np.roll(pts, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / photo.scale, previous,
                                 tileset,
                                 second_opinion,
@@ -472,16 +467,12 @@ def _overruled_note(overruled: Sequence[Disagreement]) -> str:
     return "; ".join(parts)
 
 
-def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> tuple[int, float]:
-    """How many counter-clockwise quarter turns make the tiles' letters upright (0 when they already are),
-    and by how much the best of the other turns reads the letters better than that one (<= 0 when none does).
-
-    Letters are read in all four orientations; a turn is taken only when it is clearly more
-    confident than reading as photographed, so symmetric letters (O, X, H, Z...) cannot tip it.
-    """
+def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[float] | None:
+    """The letter network's mean confidence over the tiles' letters turned 0, 1, 2 and 3 quarter turns
+    counter-clockwise (`np.rot90`); None when fewer than 4 tiles show a letter (too few to vote)."""
     glyphs = [c.glyph.image for c in crops if c.glyph is not None]
     if len(glyphs) < 4:
-        return 0, -1.0  # too few letters to vote: read as photographed, and no turn is said to read better
+        return None
     # The vote is a mean over tiles: an even sample of a full board decides it as well, at a quarter of
     # the cost on a late-game board (this check was ~40% of the reading time at 2 MP).
     glyphs = [glyphs[i] for i in np.linspace(0, len(glyphs) - 1, min(len(glyphs), UPRIGHT_SAMPLE)).astype(int)]
@@ -489,12 +480,7 @@ def _upright_turn(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> tuple[in
     # all four turns in one batch: one feature pass and one network pass instead of four
     turned = np.concatenate([np.rot90(base, k, axes=(1, 2)) for k in range(4)])
     p = primary.net.predict_proba(glyph_features(np.ascontiguousarray(turned)))
-    scores = [float(v) for v in p.max(axis=1).reshape(4, len(glyphs)).mean(axis=1)]
-    best = int(np.argmax(scores))
-    # Turn only when the turned reading is clearly better: at most half the doubt, and a real gain.
-    if best == 0 or scores[best] - scores[0] < UPRIGHT_MARGIN or (1 - scores[best]) > 0.5 * (1 - scores[0]):
-        best = 0
-    return best, max(scores[k] for k in range(4) if k != best) - scores[best]
+    return [float(v) for v in p.max(axis=1).reshape(4, len(glyphs)).mean(axis=1)]
 
 
 def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> None:
