@@ -174,7 +174,9 @@ def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
             if ch == "#" or ch.islower() or (ch == "?" and photo.set not in FACED_BLANKS):
                 continue
             window = cell_window(gray, r, c, 1.5)
-            g = look.glyphs[r][c]
+            # A mark the occupancy pass set aside as a tile's edge still teaches the letter network what is no
+            # letter (on an empty square), as before the occupancy pass set such marks aside.
+            g = look.glyphs[r][c] or look.edges.get((r, c))
             if g is None and ch != ".":
                 # As the reader does on a square judged to hold a tile (vision.read): a light letter on a dark
                 # tile that the occupancy pass did not look for.
