@@ -468,7 +468,7 @@ def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tup
     """
     parts = [p for p in load_all(cache, log) + load_synth(cache, log) if p.photo.set != left_out]
     folder = cache / "leave_out"
-    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(train_occupancy)
+    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(train_occupancy) + repr(BLANK_WEIGHT)
                         + inspect.getsource(train_letters) + inspect.getsource(letter_shapes)
                         + inspect.getsource(synthetic_glyphs) + str(training_fonts())
                         + repr(sorted(LABELLED_SETS))
