@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import pytest
 
 from companion.cli import main
@@ -18,8 +19,11 @@ from companion.games.classic.table import new_classic
 from companion.ui.adapters import read_board as app_read_board
 from companion.ui.table import PlayerInfo
 from tests.conftest import shared_path
-from vision.confidence import SURE
+from vision.cells import warp_board
+from vision.confidence import SURE, assess
 from vision.labelled import labelled_photos
+from vision.occupancy import measure
+from vision.read import BoardReading
 from vision.synth import render
 from vision.train import TEST_SEED_FROM
 
@@ -192,3 +196,37 @@ def test_an_unsure_glyph_takes_the_letter_of_this_boards_sure_glyphs_it_matches_
     doubted[odd, classes.index("Q")], doubted[odd, classes.index("Z")] = 0.6, 0.4
     out = board_consistency(rec.net.standardise(feats), doubted, letters)
     assert np.allclose(out[odd], doubted[odd])
+
+
+def _assessed_as_if_read_empty(set_name: str, stem: str, square: str, occupancy: float = 0.0) -> float:
+    """The confidence `assess` leaves on `square` of a labelled photo (its labelled corners) when the reading
+    is the label with that square read empty with confidence 1.0 and P(tile) `occupancy`."""
+    shared_path("boards", set_name, f"{stem}.json")
+    photo = next(p for p in labelled_photos(set_name) if p.stem == stem)
+    look = measure(warp_board(cv2.imread(str(photo.image)), photo.corners))
+    r, c = int(square[1:]) - 1, ord(square[0]) - 65
+    grid = [row.replace("#", ".") for row in photo.grid]
+    grid[r] = grid[r][:c] + "." + grid[r][c + 1:]
+    conf = [[1.0] * 15 for _ in range(15)]
+    occ = [[0.0] * 15 for _ in range(15)]
+    occ[r][c] = occupancy
+    reading = BoardReading(grid=grid, confidence=conf, corners=photo.corners, located="given", occupancy=occ)
+    assess(reading, look)
+    return reading.confidence[r][c]
+
+
+def test_a_word_end_on_a_board_whose_tiles_are_coloured_like_its_empty_squares_is_never_sure_empty() -> None:
+    # jheidel's 2015 board: the blank after TOP on O10 is as grey as the empty squares in 170746's light; the
+    # reader, left out of it, read the square empty with confidence 0.99997.
+    assert _assessed_as_if_read_empty("jheidel", "IMG_20151016_170746", "O10") < SURE
+    # radosz's cream tiles on a green board: an empty square after a word there stays sure (D14, below F, Z, Y).
+    assert _assessed_as_if_read_empty("radosz99_pl", "resources_tests_1632842381916", "D14") == 1.0
+
+
+def test_a_square_judged_a_tile_whose_mark_is_no_letter_is_never_sure_empty() -> None:
+    # jheidel 170757 O15, left out: a blank the occupancy model judged a tile (0.52), whose edge's shadow the
+    # letter network called "not a letter" (0.998), was read empty with that 0.998. On radosz's board, where
+    # nothing else makes an empty square unsure, the same reading of A1 is sure only if judged empty.
+    photo = ("radosz99_pl", "resources_tests_1632842381916", "A1")
+    assert _assessed_as_if_read_empty(*photo, occupancy=0.52) < SURE
+    assert _assessed_as_if_read_empty(*photo, occupancy=0.1) == 1.0

@@ -107,6 +107,34 @@ def test_tiles_whose_letters_the_cameras_angle_shifted_off_their_squares_are_rea
         assert reading.grid[r][c] == photo.grid[r][c] == "T", (name, reading.occupancy[r][c])
 
 
+@pytest.mark.parametrize(("set_name", "stem", "edges", "letters"), [
+    # umich's wooden board: the sides of tiles beside empty squares, read as I and J before
+    ("umich_kwwangkw", "rectified_w9", ["N4", "C10"], []),
+    # umich: real I tiles, their letters as far up as the tiles around show theirs
+    ("umich_kwwangkw", "photo_278483089_541508483987167_69691723247619", [], ["I1", "M1"]),
+    # declanfinerty: the shaded side of an I tile on the empty square beside it, read as W before
+    ("declanfinerty", "board_001", ["H5"], ["G5"]),
+])
+def test_thin_marks_off_where_the_letters_sit_are_tile_edges_not_letters(set_name: str, stem: str, edges: list[str],
+                                                                         letters: list[str]) -> None:
+    photo = _photo(set_name, stem)
+    look = measure(warp_board(cv2.imread(str(photo.image)), photo.corners))
+    for name in edges:
+        r, c = _square(name)
+        assert photo.grid[r][c] == "." and look.glyphs[r][c] is None and (r, c) in look.edges, name
+    for name in letters:
+        r, c = _square(name)
+        assert photo.grid[r][c] == "I" and look.glyphs[r][c] is not None and (r, c) not in look.edges, name
+
+
+def test_a_plain_tile_whose_side_was_its_only_mark_is_read_as_a_blank() -> None:
+    # umich rectified_w11: plain spacer tiles between names; the glyph search took a tile's dark side for an I.
+    photo = _photo("umich_kwwangkw", "rectified_w11")
+    reading = read_board(photo.image, corners=photo.corners, second_opinion=False)
+    r, c = _square("O15")
+    assert photo.grid[r][c] == "?" and reading.grid[r][c] == "?", reading.occupancy[r][c]
+
+
 def test_blank_rule_needs_a_lettered_neighbour_and_a_tile_colour() -> None:
     model = OccupancyModel.load()
     rng = np.random.default_rng(0)
@@ -123,12 +151,18 @@ def test_blank_rule_needs_a_lettered_neighbour_and_a_tile_colour() -> None:
     x[:, letters, FEATURES.index("centred_letter")] = 1.0
     x[:, ~letters, FEATURES.index("glyph")] = 0.0
     x[:, ~letters, FEATURES.index("z_to_tile")] = 0.0
+    x[:, ~letters, FEATURES.index("z_to_empty")] = 1.0
     x[:, ~letters, FEATURES.index("colour_spread")] = 0.1
     flat = x.reshape(-1, len(FEATURES))
     p, raw = model.decide(flat), model.net.predict_proba(flat)[:, 1]
     blanks = ~np.tile(letters, 8) & (p > PLAIN_AT_MOST)
     assert blanks.any()
     assert (raw[blanks] >= BLANK_FROM).all()
+    # The same squares coloured just like the empty squares of their kind (umich's plain wooden squares) are
+    # never blanks, however tile-like otherwise.
+    alike = x.copy()
+    alike[:, ~letters, FEATURES.index("z_to_empty")] = 0.0
+    assert (model.decide(alike.reshape(-1, len(FEATURES)))[~np.tile(letters, 8)] <= PLAIN_AT_MOST).all()
     # The same squares coloured unevenly (a shadow across them, no light letter in the middle) are never blanks.
     x[:, ~letters, FEATURES.index("colour_spread")] = 1.0
     x[:, ~letters, FEATURES.index("light_ink_compact")] = 0.0

@@ -68,6 +68,9 @@ class SquareLook:
     glyphs: list[list[Glyph | None]]
     features: F32  # (225, n_features)
     board_evidence: float = 0.0  # how much the premium squares differ in colour from plain ones (Lab units)
+    # Thin marks set aside as a tile's edge, not a letter (`_edges_are_not_letters`), by (row, col): a later
+    # glyph search on the square skips them.
+    edges: dict[tuple[int, int], Glyph] = dataclasses.field(default_factory=dict)
 
 
 def _cells(img: npt.NDArray[np.generic], cell_px: int) -> npt.NDArray[np.generic]:
@@ -184,6 +187,39 @@ def _settle_shared_glyphs(gray: U8, glyphs: list[list[Glyph | None]], cell_px: i
                                                 exclude=(b.dx, b.dy))
 
 
+# A mark narrower than EDGE_WIDTH (share of a square) lying more than EDGE_OFF from where the centred letters
+# within two squares sit (their median offset; fewer than 3 near: the board's) is the side of a tile or the
+# dark gap beside one, not a letter. Leave-one-set-out (models of this stop, automatic corners), thin marks on
+# squares judged tiles: every real I lies within 0.23 of its neighbours' letters (jheidel's camera shifts
+# letters a quarter square: the neighbours' are shifted alike), the sides read as I on umich's empty wooden
+# squares (7 read as letters) 0.32-0.52, the sides of plain blank tiles read as I 0.41-0.58. Marks 0.2-0.3
+# wide that far off: 67, all on empty squares (declanfinerty board_001 H5, an I tile's shaded side, read as
+# W) but one plain blank's side (jheidel 170725 O15, read as F); every letter but I is wider.
+EDGE_WIDTH = 0.3
+EDGE_OFF = 0.3
+
+
+def _edges_are_not_letters(glyphs: list[list[Glyph | None]]) -> dict[tuple[int, int], Glyph]:
+    """Set aside (in place) thin marks far from where the letters around sit; returns where they were."""
+    letters = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(glyphs) for c, g in enumerate(row)
+                        if g is not None and _centred(g)], np.float64).reshape(-1, 4)
+    if len(letters) < 3:
+        return {}
+    board = np.median(letters[:, 2:], axis=0)
+    edges = {}
+    for r in range(SIZE):
+        for c in range(SIZE):
+            g = glyphs[r][c]
+            if g is None or g.width >= EDGE_WIDTH or _centred(g):
+                continue
+            near = letters[(np.abs(letters[:, 0] - r) <= 2) & (np.abs(letters[:, 1] - c) <= 2), 2:]
+            dx, dy = np.median(near, axis=0) if len(near) >= 3 else board
+            if max(abs(g.dx - dx), abs(g.dy - dy)) > EDGE_OFF:
+                edges[(r, c)] = g
+                glyphs[r][c] = None
+    return edges
+
+
 def square_colours(warped_bgr: U8, dark: npt.NDArray[np.bool_],
                    cell_px: int = CELL) -> tuple[F32, npt.NDArray[np.float64]]:
     """Each square's Lab colour without its print, and how much its plain pixels vary (15x15x3, 15x15).
@@ -254,6 +290,7 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
 
     kinds = _KIND_GRID
     _light_letters_on_odd_squares(gray, glyphs, colour, cell_px)
+    edge_marks = _edges_are_not_letters(glyphs)
     present = np.array([[g is not None for g in row] for row in glyphs])
     centred = np.array([[_centred(g) for g in row] for row in glyphs])
     flat = colour.reshape(-1, 3)
@@ -331,7 +368,7 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     # squares' (tiles cover some, never most). A picture with no board shows no such pattern.
     plain = np.median(colour[kinds == 0], axis=0)
     evidence = max(float(np.linalg.norm(np.median(colour[kinds == k], axis=0) - plain)) for k in range(1, 5))
-    return SquareLook(glyphs, feats.reshape(SIZE * SIZE, -1), evidence)
+    return SquareLook(glyphs, feats.reshape(SIZE * SIZE, -1), evidence, edge_marks)
 
 
 # ---- The decision from the features: vision.train caches measured features keyed by this file up to here ----
@@ -347,7 +384,17 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
 # shadow between tiles that look like blanks (declanfinerty O9) and fold creases (umich G8, N8).
 BLANK_FROM = 0.9
 BLANK_TILE_Z_AT_MOST = 1.0
-BLANK_SPREAD_AT_MOST = 0.35
+# ... and unlike the empty squares of its premium kind (`z_to_empty`, robust z / 5, at least BLANK_ODD_FROM): a
+# tile is not the board. With the edge marks set aside (EDGE_WIDTH), umich's plain wooden empty squares taken
+# for blanks (P(tile) 0.92-0.96: K6 and K7 of rectified_w5 and w12, G8 of two photos) had z_to_empty -0.17
+# to 0.09, while every real blank of the labelled sets, left out, was 0.34-4.0, but jheidel 170800's O15
+# (0.00, half off the board's corner).
+BLANK_ODD_FROM = 0.2
+# Spread: with the edge marks set aside, the real blanks of the labelled sets, left out, are 0.06-0.22 (b3nkang's
+# NASPA print the most), and two empty squares umich took for blanks 0.26 (a laminated board's glare, J1) and
+# 0.34 (M8): 0.35 -> 0.25 reads those two right and changes nothing else but one square of jheidel 170032 (read
+# sideways, wrong either way).
+BLANK_SPREAD_AT_MOST = 0.25
 # ... unless a light mark fills its middle: a dark tile whose light letter the dark-glyph search did not take
 # (the reader looks for it once the square is a tile). Rendered navy tile F7 (seed 503): light_ink_compact
 # 1.17, spread 1.20; the smeared shadows 0.
@@ -374,7 +421,8 @@ class OccupancyModel:
         The model learns blank tiles from lettered tiles with their print painted out (`vision/train.py`),
         but a board's own wood, a shadow or glare can look just as plain. A square without any letter is
         taken for a tile only when it touches a square the model reads as a lettered tile, is coloured like
-        the board's tiles and the model is fairly sure (`BLANK_FROM`); otherwise it stays below one half,
+        the board's tiles and unlike the empty squares of its kind, and the model is fairly sure
+        (`BLANK_FROM`); otherwise it stays below one half,
         whatever its colour.
         """
         p = self.net.predict_proba(features)[:, 1]
@@ -383,7 +431,8 @@ class OccupancyModel:
         touches = touching((f[..., FEATURES.index("centred_letter")] > 0) & (p3 >= 0.5))
         even = ((f[..., FEATURES.index("colour_spread")] <= BLANK_SPREAD_AT_MOST)
                 | (f[..., FEATURES.index("light_ink_compact")] >= LIGHT_LETTER_FROM))
-        tile_like = (f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST) & even
+        tile_like = ((f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST) & even
+                     & (f[..., FEATURES.index("z_to_empty")] >= BLANK_ODD_FROM))
         blank = touches & tile_like & (p3 >= BLANK_FROM)
         no_letter = f[..., FEATURES.index("glyph")] == 0
         plain = (no_letter & ~blank).reshape(-1)

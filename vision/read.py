@@ -289,7 +289,10 @@ def read_board(
     crops = []
     for r, c in tile_squares + maybe:
         window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
-        glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True)
+        # (a thin mark set aside as a tile's edge is not taken again: a plain tile is a blank)
+        edge = look.edges.get((r, c))
+        glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True,
+                                                exclude=(edge.dx, edge.dy) if edge else None)
         crops.append(TileCrop(window, glyph))
     primary = MlpRecogniser(letters_net, tileset.alphabet) if letters_net else _recogniser(tileset.alphabet)
     raw = primary.probabilities(crops)

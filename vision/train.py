@@ -174,7 +174,9 @@ def _measured(photo: LabelledPhoto, img: U8) -> PhotoData:
             if ch == "#" or ch.islower() or (ch == "?" and photo.set not in FACED_BLANKS):
                 continue
             window = cell_window(gray, r, c, 1.5)
-            g = look.glyphs[r][c]
+            # A mark the occupancy pass set aside as a tile's edge still teaches the letter network what is no
+            # letter (on an empty square), as before the occupancy pass set such marks aside.
+            g = look.glyphs[r][c] or look.edges.get((r, c))
             if g is None and ch != ".":
                 # As the reader does on a square judged to hold a tile (vision.read): a light letter on a dark
                 # tile that the occupancy pass did not look for.
@@ -500,7 +502,7 @@ def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tup
     """
     parts = [p for p in load_all(cache, log) + load_synth(cache, log) if p.photo.set != left_out]
     folder = cache / "leave_out"
-    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(train_occupancy)
+    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(train_occupancy) + repr(BLANK_WEIGHT)
                         + inspect.getsource(train_letters) + inspect.getsource(letter_shapes)
                         + inspect.getsource(synthetic_glyphs) + str(training_fonts())
                         + inspect.getsource(wide_ensemble) + repr((LETTER_MEMBERS, sorted(NARROW_TOUCHED),
