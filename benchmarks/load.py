@@ -396,6 +396,7 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             sends: list[float] = []
             server_part: list[float] = []  # the referee's browser sent the tap -> a follower has the update
             per_update: list[float] = []
+            rounds_of: list[int] = []  # the round of each entry of per_update
             expected: list[str] = []
             missed = 0
             for k in range(rounds):
@@ -430,8 +431,9 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                         tapped[g] = time.time() * 1000
                         Tab.tap(buttons[g])
                 worst = dict.fromkeys(ids, 0.0)
-                for g, ref in refs.items():
-                    sent = ref.page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null")
+                for g in ids:
+                    ref = refs.get(g)
+                    sent = ref.page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null") if ref else None
                     if sent is not None:
                         sends.append((float(sent) - tapped[g]) / 1000)
                         sent_at[g] = float(sent) / 1000
@@ -462,6 +464,7 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                             server_part.append(when - sent_at[g])
                         worst[g] = max(worst[g], when - tapped[g] / 1000)
                 per_update += worst.values()
+                rounds_of += [k + 1] * len(worst)
                 for ref in refs.values():
                     ref.text(f"{expect} to play", timeout=60_000)
             cpu, drawing = cpu_seconds(pid) - cpu0, browser_cpu() - drawing0
@@ -483,7 +486,9 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             if latencies["browser"] and latencies["ws"]:
                 out.append("  browser followers (drawing on this machine): " + distribution(latencies["browser"]))
                 out.append("  websocket followers (drawing nothing): " + distribution(latencies["ws"]))
-            out.append("  slowest follower per update: " + distribution(per_update))
+            slowest = sorted(range(len(per_update)), key=lambda n: -per_update[n])[:5]
+            out.append("  slowest follower per update: " + distribution(per_update) + "; the 5 slowest in rounds "
+                       + ", ".join(f"{rounds_of[n]} ({per_update[n]:.2f} s)" for n in slowest))
             if sends:
                 out.append("  tap -> the referee's browser sends it (the tap through a loaded page): "
                            + distribution(sends))

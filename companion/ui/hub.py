@@ -7,7 +7,8 @@ its own rows in the one store file (`persist.GameStore`). Each browser tab is it
 watches one table (or none: the home screen). A change to a game is saved to the store, then every tab
 watching that game re-renders (`publish`); tabs on the home screen are told too, so the list of tables
 stays current. The save runs off the server's event loop (one table waiting for the disk does not hold
-the others' updates), and no tab watching the game draws until it has returned (`hold`). Subscribers are callables that schedule work on their own session (`page.run_task`).
+the others' updates), and no tab watching the game draws until it has returned (`hold`). Subscribers
+are callables that schedule work on their own session (`page.run_task`).
 
 Who may change a game is decided here, on the server, per game and per tab (`may_change`): a game
 with a referee PIN accepts changes only from the tabs that started it or have given its PIN, whatever a
@@ -72,6 +73,7 @@ class Hub:
         self.resume_note = " ".join(notes) if len(games) <= 1 else (
             f"Resumed {len(games)} open games: pick a table below."
             + "".join(f" {n}" for n in notes if "could not" in n))
+        self.store.start_writer()
         if data_dir and self._clock_saver is None:
             self._clock_saver = threading.Thread(target=self._save_clocks_while_running, daemon=True,
                                                  name="clock-saver")

@@ -124,16 +124,33 @@ class GameStore:
         if self.path is None:
             done.set_result(None)
             return done
+        self.start_writer()
+        self._waiting.put((game, done))
+        return done
+
+    def start_writer(self) -> None:
+        """Start the writer thread (`save_soon`), which opens its connection at once (opening checks the
+        whole file, `store.probe`), so the tables' first change does not wait for that check."""
+        if self.path is None:
+            return
         with self._lock:
             if self._writer_thread is None:
                 self._writer_thread = threading.Thread(target=self._write_waiting, daemon=True,
                                                        name="game-writer")
                 self._writer_thread.start()
-        self._waiting.put((game, done))
-        return done
 
     def _write_waiting(self) -> None:
         """The writer thread: everything waiting, saved in one batch, then the next."""
+        import sqlite3
+
+        from companion.store import StoreError
+
+        with self._lock:
+            try:
+                if self.path is not None and self.path.exists():  # a new file is made by the first save
+                    self._writer()
+            except (StoreError, OSError, sqlite3.Error) as exc:  # the first save says it to the tables
+                LOG.warning("opening the game file for saving failed: %s", exc)
         while True:
             waiting = [self._waiting.get()]
             while True:
