@@ -28,7 +28,8 @@ OS crash. NORMAL would fsync only at checkpoints: still safe against a killed ap
 silently drop the last turns that players saw confirmed. A table confirms a turn every few tens of
 seconds, so one fsync per turn costs nothing noticeable (measured on the development VM: 0.42 ms wall /
 0.26 ms CPU per appended turn with FULL against 0.09 / 0.09 ms with NORMAL; flash storage on a phone
-takes a few milliseconds), and we take the stronger guarantee.
+takes a few milliseconds), and we take the stronger guarantee. A server with many tables commits the
+turns waiting at one moment together (`batch`: one transaction, one fsync, each turn still all or none).
 """
 
 from __future__ import annotations
