@@ -7,6 +7,9 @@ test_ui_browser_tables.py).
   ever the tab's own `role` and screen say: a tab whose state says "referee" on the turn screen, as a
   reconnected or stale tab's can, is refused every change and nothing changes (log, store, clocks).
 - The QR code of a table decodes (OpenCV's detector) to the table's address on the network.
+- On the server's event loop a change's save runs off the loop (a real second connection holds the
+  file's write lock meanwhile): the loop stays free, the table's tabs draw only once it is saved, and
+  the changes of several tables waiting together go to disk in one or two transactions, not one each.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ OpenCV's QR detector and must name that table's address on the network, and a fo
 that address and sees that game, and only its changes. Then the referee PIN after reconnecting: a
 reloaded tab comes back to its own session (the referee's carries on, a follower's still only watches),
 and a tab whose server restarts under it reconnects with a session the server never saw: it comes back
-watching and cannot change the game until the PIN is given.
+watching and cannot change the game until the PIN is given. And a table whose save waits for the game
+file (another connection holds its write lock) holds up no other table, and shows its change only once
+it is saved.
 """
 
 from __future__ import annotations
