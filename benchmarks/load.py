@@ -34,9 +34,9 @@ in `--ws-processes` processes (default 1) at this script's priority (nice 0). `m
 follower page per game and the rest Python clients, to show a real page's drawing is not hurt.
 
 Who referees (`--referees-as`). `browser` (the default): each referee is a Chromium page, tapped through
-Playwright; a referee page's redraw costs about 250 ms of CPU, so ten tables changing at once put 2.5 s
-of drawing on the server's two cores, ahead of the server's own 0.2 s (at a club each phone draws on
-its own). `ws`: each referee is a Python client of the same protocol (`flet_follower.py`, a route
+Playwright; a referee page's redraw costs Chromium about 200 ms of CPU (175-256 ms measured; a follower
+page's about 30 ms), so ten tables changing at once put about 2 s of drawing on the server's two cores
+beside the server's own 0.15 s (at a club each phone draws on its own). `ws`: each referee is a Python client of the same protocol (`flet_follower.py`, a route
 written `+/table/<id>`, in one process of its own): it opens the table as any tab, taps 'Referee this
 game', and each round, once it shows the last update and the button, sends the click event a browser
 sends for that button (the button found by its text in the patched control tree); the tap's time is
@@ -504,12 +504,12 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                        f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update)"
                        + (f"; a browser follower receives {received / (updates * browsers_per_game):.0f} "
                           "bytes per update" if followers_pages else ""))
-            pages = games * browsers_per_game + len(refs)
-            if pages:
-                out.append(f"  the browsers' CPU during the rounds ({pages} pages drawing, on "
+            per_game = browsers_per_game + (1 if refs else 0)  # the pages an update of one table redraws
+            if per_game:
+                out.append(f"  the browsers' CPU during the rounds ({games * per_game} pages drawing, on "
                            f"the server's cores): {drawing:.2f} s, of which {idle:.2f} s idle ({idle_rate:.2f} CPU "
                            f"s/s measured for 5 s before the rounds); the rest, "
-                           f"{(drawing - idle) / (updates * pages) * 1000:.0f} ms per page update"
+                           f"{(drawing - idle) / (updates * per_game) * 1000:.0f} ms per page update"
                            + (" (the referee's page included)" if refs else ""))
             # Every follower, browser or not, saw exactly the updates of its game, in order.
             histories: dict[str, list[str]] = {}
