@@ -22,9 +22,14 @@ What one follower does, as the Flet web client (Flutter) does on a phone, read f
    message's arrival is kept too. It draws nothing; it answers a server's method call (none is made
    to a follower) with an error, so the server never waits on it.
 
+A referee (a route written `+/table/<id>`) is the same client that, once it shows the table, taps
+'Referee this game', and on the `tap` command taps a button: it sends what the web client sends for a
+tap, `[3 EVENT, {target: <the button's control id>, name: "click", data: None}]`, the button found by
+its text in the patched tree, as a player finds it on screen.
+
 Run as a process (`load.py` starts one or more, at nice 0): `python benchmarks/flet_follower.py URL
 ROUTE:COUNT...` opens COUNT followers per route, prints one JSON line when all show a status, then
-answers JSON commands on stdin, one a line (`wait`, `home`, `verify`, `quit`: see `_command`).
+answers JSON commands on stdin, one a line (`tap`, `wait`, `home`, `verify`, `quit`: see `_command`).
 """
 
 from __future__ import annotations
@@ -82,8 +87,8 @@ def texts(value: Any, out: list[str] | None = None) -> list[str]:
 class Follower:
     """One follower's session: its control tree as patched, its status line and when it changed."""
 
-    def __init__(self, url: str, route: str, name: str) -> None:
-        self.url, self.route, self.name = url, route, name
+    def __init__(self, url: str, route: str, name: str, referee: bool = False) -> None:
+        self.url, self.route, self.name, self.referee = url, route, name, referee
         self.page: dict[str, Any] = {}
         self.index: dict[int, dict[str, Any]] = {}  # control id -> the control's map in the tree
         self.status_control: dict[str, Any] | None = None
@@ -159,6 +164,26 @@ class Follower:
             else:
                 self.errors.append(f"unknown patch operation {op!r}")
 
+    def button(self, label: str) -> int | None:
+        """The id of the button on screen whose text is `label` (as a player finds it), else None."""
+        for i, control in list(self.index.items()):
+            if control.get("content") == label and "Button" in str(control.get("_c", "")):
+                return i
+        return None
+
+    async def tap(self, label: str) -> float | None:
+        """Send the click a browser sends when the button `label` is tapped; when it was sent (None: no
+        such button on screen)."""
+        target = self.button(label)
+        if target is None or self.socket is None:
+            return None
+        sent = time.time()
+        await self.socket.send(pack(EVENT, {"target": target, "name": "click", "data": None}))
+        return sent
+
+    def shows(self, text: str) -> bool:
+        return any(text in t for t in texts(self.page))
+
     def read_status(self, stamp: float) -> None:
         control = self.status_control
         if control is None or self.index.get(control.get("_i", -1)) is not control:
@@ -229,7 +254,9 @@ class Swarm:
 
     def __init__(self, url: str, routes: list[tuple[str, int]]) -> None:
         self.url = url
-        self.followers = [Follower(url, route, f"{route}#{k}") for route, count in routes for k in range(count)]
+        # A route written "+/table/<id>" is a referee's: it takes the table over once it shows it.
+        self.followers = [Follower(url, route.lstrip("+"), f"{route}#{k}", referee=route.startswith("+"))
+                          for route, count in routes for k in range(count)]
         self.tasks: list[asyncio.Task[None]] = []
 
     async def start(self, timeout: float = 180.0) -> dict[str, Any]:
@@ -242,16 +269,45 @@ class Swarm:
             await asyncio.wait_for(asyncio.gather(*(f.ready.wait() for f in self.followers)), timeout)
         except TimeoutError:
             pass
+        for f in self.followers:
+            if f.referee and f.ready.is_set():
+                await self._until(lambda f=f: f.button("Referee this game") is not None, 30)
+                await f.tap("Referee this game")
+                if not await self._until(lambda f=f: f.button("Pass") is not None, 60):
+                    f.errors.append("no Pass button after 'Referee this game'")
         return {"ready": sum(f.ready.is_set() for f in self.followers), "of": len(self.followers),
                 "errors": {f.name: f.errors for f in self.followers if f.errors}}
 
+    @staticmethod
+    async def _until(done: Any, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
     async def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        if cmd["cmd"] == "tap":
+            # {"label": {route: button}, "spacing": s, "shows": {route: text}}: each route's referee taps
+            # its button, in order, `spacing` seconds apart; when each tap was sent (null: no button).
+            # With "shows": first wait (up to 60 s) until every referee shows its text and the button.
+            refs = {f.route: f for f in self.followers if f.referee and f.route in cmd["label"]}
+            shows = cmd.get("shows", {})
+            await self._until(lambda: all(f.shows(shows.get(r, "")) and f.button(cmd["label"][r]) is not None
+                                          for r, f in refs.items()), 60)
+            sent: dict[str, float | None] = {}
+            for k, (route, f) in enumerate(refs.items()):
+                if k and cmd.get("spacing"):
+                    await asyncio.sleep(float(cmd["spacing"]))
+                sent[route] = await f.tap(cmd["label"][route])
+            return {"sent": sent}
         if cmd["cmd"] == "wait":
             # {"expect": {route: status}, "since": {route: ms}, "timeout": s}: when each follower of those
             # routes showed the status (the first change to it at or after `since`), and its first message
             # after `since`; null for one that did not within the timeout.
             expect, since = cmd["expect"], {r: ms / 1000 for r, ms in cmd["since"].items()}
-            mine = [f for f in self.followers if f.route in expect]
+            mine = [f for f in self.followers if f.route in expect and not f.referee]
 
             def seen(f: Follower) -> float | None:
                 return next((t for t, s in f.history if t >= since[f.route] and s == expect[f.route]), None)
@@ -263,11 +319,11 @@ class Swarm:
                     "arrived": {f.name: next((t for t in f.arrivals if t >= since[f.route]), None) for f in mine}}
         if cmd["cmd"] == "report":
             return {f.name: {"route": f.route, "history": f.history, "bytes": f.bytes, "errors": f.errors,
-                             "messages": len(f.arrivals)} for f in self.followers}
+                             "messages": len(f.arrivals)} for f in self.followers if not f.referee}
         if cmd["cmd"] in ("home", "verify"):
             # A fresh client's screen: on "home", the home screen's texts; on "verify", a fresh client per
             # route whose whole screen's texts must equal every long-running follower's of that route.
-            routes = ["/"] if cmd["cmd"] == "home" else sorted({f.route for f in self.followers})
+            routes = ["/"] if cmd["cmd"] == "home" else sorted({f.route for f in self.followers if not f.referee})
             result: dict[str, Any] = {}
             for route in routes:
                 fresh = Follower(self.url, route, "fresh")
@@ -283,7 +339,7 @@ class Swarm:
                 else:
                     result[route] = {f.name: "same" if texts(f.page) == shown else
                                      {"fresh": shown, "follower": texts(f.page)}
-                                     for f in self.followers if f.route == route}
+                                     for f in self.followers if f.route == route and not f.referee}
                 await fresh.close()
                 await task
             return result

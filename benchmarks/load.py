@@ -2,8 +2,8 @@
 x 5 followers); how long until every follower shows each update of its own game.
 
     python benchmarks/load.py [--games 10] [--followers 5] [--rounds 10] [--spacing 0] [--nice 0]
-                              [--followers-as browser|ws|mixed] [--ws-processes 1] [--server-nice 0]
-                              [--profile FILE] [--out FILE]
+                              [--followers-as browser|ws|mixed] [--referees-as browser|ws]
+                              [--ws-processes 1] [--server-nice 0] [--profile FILE] [--out FILE]
 
 The games (classic, two players, no PIN) are written to a fresh store with the app's own `GameStore`,
 then `companion app --port <free> --data <tmp>` is started as a subprocess and resumes them all. For
@@ -31,8 +31,17 @@ tab's and the app subscribes it to the table, keeps the control tree from the pa
 and stamps `time.time()` when its "follow-status" line changes); it draws nothing, as a phone draws on
 its own device, so the server's cores carry only the server and the 10 referee pages. The clients run
 in `--ws-processes` processes (default 1) at this script's priority (nice 0). `mixed`: one Chromium
-follower page per game and the rest Python clients, to show a real page's drawing is not hurt. The
-referees are always Chromium pages (they tap). Checks that the Python followers are real followers,
+follower page per game and the rest Python clients, to show a real page's drawing is not hurt.
+
+Who referees (`--referees-as`). `browser` (the default): each referee is a Chromium page, tapped through
+Playwright; a referee page's redraw costs Chromium about 200 ms of CPU (175-256 ms measured; a follower
+page's about 30 ms), so ten tables changing at once put about 2 s of drawing on the server's two cores
+beside the server's own 0.15 s (at a club each phone draws on its own). `ws`: each referee is a Python client of the same protocol (`flet_follower.py`, a route
+written `+/table/<id>`, in one process of its own): it opens the table as any tab, taps 'Referee this
+game', and each round, once it shows the last update and the button, sends the click event a browser
+sends for that button (the button found by its text in the patched control tree); the tap's time is
+when its click was sent. Both modes check the same things (every follower shows exactly its table's
+updates, in order). Checks that the Python followers are real followers,
 printed with the figures: the home screen, as a fresh client reads it, lists each table as watched by
 its referee and all its followers; every follower, browser or Python, shows exactly its table's updates
 ("<player> to play") in the same order; after the rounds each Python follower's patched screen shows
@@ -207,10 +216,11 @@ class WsFollowers:
     """The Python followers (`benchmarks/flet_follower.py`) in `processes` separate processes at this
     script's own priority (nice 0 unless it was started otherwise), each process a share of the games."""
 
-    def __init__(self, url: str, per_game: dict[str, int], processes: int) -> None:
+    def __init__(self, url: str, per_game: dict[str, int], processes: int, referees: bool = False) -> None:
         import subprocess
 
-        routes = [f"/table/{g}:{n}" for g, n in per_game.items() if n]
+        # "+/table/<id>": a referee's client, which takes the table over (flet_follower.Swarm).
+        routes = [f"{'+' if referees else ''}/table/{g}:{n}" for g, n in per_game.items() if n]
         shares = [routes[k::processes] for k in range(processes) if routes[k::processes]]
         script = str(REPO / "benchmarks" / "flet_follower.py")
         self.procs = [subprocess.Popen([sys.executable, script, url, *share], stdin=subprocess.PIPE,
@@ -302,7 +312,7 @@ def renice_threads(pid: int, nice: int) -> list[int]:
 
 def browser_load(games: int, followers: int, rounds: int, out: list[str], spacing: float = 0.0,
                  profile: Path | None = None, nice: int = 0, followers_as: str = "browser",
-                 ws_processes: int = 1, server_nice: int = 0) -> None:
+                 ws_processes: int = 1, server_nice: int = 0, referees_as: str = "browser") -> None:
     import subprocess
 
     from playwright.sync_api import sync_playwright
@@ -329,11 +339,18 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             t_open = time.perf_counter()
             refs: dict[str, Tab] = {}
             watchers: dict[str, list[Any]] = {}
+            ws_refs = WsFollowers(url, dict.fromkeys(ids, 1), 1, referees=True) if referees_as == "ws" else None
+            if ws_refs is not None:
+                ready = sum(s.get("ready", 0) for s in ws_refs.started)
+                errors = {k: v for s in ws_refs.started for k, v in s.get("errors", {}).items()}
+                out.append(f"Python websocket referees: {ready} of {games} refereeing their table"
+                           + (f"; errors: {errors}" if errors else ""))
             for game_id in ids:
-                ref = tab(game_id)
-                ref.click("Referee this game", timeout=180_000)
-                ref.button("Pass").first.wait_for(timeout=180_000)
-                refs[game_id] = ref
+                if ws_refs is None:
+                    ref = tab(game_id)
+                    ref.click("Referee this game", timeout=180_000)
+                    ref.button("Pass").first.wait_for(timeout=180_000)
+                    refs[game_id] = ref
                 watchers[game_id] = [tab(game_id).page for _ in range(browsers_per_game)]
             for pages in watchers.values():
                 for page in pages:
@@ -347,7 +364,8 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                            f"{len(ws.procs)} process(es) at nice {os.getpriority(os.PRIO_PROCESS, 0)}"
                            + (f"; errors: {errors}" if errors else ""))
             kinds = f"{browsers_per_game} browser" + (f" + {ws_per_game} websocket" if ws_per_game else "")
-            out.append(f"{games} games x {followers} followers ({kinds} per game), {games} referee pages, open and "
+            referees = "Python websocket referees" if ws_refs is not None else "referee pages"
+            out.append(f"{games} games x {followers} followers ({kinds} per game), {games} {referees}, open and "
                        f"watching in {time.perf_counter() - t_open:.1f} s wall")
             if ws is not None:
                 # The app counts every follower as a watcher: the home screen, as a fresh client sees it.
@@ -372,33 +390,50 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             idle_rate = (browser_cpu() - idle0) / (time.perf_counter() - idle_t0)
             cpu0, drawing0, rounds_t0 = cpu_seconds(pid), browser_cpu(), time.perf_counter()
             machine = MachineLoad()
-            ws_cpu0 = ws.cpu() if ws is not None else 0.0
+            ws_cpu0 = (ws.cpu() if ws is not None else 0.0) + (ws_refs.cpu() if ws_refs is not None else 0.0)
             latencies: dict[str, list[float]] = {"browser": [], "ws": []}
             arrivals: list[float] = []
             sends: list[float] = []
             server_part: list[float] = []  # the referee's browser sent the tap -> a follower has the update
             per_update: list[float] = []
+            rounds_of: list[int] = []  # the round of each entry of per_update
             expected: list[str] = []
             missed = 0
             for k in range(rounds):
                 name, expect = ("Pass", "Bob") if k % 2 == 0 else ("Undo last action", "Ann")
+                before = expected[-1] if expected else "Ann to play"
                 expected.append(f"{expect} to play")
-                buttons = {g: refs[g].button(name).first for g in ids}
-                for btn in buttons.values():
-                    btn.wait_for(timeout=60_000)
-                refs[ids[-1]].page.wait_for_timeout(300)  # let the referees' semantics trees settle
-                if nice:
-                    renice_browsers(nice)  # Chromium may have changed a priority (or started a process)
                 tapped: dict[str, float] = {}
-                for i, g in enumerate(ids):  # every table changes at (nearly) the same moment, or spaced
-                    if spacing and i:
-                        time.sleep(spacing)
-                    tapped[g] = time.time() * 1000
-                    Tab.tap(buttons[g])
-                worst = dict.fromkeys(ids, 0.0)
                 sent_at: dict[str, float] = {}
+                if ws_refs is not None:
+                    # The referees' clients tap (send the click a browser sends) once each shows the last
+                    # update and the button; the tap's time is when its click was sent.
+                    if nice:
+                        renice_browsers(nice)
+                    answer = ws_refs.merged({"cmd": "tap", "label": {f"/table/{g}": name for g in ids},
+                                             "shows": {f"/table/{g}": before for g in ids}, "spacing": spacing})
+                    for g in ids:
+                        when = answer["sent"].get(f"/table/{g}")
+                        if when is None:
+                            raise RuntimeError(f"the referee of {g} found no {name!r} button")
+                        tapped[g] = float(when) * 1000
+                        sent_at[g] = float(when)
+                else:
+                    buttons = {g: refs[g].button(name).first for g in ids}
+                    for btn in buttons.values():
+                        btn.wait_for(timeout=60_000)
+                    refs[ids[-1]].page.wait_for_timeout(300)  # let the referees' semantics trees settle
+                    if nice:
+                        renice_browsers(nice)  # Chromium may have changed a priority (or started a process)
+                    for i, g in enumerate(ids):  # every table changes at (nearly) the same moment, or spaced
+                        if spacing and i:
+                            time.sleep(spacing)
+                        tapped[g] = time.time() * 1000
+                        Tab.tap(buttons[g])
+                worst = dict.fromkeys(ids, 0.0)
                 for g in ids:
-                    sent = refs[g].page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null")
+                    ref = refs.get(g)
+                    sent = ref.page.evaluate(f"window.__sent.find(t => t >= {tapped[g]}) ?? null") if ref else None
                     if sent is not None:
                         sends.append((float(sent) - tapped[g]) / 1000)
                         sent_at[g] = float(sent) / 1000
@@ -429,11 +464,12 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                             server_part.append(when - sent_at[g])
                         worst[g] = max(worst[g], when - tapped[g] / 1000)
                 per_update += worst.values()
-                for g in ids:
-                    refs[g].text(f"{expect} to play", timeout=60_000)
+                rounds_of += [k + 1] * len(worst)
+                for ref in refs.values():
+                    ref.text(f"{expect} to play", timeout=60_000)
             cpu, drawing = cpu_seconds(pid) - cpu0, browser_cpu() - drawing0
             machine.stop()
-            ws_cpu = ws.cpu() - ws_cpu0 if ws is not None else 0.0
+            ws_cpu = (ws.cpu() if ws is not None else 0.0) + (ws_refs.cpu() if ws_refs is not None else 0.0) - ws_cpu0
             idle = idle_rate * (time.perf_counter() - rounds_t0)
             received = sum(float(page.evaluate("window.__bytes")) for page in followers_pages) - bytes0
             if spy is not None:
@@ -450,7 +486,9 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
             if latencies["browser"] and latencies["ws"]:
                 out.append("  browser followers (drawing on this machine): " + distribution(latencies["browser"]))
                 out.append("  websocket followers (drawing nothing): " + distribution(latencies["ws"]))
-            out.append("  slowest follower per update: " + distribution(per_update))
+            slowest = sorted(range(len(per_update)), key=lambda n: -per_update[n])[:5]
+            out.append("  slowest follower per update: " + distribution(per_update) + "; the 5 slowest in rounds "
+                       + ", ".join(f"{rounds_of[n]} ({per_update[n]:.2f} s)" for n in slowest))
             if sends:
                 out.append("  tap -> the referee's browser sends it (the tap through a loaded page): "
                            + distribution(sends))
@@ -466,19 +504,24 @@ def browser_load(games: int, followers: int, rounds: int, out: list[str], spacin
                        f"{cpu:.2f} s ({cpu / updates * 1000:.0f} ms per update)"
                        + (f"; a browser follower receives {received / (updates * browsers_per_game):.0f} "
                           "bytes per update" if followers_pages else ""))
-            out.append(f"  the browsers' CPU during the rounds ({games * (browsers_per_game + 1)} pages drawing, on "
-                       f"the server's cores): {drawing:.2f} s, of which {idle:.2f} s idle ({idle_rate:.2f} CPU s/s "
-                       f"measured for 5 s before the rounds); the rest, "
-                       f"{(drawing - idle) / (updates * (browsers_per_game + 1)) * 1000:.0f} ms per page update "
-                       "(the referee's page included)")
+            per_game = browsers_per_game + (1 if refs else 0)  # the pages an update of one table redraws
+            if per_game:
+                out.append(f"  the browsers' CPU during the rounds ({games * per_game} pages drawing, on "
+                           f"the server's cores): {drawing:.2f} s, of which {idle:.2f} s idle ({idle_rate:.2f} CPU "
+                           f"s/s measured for 5 s before the rounds); the rest, "
+                           f"{(drawing - idle) / (updates * per_game) * 1000:.0f} ms per page update"
+                           + (" (the referee's page included)" if refs else ""))
             # Every follower, browser or not, saw exactly the updates of its game, in order.
             histories: dict[str, list[str]] = {}
             for g, pages in watchers.items():
                 for n, page in enumerate(pages):
                     histories[f"/table/{g}#browser{n}"] = list(page.evaluate("window.__history"))[-(rounds + 1):]
+            if ws_refs is not None:
+                ws_refs.close()
             if ws is not None:
-                out.append(f"  websocket followers' CPU during the rounds: {ws_cpu:.2f} s "
-                           f"({ws_cpu / (updates * ws_per_game) * 1000:.2f} ms per follower update)")
+                out.append(f"  websocket clients' CPU during the rounds: {ws_cpu:.2f} s "
+                           f"({ws_cpu / (updates * ws_per_game) * 1000:.2f} ms per follower update"
+                           + (", the referees' clients included)" if ws_refs is not None else ")"))
                 report = ws.merged({"cmd": "report"})
                 for who, seen in report.items():
                     histories[who] = [status for _, status in seen["history"]][-(rounds + 1):]
@@ -557,6 +600,10 @@ def main() -> int:
                         help="browser: every follower a Chromium page; ws: every follower a Python client of "
                              "Flet's websocket protocol (benchmarks/flet_follower.py), drawing nothing, as phones "
                              "that draw on their own; mixed: one Chromium page and the rest Python clients per game")
+    parser.add_argument("--referees-as", choices=("browser", "ws"), default="browser",
+                        help="browser: every referee a Chromium page tapping; ws: a Python client of Flet's "
+                             "websocket protocol sending the click a browser sends (benchmarks/flet_follower.py), "
+                             "drawing nothing, as a referee's phone that draws on its own")
     parser.add_argument("--ws-processes", type=int, default=1,
                         help="processes the websocket followers are shared among (at this script's priority)")
     parser.add_argument("--server-nice", type=int, default=0,
@@ -568,7 +615,7 @@ def main() -> int:
     load = os.getloadavg()
     header = (f"benchmarks/load.py --games {args.games} --followers {args.followers} --rounds {args.rounds} "
               f"--spacing {args.spacing:g} --nice {args.nice} --followers-as {args.followers_as} "
-              f"--server-nice {args.server_nice} "
+              f"--server-nice {args.server_nice} --referees-as {args.referees_as} "
               f"({time.strftime('%Y-%m-%d %H:%M:%S')}, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
               f"(1/5/15 min) on {os.cpu_count()} cores)")
     out: list[str] = [header]
@@ -577,7 +624,7 @@ def main() -> int:
     if not args.hub_only:
         try:
             browser_load(args.games, args.followers, args.rounds, out, args.spacing, args.profile, args.nice,
-                         args.followers_as, args.ws_processes, args.server_nice)
+                         args.followers_as, args.ws_processes, args.server_nice, args.referees_as)
         except Exception as exc:  # noqa: BLE001 - say what the machine could not do, keep the hub figure
             out.append(f"browser load did not complete: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     load = os.getloadavg()

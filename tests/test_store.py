@@ -386,3 +386,27 @@ def test_a_backup_is_a_consistent_copy(tmp_path: Path) -> None:
         assert backup_file(path, "v1").name == "games.db.v1-2.bak"
     with Store(copy) as b:
         assert b.fold(game).scores == {"Ann": 10, "Bob": 0}
+
+
+def test_a_batch_commits_several_turns_at_once_and_a_refused_one_alone_writes_nothing(tmp_path: Path) -> None:
+    with Store(tmp_path / "games.db") as store:
+        games = []
+        for n in range(3):
+            game = store.create_game("classic", SETTINGS, game_id=f"g{n}")
+            store.append(game, [Start(settings=SETTINGS)], 0)
+            games.append(game)
+        other = sqlite3.connect(tmp_path / "games.db")
+        with store.batch():
+            store.append("g0", [Pass(player="Ann")], 1)
+            with pytest.raises(StaleLogError):
+                store.append("g1", [Pass(player="Ann")], 5)  # refused: its savepoint is undone, the batch goes on
+            store.append("g2", [Play(player="Ann", position="8G", word="CAT"), Pass(player="Bob")], 1)
+            # Nothing of the batch is seen by another connection before it commits.
+            assert other.execute("SELECT count(*) FROM events").fetchone()[0] == 3
+        assert other.execute("SELECT count(*) FROM events").fetchone()[0] == 6
+        assert [store.last_seq(g) for g in games] == [2, 1, 3]
+        with pytest.raises(RuntimeError), store.batch():
+            store.append("g0", [Pass(player="Bob")], 2)
+            raise RuntimeError("the batch fails after a write")  # all of it is undone
+        assert store.last_seq("g0") == 2
+        other.close()

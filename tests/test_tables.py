@@ -7,10 +7,14 @@ test_ui_browser_tables.py).
   ever the tab's own `role` and screen say: a tab whose state says "referee" on the turn screen, as a
   reconnected or stale tab's can, is refused every change and nothing changes (log, store, clocks).
 - The QR code of a table decodes (OpenCV's detector) to the table's address on the network.
+- On the server's event loop a change's save runs off the loop (a real second connection holds the
+  file's write lock meanwhile): the loop stays free, the table's tabs draw only once it is saved, and
+  the changes of several tables waiting together go to disk in one or two transactions, not one each.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -232,3 +236,83 @@ def test_the_board_a_tables_followers_see_is_made_once_per_change_and_keeps_its_
     assert after is not first and len(made) == 3
     assert [r for r in range(15) if after[r] is not first[r]] == [7]  # type: ignore[index]
     assert "H8 H" in after[7][7][-1] and after[6] == first[6]  # type: ignore[index]
+
+
+def _commits(wal: Path) -> int:
+    """Transactions in a write-ahead log file: frames whose header marks a commit (SQLite's WAL format:
+    a 32-byte file header, then frames of a 24-byte header, whose bytes 4-8 are non-zero on a commit,
+    and a page)."""
+    import struct
+
+    data = wal.read_bytes()
+    page = struct.unpack(">I", data[8:12])[0]
+    return sum(1 for at in range(32, len(data) - 23, 24 + page) if struct.unpack(">I", data[at + 4:at + 8])[0])
+
+
+def test_the_writer_commits_the_tables_waiting_together_once_the_file_is_free(tmp_path: Path) -> None:
+    import sqlite3
+
+    from companion.ui.persist import GameStore
+
+    store = GameStore(tmp_path)
+    games = [_classic("Ann", "Bob") for _ in range(5)]
+    for game in games:
+        store.save(game)
+    before = _commits(tmp_path / f"{FILE_NAME}-wal")
+    lock = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")  # another connection holds the write lock, as a slow disk would
+    for game in games:
+        game.pass_turn()
+    saving = [store.save_soon(game) for game in games]
+    time.sleep(0.5)
+    assert not any(f.done() for f in saving)  # done means saved: none is, yet
+    lock.execute("ROLLBACK")
+    for f in saving:
+        f.result(timeout=10)
+    assert store.error == ""
+    # Five tables' turns in one or two transactions (one fsync each; the first save may have gone ahead
+    # alone, when the writer took it before the others were queued), not five.
+    assert _commits(tmp_path / f"{FILE_NAME}-wal") - before in (1, 2)
+    with Store(tmp_path / FILE_NAME) as saved:
+        assert all([e.type for e in saved.events(g.id)] == ["start", "pass"] for g in games)
+    lock.close()
+
+
+def test_on_the_event_loop_a_save_waits_off_it_and_its_tables_tabs_draw_once_it_is_saved(hub: Hub,
+                                                                                         tmp_path: Path) -> None:
+    import asyncio
+    import sqlite3
+
+    one, two = _classic("Ann", "Bob"), _classic("Cleo", "Dev")
+    hub.add(one)
+    hub.add(two)
+    drawn: dict[str, float] = {}
+    for key, game in (("f1", one), ("f2", two)):
+        hub.subscribe(key, lambda key=key: drawn.setdefault(key, time.monotonic()), game.id)
+    held: list[str] = []
+
+    async def tables() -> float:
+        lock = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        t0 = time.monotonic()
+        one.pass_turn()
+        hub.publish(one, exclude="r1")
+        assert hub.hold("f1", lambda: held.append("f1"))  # table one's tabs wait for its save
+        assert not hub.hold("f2", lambda: held.append("f2"))  # table two's draw now
+        await asyncio.sleep(0.5)  # the loop is free: this sleep is not held up by the save
+        waited = time.monotonic() - t0
+        assert drawn == {} and held == []
+        assert lock.execute("SELECT count(*) FROM events WHERE game_id = ?", (one.id,)).fetchone()[0] == 1
+        lock.execute("ROLLBACK")
+        lock.close()
+        for _ in range(500):
+            if "f1" in drawn:
+                break
+            await asyncio.sleep(0.01)
+        return waited
+
+    waited = asyncio.run(tables())
+    assert waited < 2  # the store would have waited up to 10 s for the lock
+    assert set(drawn) == {"f1"} and held == ["f1"]  # table one's follower and its held redraw, not table two's
+    with Store(tmp_path / FILE_NAME) as saved:
+        assert [e.type for e in saved.events(one.id)] == ["start", "pass"]

@@ -6,7 +6,9 @@ OpenCV's QR detector and must name that table's address on the network, and a fo
 that address and sees that game, and only its changes. Then the referee PIN after reconnecting: a
 reloaded tab comes back to its own session (the referee's carries on, a follower's still only watches),
 and a tab whose server restarts under it reconnects with a session the server never saw: it comes back
-watching and cannot change the game until the PIN is given.
+watching and cannot change the game until the PIN is given. And a table whose save waits for the game
+file (another connection holds its write lock) holds up no other table, and shows its change only once
+it is saved.
 """
 
 from __future__ import annotations
@@ -228,3 +230,64 @@ def test_the_referee_pin_holds_after_a_reload_and_after_a_reconnect(tmp_path, pl
 
     with Store(tmp_path / "games.sqlite") as store:
         assert [e.type for e in store.events(game_id)] == ["start", "pass", "pass", "pass"]
+
+
+def test_a_table_waiting_for_the_disk_holds_up_no_other_table(tmp_path, playwright_instance):  # noqa: F811
+    """A save that waits for the game file (here another connection holds SQLite's write lock, as a slow
+    disk's fsync would) runs off the server's event loop: the other table's tabs are served meanwhile,
+    while the waiting table's tabs, its referee's included, show its change only once it is saved."""
+    import sqlite3
+
+    from companion.games.classic.table import new_classic
+    from companion.store import Store
+    from companion.ui.persist import FILE_NAME, GameStore
+    from companion.ui.table import PlayerInfo
+
+    saved = GameStore(tmp_path)
+    games = [new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]) for _ in range(2)]
+    for game in games:
+        saved.save(game)
+    one, two = (g.id for g in games)
+    browser = launch(playwright_instance)
+    with app_server(tmp_path) as url:
+        tabs: list[Tab] = []
+        try:
+            ref1 = new_tab(browser, f"{url}/table/{one}")
+            tabs.append(ref1)
+            ref1.click("Referee this game")
+            ref1.button("Pass").first.wait_for()
+            fol1, fol2 = new_tab(browser, f"{url}/table/{one}"), new_tab(browser, f"{url}/table/{two}")
+            tabs += [fol1, fol2]
+            for fol in (fol1, fol2):
+                fol.text("Watching (read-only)")
+                fol.text("Ann to play")
+            lock = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None, timeout=0)
+            lock.execute("BEGIN IMMEDIATE")  # the store's busy timeout is 10 s: released well before
+            try:
+                held_at = time.monotonic()
+                ref1.click("Pass")
+                # Table two is served while table one's save waits: its follower opens the invitation.
+                fol2.click("Invite phones")
+                fol2.wait_ident("table-address", timeout=5_000)
+                served = time.monotonic() - held_at
+                # Table one's pass is not on disk yet, so none of its tabs shows it.
+                fol1.page.wait_for_timeout(500)
+                for tab in (ref1, fol1):
+                    assert tab.page.get_by_text("Bob to play").count() == 0
+                    assert tab.page.get_by_text("Ann to play").count() >= 1
+                assert lock.execute("SELECT count(*) FROM events WHERE game_id = ?", (one,)).fetchone()[0] == 1
+                assert time.monotonic() - held_at < 9  # still within the store's busy timeout
+            finally:
+                lock.execute("ROLLBACK")
+                lock.close()
+            for tab in (ref1, fol1):
+                tab.text("Bob to play", timeout=15_000)
+            assert served < 5
+        except Exception:
+            for n, tab in enumerate(tabs):
+                failure_shot(tab, f"disk-wait-{n}")
+            raise
+    browser.close()
+    with Store(tmp_path / FILE_NAME) as store:
+        assert [e.type for e in store.events(one)] == ["start", "pass"]
+        assert [e.type for e in store.events(two)] == ["start"]

@@ -6,7 +6,9 @@ One server runs several games at once (a club's tables, a family's two boards). 
 its own rows in the one store file (`persist.GameStore`). Each browser tab is its own Flet session and
 watches one table (or none: the home screen). A change to a game is saved to the store, then every tab
 watching that game re-renders (`publish`); tabs on the home screen are told too, so the list of tables
-stays current. Subscribers are callables that schedule work on their own session (`page.run_task`).
+stays current. The save runs off the server's event loop (one table waiting for the disk does not hold
+the others' updates), and no tab watching the game draws until it has returned (`hold`). Subscribers
+are callables that schedule work on their own session (`page.run_task`).
 
 Who may change a game is decided here, on the server, per game and per tab (`may_change`): a game
 with a referee PIN accepts changes only from the tabs that started it or have given its PIN, whatever a
@@ -15,7 +17,9 @@ tab's own screen or role says (a tab whose session was lost and made again start
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -53,6 +57,11 @@ class Hub:
         # Where phones reach this server (set by `companion.ui.main.serve`): the QR codes point here.
         self.base_urls: list[str] = []
         self._clock_saver: threading.Thread | None = None
+        # The saves on their way to disk (`publish` on the event loop), per game id: how many, the tabs
+        # that made the changes (they redraw by themselves), and the redraws held until they are saved.
+        self._unsaved: dict[str, int] = {}
+        self._excluded: dict[str, set[str]] = {}
+        self._held: dict[str, list[Callable[[], None]]] = {}
 
     def configure(self, data_dir: str | None) -> None:
         """Use the store in `data_dir` and pick up every open game in it."""
@@ -64,6 +73,7 @@ class Hub:
         self.resume_note = " ".join(notes) if len(games) <= 1 else (
             f"Resumed {len(games)} open games: pick a table below."
             + "".join(f" {n}" for n in notes if "could not" in n))
+        self.store.start_writer()
         if data_dir and self._clock_saver is None:
             self._clock_saver = threading.Thread(target=self._save_clocks_while_running, daemon=True,
                                                  name="clock-saver")
@@ -167,14 +177,64 @@ class Hub:
 
     def publish(self, game: TableBase | None = None, exclude: str | None = None) -> None:
         """Save `game` (every confirmed event, before any tab shows it), then redraw the tabs watching it
-        and the tabs on the home screen. No game: redraw every tab (e.g. the store's error line)."""
-        if game is not None:
+        and the tabs on the home screen (not `exclude`, the tab that made the change: it redraws by
+        itself). No game: redraw every tab (e.g. the store's error line).
+
+        On the server's event loop the save runs on the store's writer thread (`GameStore.save_soon`),
+        so the loop serves the other tables meanwhile; until it has returned, no tab watching the game
+        draws (`hold`: the acting tab's own redraw waits too), so a tab never shows an unsaved change.
+        Elsewhere (a thread, a script) it saves here and redraws at once."""
+        if game is None:
+            self._redraw(None, set())
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
             self.store.save(game)
+            self._redraw(game, {exclude} if exclude else set())
+            return
+        with self._lock:
+            self._unsaved[game.id] = self._unsaved.get(game.id, 0) + 1
+            if exclude:
+                self._excluded.setdefault(game.id, set()).add(exclude)
+        self.store.save_soon(game).add_done_callback(
+            lambda _: loop.call_soon_threadsafe(self._saved, game))
+
+    def _saved(self, game: TableBase) -> None:
+        """A save of `game` has returned (on the event loop): once none is left, its tabs draw."""
+        with self._lock:
+            left = self._unsaved.get(game.id, 1) - 1
+            if left > 0:
+                self._unsaved[game.id] = left
+                return
+            self._unsaved.pop(game.id, None)
+            excluded = self._excluded.pop(game.id, set())
+            held = self._held.pop(game.id, [])
+        for redraw in held:
+            try:
+                redraw()
+            except Exception:  # one tab's failure must not keep the others from drawing
+                logging.getLogger("companion.ui").warning("a held redraw failed", exc_info=True)
+        self._redraw(game, excluded)
+
+    def hold(self, key: str, redraw: Callable[[], None]) -> bool:
+        """Whether the tab `key` must not draw now: the game it watches has a change on its way to disk.
+        Then `redraw` runs once the change is saved (called for every redraw of a tab, `main.py`)."""
+        with self._lock:
+            entry = self._subscribers.get(key)
+            if entry is None or entry[0] not in self._unsaved:
+                return False
+            self._held.setdefault(entry[0], []).append(redraw)
+            return True
+
+    def _redraw(self, game: TableBase | None, exclude: set[str]) -> None:
         with self._lock:
             callbacks = [(key, cb) for key, (table, cb) in self._subscribers.items()
                          if game is None or table in ("", game.id)]
         for key, cb in callbacks:
-            if key == exclude:
+            if key in exclude:
                 continue  # the tab that made the change re-renders by itself
             try:
                 # page.run_task() sets the "current page" context variable as a side effect; run each

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import flet as ft
 
@@ -20,7 +21,11 @@ def _harden_updates() -> None:
     players...), and Flet's scheduler updates each of them, in no set order, although the root's update
     already draws them all again (a component given the observable is redrawn, not memo-skipped). A
     scheduled component whose ancestor is scheduled too now leaves its drawing to that ancestor. On a
-    referee's tap this halved the components drawn (measured with benchmarks/load.py)."""
+    referee's tap this halved the components drawn (measured with benchmarks/load.py).
+
+    And no tab draws a change before it is saved: while the game a tab watches has a save on its way to
+    disk (`Hub.publish` runs it off the event loop), the tab's redraws wait for it (`Hub.hold`), the
+    acting tab's own included."""
     import logging
 
     from flet.components.component import Component
@@ -36,8 +41,7 @@ def _harden_updates() -> None:
         from flet.controls.context import context
 
         session = context.page.session
-        # Flet drops the update of a disconnected session (session.schedule_update): not waiting then.
-        if self._state.is_dirty and not (session.connection is None and session.expires_at is not None):
+        if self._state.is_dirty and connected(session):
             setattr(self._state, waiting, True)
 
     def ancestor_pending(component: Component) -> bool:
@@ -55,10 +59,32 @@ def _harden_updates() -> None:
             ref = parent._parent_component
         return False
 
+    def connected(session: Any) -> bool:
+        # Flet drops the update of a disconnected session (session.schedule_update).
+        return not (session.connection is None and session.expires_at is not None)
+
+    def draw_later(component: Component, session: Any) -> None:
+        """Schedule `component` again (its tab's game is saved now): on the event loop, any context."""
+        if component._stale or not component._state.mounted:
+            return
+        component._state.is_dirty = True
+        if connected(session):
+            setattr(component._state, waiting, True)
+        session.schedule_update(component)
+
     def update(self: Component) -> None:
         setattr(self._state, waiting, False)
         if self._state.is_dirty and ancestor_pending(self):
             return  # the ancestor's update draws this one (still dirty: it is not memo-skipped)
+        from flet.controls.context import context
+
+        session = context.page.session
+        if HUB.hold(session.id, lambda: draw_later(self, session)):
+            # The game this tab shows has a change on its way to disk (`Hub.publish`): drawn once saved,
+            # so no tab shows a change a crash could still lose. Still dirty, and waiting: a descendant
+            # scheduled meanwhile leaves its drawing to it.
+            setattr(self._state, waiting, connected(session))
+            return
         try:
             original(self)
         except Exception:
