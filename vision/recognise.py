@@ -107,6 +107,8 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
     blob = (labels == 1 + int(np.argmax(stats[1:, 4]))).astype(np.uint8)
     bh_, bw_ = blob.shape
     eroded = cv2.erode(blob, _K3)
+    if eroded.sum() < THIN_ERODED_AT_MOST * blob.sum():
+        return _thin_number_cut(glyph, blob, cell_px)
     n2, parts, st, centre = cv2.connectedComponentsWithStats(eroded, connectivity=8)
     if n2 == 2:
         x, y, ww, hh, _ = (int(v) for v in st[1])
@@ -150,6 +152,57 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
             or _holes(kept) + _holes(blob & (1 - kept)) < _holes(blob)):
         return glyph  # too much would go, or the cut opened one of the letter's counters (a thin B's bowl)
     letter = (lab3[y:y + hh, x:x + ww] == k).astype(np.float32)
+    return dataclasses.replace(glyph, image=normalise_glyph(letter), width=ww / cell_px, height=hh / cell_px)
+
+
+# A glyph whose strokes are this thin (the one-pixel erosion keeps under this share of its ink: radosz's
+# Mattel Z, 2-4 px strokes at the reader's scale) falls apart in the erosion, so the pieces cannot tell its
+# number; the number is then found by where it stands (`_thin_number_cut`).
+THIN_ERODED_AT_MOST = 0.35
+# ... a thin letter's number: the ink right of the letter's upper part, starting this low in the blob, this
+# tall and this wide (shares of the blob's height). radosz 1632842381916 D12, a Z with its 10 attached
+# (automatic corners): number from 0.69 down, 0.31 tall, 0.41 wide; an A's right leg starts at 0.4 and is
+# taller, a Q's tail or an R's leg beyond its bowl is narrower.
+THIN_NUMBER_TOP_FROM = 0.55
+THIN_NUMBER_HEIGHT = (0.2, 0.5)
+THIN_NUMBER_WIDER_THAN = 0.25
+THIN_NUMBER_BELOW = 0.1  # ... and reaching this far below the letter's lowest ink (that Z's 10: 0.24)
+
+
+def _thin_number_cut(glyph: Glyph, blob: U8, cell_px: int) -> Glyph:
+    """The glyph without a number joined to a thin-stroked letter's lower right (see `without_point_number`).
+
+    The letter's right edge is where its upper 40% ends (the caller checked the blob's last columns hold
+    no ink there); the ink beyond it is the number when it lies low, stands like a digit and is wide, and
+    the letter left of it keeps at least half the blob's width (an L's foot is not cut off its stem).
+    """
+    bh_, bw_ = blob.shape
+    upper = np.flatnonzero(blob[:max(1, int(0.4 * bh_))].any(axis=0))
+    if not len(upper):
+        return glyph
+    edge = int(upper.max()) + 1
+    beyond = blob[:, edge:]
+    rows = np.flatnonzero(beyond.any(axis=1))
+    if (not len(rows) or edge < 0.5 * bw_ or rows[0] < THIN_NUMBER_TOP_FROM * bh_
+            or not THIN_NUMBER_HEIGHT[0] * bh_ <= rows[-1] - rows[0] + 1 <= THIN_NUMBER_HEIGHT[1] * bh_
+            or bw_ - edge < THIN_NUMBER_WIDER_THAN * bh_):
+        return glyph
+    # A subscript number hangs below the letter's foot; the end of an L's foot or an E's lower arm does not.
+    left_rows = np.flatnonzero(blob[:, :edge].any(axis=1))
+    if rows[-1] - left_rows[-1] < THIN_NUMBER_BELOW * bh_:
+        return glyph
+    # ... and meets the letter below its foot or at its end (a Z's bar, a Q's tail): ink just beyond the
+    # letter's edge at the height of its lowest row is the foot going on (a serif L whose number touches it).
+    if blob[:left_rows[-1] + 1, edge:edge + 2].any():
+        return glyph
+    n, lab, st, _ = cv2.connectedComponentsWithStats(np.ascontiguousarray(blob[:, :edge]), connectivity=8)
+    if n < 2:
+        return glyph
+    k = 1 + int(np.argmax(st[1:, 4]))
+    x, y, ww, hh, area = (int(v) for v in st[k])
+    if area < 0.6 * blob.sum() or hh < 0.6 * bh_:
+        return glyph
+    letter = (lab[y:y + hh, x:x + ww] == k).astype(np.float32)
     return dataclasses.replace(glyph, image=normalise_glyph(letter), width=ww / cell_px, height=hh / cell_px)
 
 
