@@ -105,6 +105,21 @@ def block_outside(context: Any) -> None:
     context.route("**/*", route)
 
 
+# Focus a text field's semantics <input> so that Flutter takes it over. Unless it is focused already (and
+# this is the first attempt), mark it not taken over yet ('off': a former focus may have left it 'on') and
+# focus it. On a retry a focused field is blurred first and Flutter given two frames to let it go: a focused
+# field whose 'on' was lost is never configured again, and a blur and focus in one go went unnoticed.
+_FOCUS_FOR_FLUTTER = """async (e, again) => {
+    if (document.activeElement === e) {
+        if (!again) return;
+        e.blur();
+        for (let i = 0; i < 2; i++) await new Promise(done => requestAnimationFrame(done));
+    }
+    e.setAttribute('autocorrect', 'off');
+    e.focus();
+}"""
+
+
 class Tab:
     """One browser tab on the app, with helpers that wait for the semantics tree."""
 
@@ -157,10 +172,12 @@ class Tab:
             box.wait_for(state="attached", timeout=timeout)
             handle = box.element_handle(timeout=timeout)
             try:
-                focused = handle.evaluate("e => document.activeElement === e")
-                if not focused:
-                    handle.evaluate("e => e.setAttribute('autocorrect', 'off')")  # a former focus left it 'on'
-                    handle.focus()
+                # One script, so Flutter cannot take the field over between the check and the reset: when
+                # the check and the reset were two round trips, a field's autofocus (the lookup's Words
+                # field, drawn anew each time its ruling closes) could land in between, and the reset then
+                # turned Flutter's 'on' back to 'off' for good (Flutter applies the configuration once per
+                # focus). On a retry the field is blurred first, so that Flutter takes it over again.
+                handle.evaluate(_FOCUS_FOR_FLUTTER, attempt > 0)
                 self.page.wait_for_function(
                     "e => document.activeElement === e && e.getAttribute('autocorrect') === 'on'",
                     arg=handle, timeout=timeout / 4)
