@@ -8,7 +8,10 @@ The whole games are measured by `benchmarks/vision_sequence.py`.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -236,3 +239,33 @@ def test_an_unsure_blank_off_the_play_is_dropped_and_an_illegal_play_is_doubtful
     assert illegal_doubt(["".join(r) for r in grid], BEFORE, EN) is None
     two_places = _grid({(7, 5): "C", (7, 6): "A", (7, 7): "T", (8, 7): "O", (2, 2): "I"})
     assert "not one legal play" in (illegal_doubt(two_places, BEFORE, EN) or "")
+
+
+# ----------------------------------------------------------------------------- the jheidel photo series
+
+def _benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vision_sequence_benchmark",
+                                                  Path(__file__).resolve().parents[1] / "benchmarks"
+                                                  / "vision_sequence.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_jheidel_photo_series_are_games_whose_changes_are_scored_only_when_one_legal_play() -> None:
+    shared_path("boards", "jheidel")
+    bench = _benchmark()
+    found = bench.games()
+    assert [len(found[("jheidel", g)]) for g in ("2014", "2015")] == [10, 43]
+    before, changes = ["." * 15] * 15, []
+    for photo in found[("jheidel", "2015")]:
+        changes.append(bench.label_change(before, photo.grid, EN))
+        before = photo.grid
+    counts = [len(tiles) for tiles, _ in changes if tiles]
+    assert counts == [5, 4, 8, 19, 5, 3, 11, 7, 4, 3, 31]  # 0 -> 100 tiles, several plays between some photos
+    scored = [(len(tiles), score) for tiles, score in changes if score is not None]
+    # BENDS across H8 from D8 (B on a double letter, the centre doubles the word): (6+1+1+2+1)*2 = 22; the
+    # seven tiles down column C (E Q U A I T Y, making ABENDS across) take the 50 bonus: 80
+    assert scored[0] == (5, 22) and len(scored) == 7 and (7, 80) in scored
+    assert all(not tiles for tiles, _ in changes[:4])  # the empty board photographed four times
