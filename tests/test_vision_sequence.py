@@ -22,7 +22,7 @@ from tests.conftest import shared_path
 from vision import degrade
 from vision.labelled import LabelledPhoto, labelled_photos
 from vision.read import BoardReading, read_board
-from vision.sequence import CHANGE_SURE, NEW_SURE, reconcile
+from vision.sequence import CHANGE_SURE, NEW_LETTER_DOUBT, NEW_SURE, reconcile, unclear_letter_doubt
 
 RO = load_tileset("ro")
 EN = load_tileset("en")
@@ -53,6 +53,22 @@ def test_unclear_known_tile_keeps_its_letter() -> None:
     assert {(d.square, d.known, d.read, d.why) for d in out} == {("G8", "A", "O", "unclear"),
                                                                  ("H8", "T", ".", "unclear")}
     assert conf[7][6] == conf[7][7] == 1.0
+
+
+def test_a_new_tile_whose_letter_is_a_guess_makes_the_reading_doubtful() -> None:
+    """jheidel 170219: the Q of a seven-tile play read C at 0.29 scored 73 for 80 without a doubt."""
+    grid = _grid({(7, 5): "C", (7, 6): "A", (7, 7): "T", (8, 7): "O", (9, 7): "E"})
+    conf = [[1.0] * 15 for _ in range(15)]
+    conf[9][7] = NEW_LETTER_DOUBT - 0.21
+    doubt = unclear_letter_doubt(grid, conf, BEFORE)
+    assert doubt is not None and "H10 (read E)" in doubt and "H9" not in doubt
+    conf[9][7] = NEW_LETTER_DOUBT
+    assert unclear_letter_doubt(grid, conf, BEFORE) is None  # read surely enough: scored
+    # a known tile read unsurely is the known board's business, and a blank shows no letter to guess
+    conf[7][6] = 0.1
+    blank = _grid({(7, 5): "C", (7, 6): "A", (7, 7): "T", (8, 7): "?"})
+    conf[8][7] = 0.1
+    assert unclear_letter_doubt(blank, conf, BEFORE) is None
 
 
 def test_clear_change_is_left_for_the_move_to_flag() -> None:

@@ -35,7 +35,7 @@ from vision.mlp import Mlp
 from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel, SquareLook, measure
 from vision.orientation import number_votes, upright_turn
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
-from vision.sequence import Disagreement, illegal_doubt, reconcile, unseen_doubt
+from vision.sequence import Disagreement, illegal_doubt, reconcile, unclear_letter_doubt, unseen_doubt
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
 # browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
@@ -391,10 +391,12 @@ def read_board(
     unseen = unseen_doubt(overruled)
     if before is not None and not unseen:
         unseen = illegal_doubt(reading.grid, before, tileset)
+    if before is not None and not unseen:
+        unseen = unclear_letter_doubt(reading.grid, reading.confidence, before)
     for doubt in (unseen, orientation_doubt):
         if doubt:
             # Many known tiles hidden (the move's own tiles may be hidden too), new tiles that cannot be one
-            # play, or an unclear orientation (a wrong side puts every tile on another square).
+            # play, a new tile's letter guessed, or an unclear orientation (a wrong side puts every tile on another square).
             _doubt(reading, doubt)
     return reading
 

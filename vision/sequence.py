@@ -51,6 +51,11 @@ UNSEEN_DOUBTFUL = 5
 NEW_SURE = 0.9
 DROP_AT_MOST = 3
 UNSURE_AT_MOST = 8  # with more unsure new marks than this the photo is poor: nothing is dropped
+# A new tile whose letter the photo shows less surely than this makes the reading doubtful (the app asks
+# for that square instead of scoring a letter it guessed). jheidel 170219 (2015 game, models trained
+# without jheidel, benchmarks/vision_sequence.py): the Q of a seven-tile play read C at 0.29, scored 73
+# for 80 without a word of doubt; the move's other new tiles there were read at 0.9 and more.
+NEW_LETTER_DOUBT = 0.5
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,18 @@ def unseen_doubt(overruled: Sequence[Disagreement]) -> str | None:
         return None
     return (f"{len(hidden)} tiles of the board ({', '.join(hidden[:6])}{' ...' if len(hidden) > 6 else ''}) "
             "did not show clearly in the photo: something may cover the board, and the new tiles too")
+
+
+def unclear_letter_doubt(grid: Sequence[str], conf: Sequence[Sequence[float]], before: Sequence[str]) -> str | None:
+    """The reason a reading is doubtful when a new tile's letter is a guess (a blank, which shows no
+    letter, is named by the table anyway), else None."""
+    unclear = [(Square(r, c).name, grid[r][c], conf[r][c]) for r in range(SIZE) for c in range(SIZE)
+               if before[r][c] == "." and grid[r][c] not in (".", BLANK) and conf[r][c] < NEW_LETTER_DOUBT]
+    if not unclear:
+        return None
+    said = ", ".join(f"{name} (read {letter})" for name, letter, _ in unclear[:4])
+    return (f"the letter of the new tile{'s' if len(unclear) > 1 else ''} on {said} did not show clearly: "
+            "check it before the play is scored")
 
 
 def illegal_doubt(grid: Sequence[str], before: Sequence[str], tileset: TileSet) -> str | None:
