@@ -15,7 +15,7 @@ from vision.cells import cell_window, glyph_features, warp_board
 from vision.labelled import labelled_photos
 from vision.mlp import Mlp
 from vision.occupancy import measure
-from vision.recognise import letter_glyph
+from vision.recognise import SPUR_AT_LEAST, letter_glyph, lower_right_spur
 from vision.train import CLASSES, synthetic_glyphs, train_letters, wide_ensemble
 
 
@@ -85,3 +85,18 @@ def test_the_wide_network_reads_as_the_mean_of_its_members() -> None:
     wide = wide_ensemble(members)
     assert wide.weights[0].shape == (feats.shape[1], 24)
     assert np.allclose(wide.logits(feats), np.mean([m.logits(feats) for m in members], axis=0), atol=1e-4)
+
+
+def test_a_serif_g_has_a_spur_no_c_has() -> None:
+    """radosz99_pl's thin serif G's (a bowl ending in an upright spur, no bar) were read C left out: their
+    nearest training glyphs are umich's C's, whose lower serif looks like that spur. The recogniser reads a
+    glyph the network calls C as G, unsure, when the right third of its lower half is inkier than its upper
+    half's (`vision.recognise.lower_right_spur`): every G of two radosz photos is at SPUR_AT_LEAST or more,
+    every C of umich's photos (their touching point numbers included) below it."""
+    g = _letter_images("radosz99_pl", ("images_test", "resources_tests_test3"), "G")
+    assert len(g) == 3
+    assert min(lower_right_spur(im) for im in g) >= SPUR_AT_LEAST
+    stems = tuple(p.stem for p in labelled_photos("umich_kwwangkw"))
+    c = _letter_images("umich_kwwangkw", stems, "C")
+    assert len(c) >= 100
+    assert max(lower_right_spur(im) for im in c) < SPUR_AT_LEAST
