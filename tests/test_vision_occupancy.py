@@ -19,6 +19,7 @@ from vision.cells import CELL, cell_window, warp_board
 from vision.labelled import LabelledPhoto, labelled_photos
 from vision.occupancy import (
     BLANK_FROM,
+    BLANK_NEAR_FROM,
     FEATURES,
     PLAIN_AT_MOST,
     SIZE,
@@ -153,15 +154,27 @@ def test_blank_rule_needs_a_lettered_neighbour_and_a_tile_colour() -> None:
     x[:, ~letters, FEATURES.index("z_to_tile")] = 0.0
     x[:, ~letters, FEATURES.index("z_to_empty")] = 1.0
     x[:, ~letters, FEATURES.index("colour_spread")] = 0.1
+    x[:, ~letters, FEATURES.index("local_empty_share")] = 0.5  # as near the empty squares around as the tiles
     flat = x.reshape(-1, len(FEATURES))
     p, raw = model.decide(flat), model.net.predict_proba(flat)[:, 1]
     blanks = ~np.tile(letters, 8) & (p > PLAIN_AT_MOST)
     assert blanks.any()
     assert (raw[blanks] >= BLANK_FROM).all()
+    # Coloured like the lettered tiles around them and far from the empty squares of their kind, squares the
+    # model is less sure of are blanks too (jheidel's O10), and none it doubts more than BLANK_NEAR_FROM.
+    near = x.copy()
+    near[:, ~letters, FEATURES.index("local_empty_share")] = 0.85
+    near[:, ~letters, FEATURES.index("to_empty_colour")] = 1.0
+    near_flat = near.reshape(-1, len(FEATURES))
+    p_near, raw_near = model.decide(near_flat), model.net.predict_proba(near_flat)[:, 1]
+    more = ~np.tile(letters, 8) & (p_near > PLAIN_AT_MOST)
+    assert (raw_near[more] < BLANK_FROM).any()
+    assert (raw_near[more] >= BLANK_NEAR_FROM).all()
     # The same squares coloured just like the empty squares of their kind (umich's plain wooden squares) are
-    # never blanks, however tile-like otherwise.
-    alike = x.copy()
+    # never blanks, however tile-like otherwise, near tiles or not.
+    alike = near.copy()
     alike[:, ~letters, FEATURES.index("z_to_empty")] = 0.0
+    alike[:, ~letters, FEATURES.index("to_empty_colour")] = 0.4
     assert (model.decide(alike.reshape(-1, len(FEATURES)))[~np.tile(letters, 8)] <= PLAIN_AT_MOST).all()
     # The same squares coloured unevenly (a shadow across them, no light letter in the middle) are never blanks.
     x[:, ~letters, FEATURES.index("colour_spread")] = 1.0

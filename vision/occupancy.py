@@ -399,6 +399,20 @@ BLANK_SPREAD_AT_MOST = 0.25
 # (the reader looks for it once the square is a tile). Rendered navy tile F7 (seed 503): light_ink_compact
 # 1.17, spread 1.20; the smeared shadows 0.
 LIGHT_LETTER_FROM = 0.5
+# ... or, the model less sure (P(tile) >= BLANK_NEAR_FROM), when it is coloured like the lettered tiles around it
+# rather than the empty squares around it (`local_empty_share` >= BLANK_NEAR_SHARE_FROM: light falls unevenly, so
+# near squares are the fairer comparison), as close to the tiles' colour as a typical tile (`z_to_tile` <=
+# BLANK_NEAR_TILE_Z_AT_MOST), evenly (`colour_spread` <= BLANK_SPREAD_AT_MOST), and well away from the empty
+# squares of its kind (`to_empty_colour` >= BLANK_NEAR_EMPTY_FROM). Measured left out (benchmarks/vision_styles.py,
+# automatic corners): jheidel's 2015 game's blank on O10, P(tile) 0.45-0.86 on 23 of 27 photos, has share
+# 0.78-0.89, z_to_tile -0.24..-0.01, to_empty_colour 0.54-1.12 (z_to_empty 0.03-0.76: under BLANK_ODD_FROM on
+# four); the nearest empty squares are umich's wooden K6/K7 (share 0.71-0.75 but to_empty_colour 0.35-0.43) and
+# rectified_w20 H2 (to_empty_colour 0.81 but share 0.71). Share 0.72 or no to_empty_colour condition took umich's
+# K7s for blanks; no z_to_tile condition took two empty squares of umich (z_to_tile 0.27, 0.42).
+BLANK_NEAR_FROM = 0.45
+BLANK_NEAR_SHARE_FROM = 0.75
+BLANK_NEAR_TILE_Z_AT_MOST = 0.1
+BLANK_NEAR_EMPTY_FROM = 0.5
 
 
 class OccupancyModel:
@@ -422,8 +436,8 @@ class OccupancyModel:
         but a board's own wood, a shadow or glare can look just as plain. A square without any letter is
         taken for a tile only when it touches a square the model reads as a lettered tile, is coloured like
         the board's tiles and unlike the empty squares of its kind, and the model is fairly sure
-        (`BLANK_FROM`); otherwise it stays below one half,
-        whatever its colour.
+        (`BLANK_FROM`), or less sure but coloured like the tiles near it (`BLANK_NEAR_FROM`); otherwise it
+        stays below one half, whatever its colour.
         """
         p = self.net.predict_proba(features)[:, 1]
         f = features.reshape(-1, SIZE, SIZE, features.shape[1])
@@ -433,7 +447,11 @@ class OccupancyModel:
                 | (f[..., FEATURES.index("light_ink_compact")] >= LIGHT_LETTER_FROM))
         tile_like = ((f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST) & even
                      & (f[..., FEATURES.index("z_to_empty")] >= BLANK_ODD_FROM))
-        blank = touches & tile_like & (p3 >= BLANK_FROM)
+        near_tiles = ((f[..., FEATURES.index("local_empty_share")] >= BLANK_NEAR_SHARE_FROM)
+                      & (f[..., FEATURES.index("z_to_tile")] <= BLANK_NEAR_TILE_Z_AT_MOST)
+                      & (f[..., FEATURES.index("colour_spread")] <= BLANK_SPREAD_AT_MOST)
+                      & (f[..., FEATURES.index("to_empty_colour")] >= BLANK_NEAR_EMPTY_FROM))
+        blank = touches & ((tile_like & (p3 >= BLANK_FROM)) | (near_tiles & (p3 >= BLANK_NEAR_FROM)))
         no_letter = f[..., FEATURES.index("glyph")] == 0
         plain = (no_letter & ~blank).reshape(-1)
         return np.where(plain, np.minimum(p, PLAIN_AT_MOST), p).astype(np.float32)
