@@ -52,10 +52,12 @@ NEW_SURE = 0.9
 DROP_AT_MOST = 3
 UNSURE_AT_MOST = 8  # with more unsure new marks than this the photo is poor: nothing is dropped
 # A new tile whose letter the photo shows less surely than this makes the reading doubtful (the app asks
-# for that square instead of scoring a letter it guessed). jheidel 170219 (2015 game, models trained
-# without jheidel, benchmarks/vision_sequence.py): the Q of a seven-tile play read C at 0.29, scored 73
-# for 80 without a word of doubt; the move's other new tiles there were read at 0.9 and more.
-NEW_LETTER_DOUBT = 0.5
+# for that square instead of scoring a letter it guessed). Measured with benchmarks/vision_sequence.py,
+# models trained without each game, every fault: of the 452 readings, 11 held a new tile under 0.9; the
+# wrong ones were all jheidel 170219's Q of a seven-tile play, read R at 0.25-0.53 (scored 71 for 80
+# without a doubt at first), the right ones 0.46, 0.51, 0.56 and 0.80-0.81. 0.7 asks about every wrong one
+# and the three right ones below it, and leaves the gap 0.56-0.80 as margin.
+NEW_LETTER_DOUBT = 0.7
 
 
 @dataclass(frozen=True)
