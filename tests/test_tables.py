@@ -258,6 +258,9 @@ def test_the_writer_commits_the_tables_waiting_together_once_the_file_is_free(tm
     games = [_classic("Ann", "Bob") for _ in range(5)]
     for game in games:
         store.save(game)
+    # The writer is running with its connection open before the lock is taken, as on the server (the hub
+    # starts it when it opens the store, before any table changes).
+    store.save_soon(games[0]).result(timeout=10)
     before = _commits(tmp_path / f"{FILE_NAME}-wal")
     lock = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
     lock.execute("BEGIN IMMEDIATE")  # another connection holds the write lock, as a slow disk would
