@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2
 
+from lexicon.store import load_lexicon
 from vision.labelled import LABELLED_SETS, labelled_photos
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
@@ -55,8 +56,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-tesseract", action="store_true")
     ap.add_argument("--records", type=Path, default=RECORDS)
     ap.add_argument("--show-errors", action="store_true")
+    ap.add_argument("--no-words", action="store_true",
+                    help="read without the word list (the photo alone); by default English boards are read "
+                         "with the shipped ENABLE list, as the app reads a board photographed on its own")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    # The app reads a board photographed on its own with the game's word list (vision.words); no Romanian
+    # list ships, so cava_ro is read by the photo alone either way.
+    english = None if args.no_words else load_lexicon()
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
@@ -82,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 reading = read_board(img if img is not None else photo.image, tiles=tiles,
                                      second_opinion=not args.no_tesseract,
-                                     occupancy_model=occ_model, letters_net=letters)
+                                     occupancy_model=occ_model, letters_net=letters,
+                                     words=english.__contains__ if english and tiles == "en" else None)
             except Exception as exc:  # noqa: BLE001 - a refused photo counts as all empty; the run goes on
                 log(f"  {photo.stem}: {type(exc).__name__}: {exc}")
                 failures += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel, SquareLook
 from vision.orientation import number_votes, upright_turn
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
 from vision.sequence import Disagreement, illegal_doubt, reconcile, unclear_letter_doubt, unseen_doubt
+from vision.words import CHANGE_BELOW, SETTLED_AT_MOST, TRIED_PER_SQUARE, settle_by_words
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
 # browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
@@ -218,6 +219,7 @@ def read_board(
     occupancy_model: OccupancyModel | None = None,
     letters_net: Mlp | None = None,
     upright: bool = True,
+    words: Callable[[str], bool] | None = None,
 ) -> BoardReading:
     """Read one photo of a board; with `previous`, also the move played since.
 
@@ -229,7 +231,9 @@ def read_board(
     With `previous` (the board the game holds), the photo is read knowing it (`vision.sequence`): a known
     tile keeps its letter unless the photo clearly shows otherwise (then it is listed in `changed`), and
     unsure marks that no legal play can include are not new tiles; `disagreements` lists what was
-    overruled. Corners, given or found, are in the pixels of the whole photo as it is shown (EXIF
+    overruled. With `words` (the game's word list, e.g. a `lexicon.store.Lexicon`) and no `previous`, a
+    letter the photo left unclear is decided by the words through its square (`vision.words`); never a
+    move's new tiles, which may be a phony about to be challenged. Corners, given or found, are in the pixels of the whole photo as it is shown (EXIF
     orientation applied), whatever size it was decoded at.
     """
     _opencv_threads()
@@ -320,7 +324,7 @@ def read_board(
             turned = read_board(photo, np.roll(pts, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / photo.scale, previous,
                                 tileset,
                                 second_opinion,
-                                occupancy_model, letters_net, upright=False)
+                                occupancy_model, letters_net, upright=False, words=words)
             turned.located = located
             turned.doubtful = doubtful or turned.doubtful
             turned.warnings[:0] = warnings + [
@@ -362,6 +366,10 @@ def read_board(
         conf[r][c] = float(occ[r, c]) * cf
         rec[r][c] = w
 
+    if words is not None and previous is None:
+        _settle_by_words(grid, conf, rec, occ, tile_squares, probs, primary.net.classes, words,
+                         tileset.alphabet, warnings)
+
     before = previous_grid(previous) if previous is not None else None
     overruled: list[Disagreement] = []
     if before is not None:
@@ -399,6 +407,31 @@ def read_board(
             # play, a new tile's letter guessed, or an unclear orientation (a wrong side puts every tile on another square).
             _doubt(reading, doubt)
     return reading
+
+
+def _settle_by_words(grid: list[list[str]], conf: list[list[float]], rec: list[list[str]],
+                     occ: npt.NDArray[np.float32], tile_squares: Sequence[tuple[int, int]],
+                     probs: npt.NDArray[np.float32], classes: Sequence[str], words: Callable[[str], bool],
+                     alphabet: str, warnings: list[str]) -> None:
+    """Letters the network was unsure of, decided by the words through their squares (`vision.words`)."""
+    options: dict[tuple[int, int], list[tuple[str, float]]] = {}
+    for i, (r, c) in enumerate(tile_squares):
+        if grid[r][c] in (".", BLANK):
+            continue
+        order = np.argsort(-probs[i])[:TRIED_PER_SQUARE + 1]
+        if float(probs[i, order[0]]) < CHANGE_BELOW or classes[int(order[0])] != grid[r][c]:
+            options[(r, c)] = [(classes[int(k)], float(probs[i, k])) for k in order]
+            if grid[r][c] not in dict(options[(r, c)]):  # Tesseract's letter, outside the network's few
+                options[(r, c)].append((grid[r][c], float(probs[i, classes.index(grid[r][c])])
+                                        if grid[r][c] in classes else 0.0))
+    settled = settle_by_words(grid, options, words, "".join(ch for ch in alphabet if ch.isalpha()))
+    for s in settled:
+        grid[s.row][s.col] = s.letter
+        conf[s.row][s.col] = float(occ[s.row, s.col]) * min(SETTLED_AT_MOST, s.p_read + s.p_letter)
+        rec[s.row][s.col] = "words"
+    if settled:
+        warnings.append("letters the photo left unclear were decided by the words through them (check them): "
+                        + ", ".join(f"{s.square} {s.letter} (read {s.read})" for s in settled))
 
 
 def _at_most_the_sets_blanks(occ: npt.NDArray[np.float32], look: SquareLook, tileset: TileSet) -> None:
@@ -540,7 +573,7 @@ def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> N
 
 
 def load_previous(path: Path, tiles: str | Path | TileSet = "en",
-                  corners: npt.ArrayLike | None = None) -> list[str]:
+                  corners: npt.ArrayLike | None = None, words: Callable[[str], bool] | None = None) -> list[str]:
     """A previous board from a file: a grid (15 lines, or JSON with a `grid`) or a photo to read."""
     try:
         data = path.read_bytes()
@@ -563,4 +596,4 @@ def load_previous(path: Path, tiles: str | Path | TileSet = "en",
             return previous_grid([str(r) for r in rows])
         lines = [ln.strip() for ln in stripped.splitlines() if ln.strip()]
         return previous_grid(lines)
-    return read_board(data, corners=corners, tiles=tiles).grid
+    return read_board(data, corners=corners, tiles=tiles, words=words).grid
