@@ -258,9 +258,6 @@ def test_the_writer_commits_the_tables_waiting_together_once_the_file_is_free(tm
     games = [_classic("Ann", "Bob") for _ in range(5)]
     for game in games:
         store.save(game)
-    # The writer is running with its connection open before the lock is taken, as on the server (the hub
-    # starts it when it opens the store, before any table changes).
-    store.save_soon(games[0]).result(timeout=10)
     before = _commits(tmp_path / f"{FILE_NAME}-wal")
     lock = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
     lock.execute("BEGIN IMMEDIATE")  # another connection holds the write lock, as a slow disk would
@@ -279,6 +276,41 @@ def test_the_writer_commits_the_tables_waiting_together_once_the_file_is_free(tm
     with Store(tmp_path / FILE_NAME) as saved:
         assert all([e.type for e in saved.events(g.id)] == ["start", "pass"] for g in games)
     lock.close()
+
+
+def test_a_change_never_waits_for_a_save_that_waits_for_the_file(tmp_path: Path) -> None:
+    # `save_soon` runs on the server's event loop. While the writer waited for another
+    # connection's write lock it held the store's lock, which `save_soon` took to check the writer was
+    # started: the loop, and every table on it, waited out SQLite's 10 s busy timeout (1-3 of 8 runs of
+    # this scene before the writer was started ahead of the lock).
+    import sqlite3
+
+    from companion.ui.persist import GameStore
+
+    store = GameStore(tmp_path)
+    one, two = _classic("Ann", "Bob"), _classic("Cleo", "Dev")
+    store.save(one)
+    lock = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")
+    try:
+        one.pass_turn()
+        first = store.save_soon(one)  # the writer starts and waits for the file
+        time.sleep(0.3)
+        assert not first.done()
+        two.pass_turn()
+        t0 = time.monotonic()
+        second = store.save_soon(two)
+        assert time.monotonic() - t0 < 0.2
+        assert not second.done()
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    first.result(timeout=10)
+    second.result(timeout=10)
+    assert store.error == ""
+    with Store(tmp_path / FILE_NAME) as saved:
+        assert [e.type for e in saved.events(one.id)] == ["start", "pass"]
+        assert [e.type for e in saved.events(two.id)] == ["start", "pass"]
 
 
 def test_on_the_event_loop_a_save_waits_off_it_and_its_tables_tabs_draw_once_it_is_saved(hub: Hub,

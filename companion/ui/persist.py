@@ -60,7 +60,11 @@ class GameStore:
 
     def __init__(self, data_dir: str | Path | None) -> None:
         self.data_dir = str(data_dir) if data_dir else None
+        # Guards the store's bookkeeping and its connection while a save runs, which may wait for the disk or
+        # for another program's write lock: the event loop never takes it (`save_soon`, `save_clocks`).
         self._lock = threading.Lock()
+        self._start_lock = threading.Lock()  # starting the writer thread only
+        self._clocks_lock = threading.Lock()  # the clocks' JSON file only
         self._saved: dict[str, int] = {}  # game id -> events already in the store
         self._clocks_saved_at: dict[str, float] = {}  # game id -> when its clocks were last written
         self._pins: dict[str, bool] = {}  # game id -> whether a referee PIN guards it, once read
@@ -131,9 +135,12 @@ class GameStore:
     def start_writer(self) -> None:
         """Start the writer thread (`save_soon`), which opens its connection at once (opening checks the
         whole file, `store.probe`), so the tables' first change does not wait for that check."""
-        if self.path is None:
+        if self.path is None or self._writer_thread is not None:
             return
-        with self._lock:
+        # Not `_lock`: the writer holds that while a save waits for the file, and `save_soon` runs on the
+        # event loop (with it, a table's change on the loop waited out another connection's write lock,
+        # up to the 10 s busy timeout, and every other table with it).
+        with self._start_lock:
             if self._writer_thread is None:
                 self._writer_thread = threading.Thread(target=self._write_waiting, daemon=True,
                                                        name="game-writer")
@@ -197,8 +204,9 @@ class GameStore:
                 LOG.error("saving games %s failed: %s", ", ".join(g.id for g in unique), exc)
                 failed = f"The game could not be saved ({exc})."
             try:
-                for game in unique:
-                    self._save_clocks(game)
+                with self._clocks_lock:  # the loop's `save_clocks` writes the same file
+                    for game in unique:
+                        self._save_clocks(game)
             except OSError as exc:
                 LOG.error("saving the clocks failed: %s", exc)
                 failed = failed or f"The clock times could not be saved ({exc})."
@@ -212,7 +220,7 @@ class GameStore:
             return
         if time.monotonic() - self._clocks_saved_at.get(game.id, 0.0) < CLOCK_SAVE_SECONDS:
             return
-        with self._lock:
+        with self._clocks_lock:  # not `_lock`, which a save holds while it waits for the disk
             try:
                 self._save_clocks(game)
             except OSError as exc:
