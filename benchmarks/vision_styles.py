@@ -58,11 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-errors", action="store_true")
     ap.add_argument("--no-words", action="store_true",
                     help="read without the word list (the photo alone); by default English boards are read "
-                         "with the shipped ENABLE list, as the app reads a board photographed on its own")
+                         "with the shipped ENABLE list, as `companion read` reads a board on its own")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    # The app reads a board photographed on its own with the game's word list (vision.words); no Romanian
-    # list ships, so cava_ro is read by the photo alone either way.
+    # `companion read` reads a board on its own with the default word list for English tiles (vision.words);
+    # no Romanian list ships, so cava_ro is read by the photo alone either way.
     english = None if args.no_words else load_lexicon()
 
     def log(msg: str) -> None:

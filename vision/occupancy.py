@@ -199,6 +199,16 @@ EDGE_WIDTH = 0.3
 EDGE_OFF = 0.3
 
 
+def letter_offset_near(letters: npt.NDArray[np.float64], board: npt.NDArray[np.float64],
+                       r: int, c: int) -> npt.NDArray[np.float64]:
+    """Where letters sit on their squares around (r, c): the median offset (dx, dy) of `letters` (rows of
+    row, col, dx, dy) within two squares, or `board` (theirs over the whole board) when fewer than 3 are
+    near. A photo's angle shifts the letters of one part of the board alike (a tile's top is seen off its
+    square by the tile's thickness)."""
+    near = letters[(np.abs(letters[:, 0] - r) <= 2) & (np.abs(letters[:, 1] - c) <= 2), 2:]
+    return np.median(near, axis=0) if len(near) >= 3 else board
+
+
 def _edges_are_not_letters(glyphs: list[list[Glyph | None]]) -> dict[tuple[int, int], Glyph]:
     """Set aside (in place) thin marks far from where the letters around sit; returns where they were."""
     letters = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(glyphs) for c, g in enumerate(row)
@@ -212,8 +222,7 @@ def _edges_are_not_letters(glyphs: list[list[Glyph | None]]) -> dict[tuple[int, 
             g = glyphs[r][c]
             if g is None or g.width >= EDGE_WIDTH or _centred(g):
                 continue
-            near = letters[(np.abs(letters[:, 0] - r) <= 2) & (np.abs(letters[:, 1] - c) <= 2), 2:]
-            dx, dy = np.median(near, axis=0) if len(near) >= 3 else board
+            dx, dy = letter_offset_near(letters, board, r, c)
             if max(abs(g.dx - dx), abs(g.dy - dy)) > EDGE_OFF:
                 edges[(r, c)] = g
                 glyphs[r][c] = None

@@ -32,11 +32,11 @@ from vision.confidence import DOUBTFUL_AT_MOST, assess
 from vision.decode import Photo, decode_image, decode_photo  # noqa: F401 - decode_image: read.py's public API
 from vision.errors import NoBoardFound
 from vision.mlp import Mlp
-from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel, SquareLook, measure
+from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
 from vision.orientation import number_votes, upright_turn
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
 from vision.sequence import Disagreement, illegal_doubt, reconcile, unclear_letter_doubt, unseen_doubt
-from vision.words import CHANGE_BELOW, SETTLED_AT_MOST, TRIED_PER_SQUARE, settle_by_words
+from vision.words import SETTLED_AT_MOST, TRIED_PER_SQUARE, settle_by_words
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
 # browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
@@ -231,10 +231,10 @@ def read_board(
     With `previous` (the board the game holds), the photo is read knowing it (`vision.sequence`): a known
     tile keeps its letter unless the photo clearly shows otherwise (then it is listed in `changed`), and
     unsure marks that no legal play can include are not new tiles; `disagreements` lists what was
-    overruled. With `words` (the game's word list, e.g. a `lexicon.store.Lexicon`) and no `previous`, a
-    letter the photo left unclear is decided by the words through its square (`vision.words`); never a
-    move's new tiles, which may be a phony about to be challenged. Corners, given or found, are in the pixels of the whole photo as it is shown (EXIF
-    orientation applied), whatever size it was decoded at.
+    overruled. With `words` (a word list's membership test, e.g. a `lexicon.store.Lexicon`'s) and no
+    `previous`, a letter the photo left unclear is decided by the words through its square (`vision.words`);
+    never a move's new tiles, which may be a phony about to be challenged. Corners, given or found, are in
+    the pixels of the whole photo as it is shown (EXIF orientation applied), whatever size it was decoded at.
     """
     _opencv_threads()
     tileset = _tileset(tiles)
@@ -418,12 +418,12 @@ def _settle_by_words(grid: list[list[str]], conf: list[list[float]], rec: list[l
     for i, (r, c) in enumerate(tile_squares):
         if grid[r][c] in (".", BLANK):
             continue
+        # (which of them the words may change is `vision.words`' decision: CHANGE_BELOW)
         order = np.argsort(-probs[i])[:TRIED_PER_SQUARE + 1]
-        if float(probs[i, order[0]]) < CHANGE_BELOW or classes[int(order[0])] != grid[r][c]:
-            options[(r, c)] = [(classes[int(k)], float(probs[i, k])) for k in order]
-            if grid[r][c] not in dict(options[(r, c)]):  # Tesseract's letter, outside the network's few
-                options[(r, c)].append((grid[r][c], float(probs[i, classes.index(grid[r][c])])
-                                        if grid[r][c] in classes else 0.0))
+        options[(r, c)] = [(classes[int(k)], float(probs[i, k])) for k in order]
+        if grid[r][c] not in dict(options[(r, c)]):  # Tesseract's letter, outside the network's few
+            options[(r, c)].append((grid[r][c], float(probs[i, classes.index(grid[r][c])])
+                                    if grid[r][c] in classes else 0.0))
     settled = settle_by_words(grid, options, words, "".join(ch for ch in alphabet if ch.isalpha()))
     for s in settled:
         grid[s.row][s.col] = s.letter
@@ -464,8 +464,7 @@ def _letter_marks_where_tiles_show_them(look: SquareLook, occ: npt.NDArray[np.fl
             g = look.glyphs[r][c]
             if occ[r, c] >= 0.5 or g is None or not 0.38 <= g.height <= 0.78:
                 continue
-            near = at[(np.abs(at[:, 0] - r) <= 2) & (np.abs(at[:, 1] - c) <= 2), 2:]
-            dx, dy = np.median(near, axis=0) if len(near) >= 3 else board
+            dx, dy = letter_offset_near(at, board, r, c)
             if abs(g.dx - dx) < MARK_OFF_TILES_AT_MOST and abs(g.dy - dy) < MARK_OFF_TILES_AT_MOST:
                 out.append((r, c))
     return out

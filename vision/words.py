@@ -35,6 +35,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from companion.rules.board import Square
+
 SIZE = 15
 EMPTY = "."
 BLANK = "?"
@@ -61,7 +63,7 @@ WORDS_SHARE_FROM = 0.3
 # not proof (names, other lists, unchallenged phonies).
 SETTLED_AT_MOST = 0.95
 
-Square = tuple[int, int]
+Cell = tuple[int, int]  # (row, col)
 
 
 @dataclass(frozen=True)
@@ -77,15 +79,15 @@ class Settled:
 
     @property
     def square(self) -> str:
-        return f"{chr(65 + self.col)}{self.row + 1}"
+        return Square(self.row, self.col).name
 
 
-def lines_of(grid: Sequence[Sequence[str]]) -> list[list[Square]]:
+def lines_of(grid: Sequence[Sequence[str]]) -> list[list[Cell]]:
     """Every run of two or more tiles in a row or a column, as its squares in reading order."""
-    out: list[list[Square]] = []
+    out: list[list[Cell]] = []
     for across in (True, False):
         for a in range(SIZE):
-            run: list[Square] = []
+            run: list[Cell] = []
             for b in range(SIZE + 1):
                 r, c = (a, b) if across else (b, a)
                 if b < SIZE and grid[r][c] != EMPTY:
@@ -107,14 +109,15 @@ def _is_word_with_blanks(text: str, is_word: Callable[[str], bool], alphabet: st
 
 def settle_by_words(
     grid: Sequence[Sequence[str]],
-    options: Mapping[Square, Sequence[tuple[str, float]]],
+    options: Mapping[Cell, Sequence[tuple[str, float]]],
     is_word: Callable[[str], bool],
     alphabet: str,
 ) -> list[Settled]:
     """The squares whose letter the words decide, and the letters they take.
 
-    `grid` holds the letters read (`.` empty, `?` blank); `options` gives, for the squares the network was
-    unsure of, its letters with their probabilities, most probable first (the read letter among them).
+    `grid` holds the letters read (`.` empty, `?` blank); `options` gives, for the squares read as letters,
+    the network's letters with their probabilities, most probable first (the read letter among them); only
+    those read below `CHANGE_BELOW` may change.
     Each line that is not a word is offered the changes of at most `AT_ONCE` of its unsure squares; the
     change that gains most (lines made words x `NOT_A_WORD_COST`, less the letters' lost log-probability)
     is taken when it gains anything, and the board is gone over again until nothing gains.
@@ -126,7 +129,7 @@ def settle_by_words(
     p_of = {sq: dict(opts) for sq, opts in options.items()}
     tried = {sq: [ch for ch, p in list(opts)[:TRIED_PER_SQUARE] if ch.isalpha() and p >= PLAUSIBLE_FROM]
              for sq, opts in options.items()}
-    through: dict[Square, list[int]] = {}
+    through: dict[Cell, list[int]] = {}
     for k, line in enumerate(lines):
         for sq in line:
             through.setdefault(sq, []).append(k)
@@ -138,7 +141,7 @@ def settle_by_words(
     if sum(valid) < WORDS_SHARE_FROM * len(lines):
         return []
 
-    def log_p(sq: Square, ch: str) -> float:
+    def log_p(sq: Cell, ch: str) -> float:
         return math.log(p_of[sq].get(ch, 0.0) + 1e-9)
 
     for _pass in range(4):
@@ -149,7 +152,7 @@ def settle_by_words(
             unsure = sorted((sq for sq in lines[k] if sq in p_of
                              and p_of[sq].get(grid[sq[0]][sq[1]], 0.0) < CHANGE_BELOW),
                             key=lambda sq: p_of[sq].get(grid[sq[0]][sq[1]], 0.0))[:SQUARES_PER_LINE]
-            best: tuple[float, tuple[tuple[Square, str], ...]] = (1e-6, ())
+            best: tuple[float, tuple[tuple[Cell, str], ...]] = (1e-6, ())
             for n in range(1, min(AT_ONCE, len(unsure)) + 1):
                 for squares in itertools.combinations(unsure, n):
                     affected = sorted({j for sq in squares for j in through[sq]})

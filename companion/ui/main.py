@@ -29,6 +29,7 @@ def _harden_updates() -> None:
     import logging
 
     from flet.components.component import Component
+    from flet.controls.context import context
 
     if getattr(Component.update, "_hardened", False):
         return
@@ -38,8 +39,6 @@ def _harden_updates() -> None:
 
     def schedule(self: Component) -> None:
         original_schedule(self)
-        from flet.controls.context import context
-
         session = context.page.session
         if self._state.is_dirty and connected(session):
             setattr(self._state, waiting, True)
@@ -76,8 +75,6 @@ def _harden_updates() -> None:
         setattr(self._state, waiting, False)
         if self._state.is_dirty and ancestor_pending(self):
             return  # the ancestor's update draws this one (still dirty: it is not memo-skipped)
-        from flet.controls.context import context
-
         session = context.page.session
         if HUB.hold(session.id, lambda: draw_later(self, session)):
             # The game this tab shows has a change on its way to disk (`Hub.publish`): drawn once saved,
