@@ -669,7 +669,7 @@ def test_properties_may_leave_a_complete_set_to_pay() -> None:
     assert s.complete_colours("Ben") == [] and colours_of(s, "Ann")["red"] == RED[:2]
 
 
-def test_payment_proposal_costs_the_payer_least() -> None:
+def test_payment_proposal_keeps_sets_then_properties_whenever_anything_else_covers() -> None:
     t = Table()
     # Ben: bank 5M + 1M + 1M, a complete brown set (1M cards), a green card (4M).
     t.setup(Ann=BLUE, Ben=["money-5-1", "money-1-1", "money-1-2", *BROWN, GREEN[0]])
@@ -678,13 +678,38 @@ def test_payment_proposal_costs_the_payer_least() -> None:
     assert sorted(s.propose_payment("Ben", 2)) == ["money-1-1", "money-1-2"]  # exact, money first
     assert s.propose_payment("Ben", 5) == ["money-5-1"]
     assert sorted(s.propose_payment("Ben", 6))[1] == "money-5-1" and len(s.propose_payment("Ben", 6)) == 2
-    # 4M: least value first (4M of property beats the 5M note); at equal value the complete brown set is
-    # kept (green 4 rather than 1 + 1 + two brown cards).
-    assert s.propose_payment("Ben", 4) == [GREEN[0]]
-    # 8M: without brown the sums are ...7, 9...; 8 exactly needs 5 + 1 + 1 + a brown card: least value wins.
+    # 4M: money covers it, so the 5M note goes (1M over, no change) and the green property stays.
+    assert s.propose_payment("Ben", 4) == ["money-5-1"]
+    # 8M: the 7M of money is not enough: a property makes up the rest, the green one, not a brown card
+    # out of the complete set, even though 5 + 1 + 1 + a brown card would be exactly 8M.
     proposal = s.propose_payment("Ben", 8)
-    assert sum(s.card(c).value for c in proposal) == 8 and len(set(proposal) & set(BROWN)) == 1
+    assert GREEN[0] in proposal and not set(proposal) & set(BROWN)
     assert s.propose_payment("Ben", 50) == s.payable("Ben")
+
+
+def test_the_issues_birthday_keeps_the_only_complete_set() -> None:
+    """Issue #26: for a 2M Birthday Ann had 5M in cash and a 3M wild, yet her only complete set (the two
+    brown cards, 1M each: exactly 2M) was preselected. The safe default gives the 5M."""
+    t = Table()
+    t.setup(Ann=["money-5-1", "wild-light-blue-brown-1:light_blue", *BROWN], Ben=BLUE)
+    t.to("Ben")
+    t.do(Birthday(player="Ben", card="action-its-my-birthday-1"))
+    s = t.s
+    assert s.complete_colours("Ann") == ["brown"]
+    assert s.propose_payment("Ann", 2) == ["money-5-1"]
+    reasons = s.payment_reasons("Ann", 2, ["money-5-1"])
+    assert reasons[0].startswith("5M (5M): money from the bank goes first")
+    assert reasons[-1] == "Kept: the complete Brown set."
+
+
+def test_the_issues_one_m_rent_keeps_the_only_property() -> None:
+    """Issue #26: for a 1M rent, Ann's only property was preselected over her 5M."""
+    t = Table()
+    t.setup(Ann=["money-5-1", BROWN[0]], Ben=BROWN[1:])
+    t.to("Ben")
+    t.do(Rent(player="Ben", card="rent-light-blue-brown-1", colour="brown"))
+    assert t.s.propose_payment("Ann", 1) == ["money-5-1"]
+    assert "no property is lost" in t.s.payment_reasons("Ann", 1, ["money-5-1"])[0]
 
 
 def test_a_house_cannot_be_paid_while_its_hotel_stays() -> None:

@@ -86,14 +86,17 @@ class Watch:
             self.proposals += 1
 
 
-def cost(s: DealState, payer: str, cards: list[str], owed: int) -> tuple[int, int, int, int]:
-    """What a payment costs the payer: value given, complete sets broken, property value given, cards."""
+def cost(s: DealState, payer: str, cards: list[str], owed: int) -> tuple[int, int, int, int, int]:
+    """What a payment costs the payer, in the safe default's order (written out here, not borrowed from the
+    rules): complete sets broken, property value given, building value given, value given, cards."""
     broken = {id(st) for st in s.complete_sets(payer) for c in cards if c in st.cards}
-    props = sum(s.card(c).value for c in cards if s.card(c).kind in ("property", "wild") and c not in s.banks[payer])
-    return sum(s.card(c).value for c in cards), len(broken), props, len(cards)
+    on_table = [c for c in cards if c not in s.banks[payer]]
+    props = sum(s.card(c).value for c in on_table if s.card(c).kind in ("property", "wild"))
+    built = sum(s.card(c).value for c in on_table if s.card(c).kind == "building")
+    return len(broken), props, built, sum(s.card(c).value for c in cards), len(cards)
 
 
-def best_cost(s: DealState, payer: str, owed: int) -> tuple[int, int, int, int]:
+def best_cost(s: DealState, payer: str, owed: int) -> tuple[int, int, int, int, int]:
     """The cheapest legal payment by brute force over every subset of what the payer can pay with."""
     cards = s.payable(payer)
     if sum(s.card(c).value for c in cards) <= owed:

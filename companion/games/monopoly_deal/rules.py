@@ -32,6 +32,11 @@ Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`), e
 - `deal_breaker`   take the `target`'s complete set of `colour`, with its house and hotel.
 - `build`          a house on a complete set of `colour` (not railroads or utilities), a hotel on one with a
                    house: a play.
+- `double_rent`    a Double the Rent card joined to the rent card its player just played (before anyone
+                   answers or pays): doubles every claim of that rent; a play. (A `rent` may also name its
+                   `doubles`, as logs written before this event did.)
+- `end_by_agreement` the table agrees to stop: most complete sets wins, then most money on the table
+                   (bank + properties + buildings); still equal, a shared result.
 - `just_say_no`    the player asked to answer cancels the action against them (or a Just Say No against the
                    actor); it costs no play, and chains alternate until someone accepts.
 - `accept`         the player asked to answer lets the action (or the cancellation) stand.
@@ -48,16 +53,19 @@ counted). No change is ever given; a short payer gives everything and the rest i
 
 Each claim of an action (one per target) is answered in seating order from the actor's left: the target
 may say no; the actor may say no to that; and so on. `waiting()` says who must act and on what;
-`allowed_events()` lists the events that player may record; `propose_payment()` is the payment that costs
-a payer least. A refused event raises `IllegalAction` with one sentence and, as `GameLog.push` applies
+`allowed_events()` lists the event types that player may record; the concrete moves (which card, how, against
+whom, which payments) are `companion.games.monopoly_deal.legal.legal_moves`, the one list the app's buttons
+come from. `propose_payment()` is the safe default payment (money before property, complete sets kept
+whenever anything else covers the debt) and `payment_reasons()` says why each of its cards was chosen. A refused event raises `IllegalAction` with one sentence and, as `GameLog.push` applies
 to a copy, changes nothing.
 """
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
@@ -228,10 +236,23 @@ class EndTurn(PlayerEvent):
     type: Literal["end_turn"] = "end_turn"
 
 
+class DoubleRent(PlayerEvent):
+    """A Double the Rent card put down after the rent card it doubles (its own tap, its own play)."""
+
+    type: Literal["double_rent"] = "double_rent"
+    card: str
+
+
+class EndByAgreement(Event):
+    """The table agrees to end the game now (the rules text has no such end: a house rule, README)."""
+
+    type: Literal["end_by_agreement"] = "end_by_agreement"
+
+
 ActionEvent = Rent | DebtCollector | Birthday | SlyDeal | ForcedDeal | DealBreaker
 DealEvent = Annotated[
     Start | Draw | BankCard | Lay | MoveWild | PassGo | Rent | DebtCollector | Birthday | SlyDeal | ForcedDeal
-    | DealBreaker | Build | JustSayNo | Accept | Pay | Discard | EndTurn | Undo,
+    | DealBreaker | Build | JustSayNo | Accept | Pay | Discard | EndTurn | DoubleRent | EndByAgreement | Undo,
     Field(discriminator="type")]
 _EVENT_UNION: Any = DealEvent  # mypy reads the Annotated union as a type[] argument; the adapter stays typed
 EVENT_ADAPTER: TypeAdapter[DealEvent] = TypeAdapter(_EVENT_UNION)
@@ -265,6 +286,7 @@ class Claim:
     chain: list[str] = field(default_factory=list)
     status: ClaimStatus = "answer"
     paid: list[str] = field(default_factory=list)
+    accepted: bool = False  # the target said "accept" (a rent then takes no more Double the Rent)
 
 
 PendingKind = Literal["rent", "debt_collector", "birthday", "sly_deal", "forced_deal", "deal_breaker"]
@@ -357,7 +379,31 @@ class DealState(RulesState):
     story: list[str] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
     winner_name: str | None = None
+    tied: list[str] = field(default_factory=list)  # a game ended by agreement with equal leaders
+    agreed: bool = False
     finished: bool = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DealState:
+        """A copy for `GameLog.push` (which applies each event to a copy): the story, the payments and the
+        turn history only ever grow by values nobody changes afterwards, so their lists are copied and
+        their items shared; the settings and the deck are frozen; the rest is copied deeply. (The whole
+        deep copy was most of the cost of recording an event late in a game.)"""
+        new = copy.copy(self)
+        for f in fields(self):
+            if f.name in ("settings", "deck"):
+                continue
+            value = getattr(self, f.name)
+            if f.name in ("story", "payments", "history"):
+                value = list(value)
+            elif f.name in ("seen_in_hand", "banks"):
+                value = {p: list(cards) for p, cards in value.items()}
+            elif f.name == "sets":
+                value = {p: [PropertySet(s.colour, list(s.cards), s.house, s.hotel) for s in sets]
+                         for p, sets in value.items()}
+            else:
+                value = copy.deepcopy(value, memo)
+            setattr(new, f.name, value)
+        return new
 
     # ----- basics
     @property
@@ -392,6 +438,11 @@ class DealState(RulesState):
     def _colour_names(self) -> dict[str, str]:
         return {c.id: c.name for c in self._deck().colours}
 
+    def _colours_said(self, colours: list[str]) -> str:
+        """Colours as people list them: "Dark Blue, Red and Yellow"."""
+        names = [self.colour_name(c) for c in colours]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "none"
+
     def colours_said(self, card: Card) -> str:
         return " or ".join(self.colour_name(c) for c in card.colours)
 
@@ -405,7 +456,7 @@ class DealState(RulesState):
         return self.waiting().player
 
     def winner(self) -> list[str]:
-        return [self.winner_name] if self.winner_name else []
+        return [self.winner_name] if self.winner_name else list(self.tied)
 
     @property
     def limits(self) -> TurnRules:
@@ -546,10 +597,21 @@ class DealState(RulesState):
         table = [c for s in self.sets.get(player, []) for c in s.cards + s.buildings() if self.card(c).value > 0]
         return [c for c in self.banks.get(player, []) if self.card(c).value > 0] + table
 
+    def payment_cost(self, payer: str, cards: list[str]) -> tuple[int, int, int, int, int]:
+        """What giving `cards` costs `payer`, compared in this order (the safe default keeps what wins the
+        game): complete sets broken, property value given, building value given, value given, cards."""
+        broken = {id(s) for s in self.complete_sets(payer) for c in cards if c in s.cards}
+        props = sum(self.card(c).value for c in cards
+                    if self.card(c).kind in ("property", "wild") and c not in self.banks.get(payer, []))
+        buildings = sum(self.card(c).value for c in cards
+                        if self.card(c).kind == "building" and c not in self.banks.get(payer, []))
+        return len(broken), props, buildings, sum(self.card(c).value for c in cards), len(cards)
+
     def propose_payment(self, payer: str, amount: int) -> list[str]:
-        """The payment that costs `payer` least for a debt of `amount`: at least the debt with the least value
-        given; among those, complete sets kept, then money before property, then the fewest cards; everything
-        payable when that is not enough (the rest is forgiven). No change is ever given."""
+        """The safe default payment for a debt of `amount` (`payment_cost` order): complete sets are kept
+        whenever anything else covers the debt, then properties (money before property, even when the money
+        overpays: no change is given, but a property is a step to a win), then buildings; then the least
+        value and the fewest cards. Everything payable when that is not enough (the rest is forgiven)."""
         cards = self.payable(payer)
         if amount <= 0:
             return []
@@ -557,41 +619,80 @@ class DealState(RulesState):
             return cards
         # A knapsack over groups: each bank card alone, each set with every choice of its cards (breaking a
         # complete set costs once whatever leaves it; a house cannot go while its hotel stays). For each total
-        # the best (sets broken, property value, cards) is kept; the cost parts add up, so this is exact.
-        groups: list[list[tuple[list[str], tuple[int, int, int]]]] = []
+        # the best (sets broken, property value, building value, cards) is kept; the parts add up, so this
+        # is exact. The total itself is compared after the building value (`payment_cost`).
+        Cost = tuple[int, int, int, int]
+        groups: list[list[tuple[list[str], Cost]]] = []
         for c in self.banks.get(payer, []):
             if self.card(c).value > 0:
-                groups.append([([], (0, 0, 0)), ([c], (0, 0, 1))])
+                groups.append([([], (0, 0, 0, 0)), ([c], (0, 0, 0, 1))])
         for s in self.sets.get(payer, []):
             items = [c for c in s.cards + s.buildings() if self.card(c).value > 0]
             if not items:
                 continue
             complete = self.is_complete(s)
-            options: list[tuple[list[str], tuple[int, int, int]]] = []
+            options: list[tuple[list[str], Cost]] = []
             for mask in range(1 << len(items)):
                 chosen = [items[i] for i in range(len(items)) if mask >> i & 1]
                 if s.house in chosen and s.hotel is not None and s.hotel not in chosen:
                     continue
                 props = sum(self.card(c).value for c in chosen if self.card(c).kind in ("property", "wild"))
+                built = sum(self.card(c).value for c in chosen if self.card(c).kind == "building")
                 broken = 1 if complete and any(c in s.cards for c in chosen) else 0
-                options.append((chosen, (broken, props, len(chosen))))
+                options.append((chosen, (broken, props, built, len(chosen))))
             groups.append(options)
         cap = amount + max(self.card(c).value for c in cards)  # a minimal payment never passes this
-        best: dict[int, tuple[tuple[int, int, int], list[str]]] = {0: ((0, 0, 0), [])}
+        best: dict[int, tuple[Cost, list[str]]] = {0: ((0, 0, 0, 0), [])}
         for options in groups:
-            nxt: dict[int, tuple[tuple[int, int, int], list[str]]] = {}
+            nxt: dict[int, tuple[Cost, list[str]]] = {}
             for total, (key, chosen) in best.items():
                 for extra, cost in options:
                     value = total + sum(self.card(c).value for c in extra)
                     if value > cap:
                         continue
-                    new_key = (key[0] + cost[0], key[1] + cost[1], key[2] + cost[2])
+                    new_key = (key[0] + cost[0], key[1] + cost[1], key[2] + cost[2], key[3] + cost[3])
                     old = nxt.get(value)
                     if old is None or new_key < old[0]:
                         nxt[value] = (new_key, chosen + extra)
             best = nxt
-        value = min(v for v in best if v >= amount)
+        value = min((v for v in best if v >= amount),
+                    key=lambda v: (best[v][0][0], best[v][0][1], best[v][0][2], v, best[v][0][3]))
         return best[value][1]
+
+    def payment_reasons(self, payer: str, amount: int, cards: list[str]) -> list[str]:
+        """Why each card of a payment (the default one) is in it, one sentence each, then what it keeps:
+        the words the payment screen shows under the preselected cards."""
+        out: list[str] = []
+        payable = self.payable(payer)
+        everything = sum(self.card(c).value for c in payable)
+        bank = [c for c in payable if c in self.banks.get(payer, [])]
+        bank_total = sum(self.card(c).value for c in bank)
+        if everything <= amount and set(cards) == set(payable):
+            return [f"{payer} has {money(everything)} in bank and on the table, not {money(amount)}: a short payer "
+                    f"gives everything and {money(amount - everything)} is forgiven."]
+        value = sum(self.card(c).value for c in cards)
+        for cid in cards:
+            card = self.card(cid)
+            s = self.set_of(payer, cid)
+            label = f"{card.name} ({money(card.value)})"
+            if cid in self.banks.get(payer, []):
+                why = "money from the bank goes first, so the properties stay"
+                if value > amount and len(cards) == 1:
+                    why += f" (no change is given: {money(value - amount)} over, but no property is lost)"
+            elif card.kind == "building":
+                why = "a building goes before a property: the set itself stays"
+            elif s is not None and self.is_complete(s):
+                why = (f"nothing else covers {money(amount)}, so the complete {self.colour_name(s.colour)} set "
+                       "is broken")
+            else:
+                why = (f"the bank holds only {money(bank_total)}: a property outside a complete set makes up the rest"
+                       if bank_total < amount else "the cheapest way to cover the debt without a complete set")
+            out.append(f"{label}: {why}.")
+        kept = [s for s in self.complete_sets(payer) if not any(c in s.cards for c in cards)]
+        if kept:
+            out.append(f"Kept: the complete {self._colours_said([s.colour for s in kept])} "
+                       f"set{'s' if len(kept) > 1 else ''}.")
+        return out
 
     # ----- what the game waits for
     def may_say_no(self, player: str) -> bool:
@@ -604,7 +705,10 @@ class DealState(RulesState):
         if self.settings is None:
             return Waiting("over", None, sentence="the game has not started")
         if self.finished:
-            return Waiting("over", None, sentence=f"{self.winner_name} has won")
+            if self.winner_name:
+                return Waiting("over", None, sentence=f"{self.winner_name} has won")
+            return Waiting("over", None, sentence=f"{' and '.join(self.tied)} share the game" if self.tied
+                           else "the game is over")
         p = self.pending
         if p is not None:
             c = p.claim
@@ -695,7 +799,8 @@ class DealState(RulesState):
                 PassGo: self._pass_go, Rent: self._rent, DebtCollector: self._debt_collector,
                 Birthday: self._birthday, SlyDeal: self._sly_deal, ForcedDeal: self._forced_deal,
                 DealBreaker: self._deal_breaker, Build: self._build, JustSayNo: self._just_say_no,
-                Accept: self._accept, Pay: self._pay, Discard: self._discard, EndTurn: self._end_turn}
+                Accept: self._accept, Pay: self._pay, Discard: self._discard, EndTurn: self._end_turn,
+                DoubleRent: self._double_rent, EndByAgreement: self._end_by_agreement}
 
     def _handle(self, event: Event) -> None:
         if isinstance(event, PlayerEvent) and event.player not in self.players:
@@ -972,6 +1077,77 @@ class DealState(RulesState):
         self.story.append(f"{event.player} charges {who} {money(amount)} rent for {self.colour_name(event.colour)}"
                           + (f" (doubled x{2 ** len(event.doubles)})" if event.doubles else ""))
 
+    def double_limit(self, rent_card: str) -> int:
+        """How many Double the Rent cards the house rules let one rent card carry."""
+        if self.card(rent_card).any_colour and not self.house.double_with_any_rent:
+            return 0
+        return 2 if self.house.stack_double_rent else 1
+
+    def open_rent_to_double(self, player: str) -> Pending | None:
+        """The rent `player` has just played when a Double the Rent may still join it: nobody has answered
+        or paid it yet (a payer with nothing on the table, settled at once, has paid nothing) and the
+        house rules allow one more double on it. None otherwise."""
+        p = self.pending
+        if p is None or p.kind != "rent" or p.actor != player:
+            return None
+        if len(p.cards) - 1 >= self.double_limit(p.cards[0]):
+            return None
+        if p.claim.chain or p.claim.accepted or p.claim.status not in ("answer", "pay"):
+            return None
+        if any(c.chain or c.paid or c.status != "done" for c in p.claims[:p.index]):
+            return None
+        return p
+
+    def _double_rent(self, event: DoubleRent) -> None:
+        self._action_card(event.card, "double_the_rent", "Double the Rent")
+        p = self.pending
+        if p is None or p.kind != "rent" or p.actor != event.player:
+            raise IllegalAction(f"Double the Rent goes with a rent card {event.player} has just played: play "
+                                "the rent card first")
+        if self.double_limit(p.cards[0]) == 0:
+            raise IllegalAction("this table plays Double the Rent with two-colour rent cards only")
+        if self.open_rent_to_double(event.player) is None:
+            if len(p.cards) - 1 >= self.double_limit(p.cards[0]):
+                raise IllegalAction("this table plays one Double the Rent per rent card")
+            raise IllegalAction(f"the rent has been answered or paid: Double the Rent comes before "
+                                f"{p.claim.target} answers")
+        if self.plays + 1 > self.limits.plays_per_turn:
+            raise IllegalAction(f"{event.player} has used all {self.limits.plays_per_turn} plays this turn: "
+                                "Double the Rent would be one more")
+        self._from_hand(event.player, event.card)
+        self.plays += 1
+        self.discard.append(event.card)
+        p.cards.append(event.card)
+        for i, c in enumerate(p.claims):
+            c.amount *= 2
+            if i < p.index:  # settled with nothing: the payment record owes the doubled amount
+                for k in range(len(self.payments) - 1, -1, -1):
+                    old = self.payments[k]
+                    if old.payer == c.target and old.payee == p.actor and not old.cards:
+                        self.payments[k] = Payment(old.payer, old.payee, c.amount, (), 0, old.reason)
+                        break
+        self.story.append(f"{event.player} doubles the rent with Double the Rent: {p.claim.target} owes "
+                          f"{money(p.claim.amount)}")
+
+    def _end_by_agreement(self, event: EndByAgreement) -> None:
+        """The table stops: most complete sets, then most money on the table; equal leaders share it."""
+        def standing(p: str) -> tuple[int, int]:
+            return len(self.complete_colours(p)), self.bank_total(p) + self.table_value(p)
+
+        best = max(standing(p) for p in self.players)
+        leaders = [p for p in self.players if standing(p) == best]
+        self.pending = None
+        self.finished = True
+        self.agreed = True
+        how = f"{best[0]} complete set{'s' if best[0] != 1 else ''} and {money(best[1])} on the table"
+        if len(leaders) == 1:
+            self.winner_name = leaders[0]
+            self.story.append(f"the table ends the game by agreement: {leaders[0]} wins with {how}")
+        else:
+            self.tied = leaders
+            self.story.append(f"the table ends the game by agreement: {' and '.join(leaders)} share it with {how} "
+                              "each")
+
     def _debt_collector(self, event: DebtCollector) -> None:
         self._action_card(event.card, "debt_collector", "Debt Collector")
         self._opponent(event.player, event.target)
@@ -1061,6 +1237,7 @@ class DealState(RulesState):
 
     def _accept(self, event: Accept) -> None:
         p = self._need_answer(event)
+        p.claim.accepted = True
         self._resolve(p)
 
     def _resolve(self, p: Pending) -> None:
@@ -1126,9 +1303,12 @@ class DealState(RulesState):
         value = sum(self.card(cid).value for cid in cards)
         if value < owed:
             missing = [cid for cid in payable if cid not in cards]
-            if missing:
+            if missing and sum(self.card(c).value for c in payable) < owed:
                 raise IllegalAction(f"{payer} owes {money(owed)} and gives {money(value)}: a short payer gives "
                                     f"everything on the table, so add {self.name(missing[0])}")
+            if missing:
+                raise IllegalAction(f"{payer} owes {money(owed)} and gives {money(value)}: add cards worth "
+                                    f"{money(owed - value)} more from the bank or the table")
         else:
             for cid in cards:
                 s = self.set_of(payer, cid)
@@ -1202,7 +1382,7 @@ class DealState(RulesState):
             if player is not None and len(self.complete_colours(player)) >= self.limits.sets_to_win:
                 self.winner_name = player
                 self.finished = True
-                self.story.append(f"{player} wins with complete sets of {', '.join(self.complete_colours(player))}")
+                self.story.append(f"{player} wins with complete sets of {self._colours_said(self.complete_colours(player))}")
 
     def _discard(self, event: Discard) -> None:
         self._my_turn(event, "discarding")
@@ -1319,4 +1499,4 @@ def format_summary(s: dict[str, Any]) -> str:
 def all_events() -> Iterable[type[Event]]:
     """Every event class of the game (for documentation and tests)."""
     return (Start, Draw, BankCard, Lay, MoveWild, PassGo, Rent, DebtCollector, Birthday, SlyDeal, ForcedDeal,
-            DealBreaker, Build, JustSayNo, Accept, Pay, Discard, EndTurn)
+            DealBreaker, Build, JustSayNo, Accept, Pay, Discard, EndTurn, DoubleRent, EndByAgreement)
