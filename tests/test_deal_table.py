@@ -2,7 +2,8 @@
 
 What the table adds to the engine is tested here: cards chosen by face from what can still be in a hand
 (never typed), the ordinary turn and its sentences, the payment the screen preselects, the Just Say No
-chain in words, the discard to the hand limit in one tap, refusals that change nothing, the end chart,
+chain in words, the discard to the hand limit (one tap, one event), what the screens offer (only the
+rules' legal moves), refusals that change nothing, the end chart,
 and the store round trip (save, restart, resume)."""
 
 from __future__ import annotations
@@ -36,17 +37,18 @@ def ordinary_first_turns(g: DealTable) -> None:
 
 def test_the_picker_offers_the_faces_that_can_be_in_the_hand_once_each():
     g = new_deal(PLAYERS)
+    assert g.faces("Ann") == []  # nothing to play before the draw
+    g.draw()
     faces = [f.key for f in g.faces("Ann")]
     assert len(faces) == len(set(faces))  # six 1M cards are one face
     assert faces[:6] == ["1M", "2M", "3M", "4M", "5M", "10M"]  # money first: an ordinary turn banks often
     assert "Boardwalk" in faces and "Just Say No!" in faces
-    g.draw()
     g.lay("Boardwalk")
-    assert "Boardwalk" not in [f.key for f in g.faces("Ann")] + [f.key for f in g.faces("Bob")]
+    assert "Boardwalk" not in [f.key for f in g.hand_faces("Ann")] + [f.key for f in g.hand_faces("Bob")]
     # The ten Pass Go cards are one face until the last one is seen.
     for _ in range(2):
         g.bank("Pass Go")
-    assert "Pass Go" in [f.key for f in g.faces("Bob")]
+    assert "Pass Go" in [f.key for f in g.hand_faces("Bob")]
 
 
 def test_a_card_seen_in_a_hand_is_the_one_played():
@@ -131,22 +133,46 @@ def test_double_the_rent_cannot_be_a_fourth_play_and_the_refusal_changes_nothing
     assert g.moves == moves and g.board("Ann").hand == hand and g.st.pending is None
 
 
-def test_the_flows_offer_only_what_the_rules_allow():
+def test_the_flows_offer_only_the_rules_legal_moves():
+    from companion.games.monopoly_deal.rules import BankCard, Build, DoubleRent, Lay, Rent
+
     g = table(house=HouseRules(double_with_any_rent=False, stack_double_rent=False))
     g.draw()
-    faces = {f.key: f for f in g.faces("Ann")}
-    assert g.double_limit(faces["Rent (any colour, one player)"]) == 0
-    assert g.double_limit(faces["Rent Red / Yellow (all players)"]) == 1
-    assert g.buildable("Ann", faces["House"]) == []  # no complete set yet
+    assert not [m for m in g.offers("Ann", "House") if isinstance(m, Build)]  # no complete set yet
     g.lay("Electric Company")
     g.lay("Water Works")
-    assert g.complete_colours("Ann") == ["utility"]
-    assert g.buildable("Ann", faces["House"]) == []  # never on utilities
-    assert g.rent_colours("Ann", faces["Rent Railroad / Utility (all players)"]) == [("railroad", 0), ("utility", 2)]
-    assert g.wild_colours(faces["Pink / Orange wild"]) == ["pink", "orange"]
-    assert len(g.wild_colours(faces["Multicolour property wild"])) == 10
-    assert not g.can_bank(faces["Multicolour property wild"])  # no money value
-    assert not g.can_bank(faces["Boardwalk"]) and g.can_bank(faces["Sly Deal"])
+    assert g.st.complete_colours("Ann") == ["utility"]
+    assert not [m for m in g.offers("Ann", "House") if isinstance(m, Build)]  # never on utilities
+    rents = [m for m in g.offers("Ann", "Rent Railroad / Utility (all players)") if isinstance(m, Rent)]
+    assert [m.colour for m in rents] == ["utility"]  # no railroad: no rent for it
+    assert [m.colour for m in g.offers("Ann", "Pink / Orange wild") if isinstance(m, Lay)] == ["pink", "orange"]
+    assert len([m for m in g.offers("Ann", "Multicolour property wild") if isinstance(m, Lay)]) == 10
+    assert not [m for m in g.offers("Ann", "Multicolour property wild") if isinstance(m, BankCard)]  # no value
+    assert not [m for m in g.offers("Ann", "Boardwalk") if isinstance(m, BankCard)]
+    assert [m for m in g.offers("Ann", "Sly Deal") if isinstance(m, BankCard)]
+    # Double the Rent joins a rent just charged, as its own tap; not with the any-colour rent on this table.
+    g.rent("Rent (any colour, one player)", "utility", "Bob")
+    assert not g.offered(DoubleRent)
+
+
+def test_double_the_rent_is_its_own_tap_joined_to_the_rent():
+    g = new_deal(PLAYERS)
+    g.draw()
+    g.lay("Boardwalk")
+    g.end_turn()
+    g.draw()
+    g.bank("5M")
+    g.end_turn()
+    g.draw()
+    g.lay("Park Place")
+    g.rent("Rent Dark Blue / Green (all players)", "dark_blue", None)
+    assert g.chain_lines()[0] == "Ann charges Bob 8M rent for Dark Blue."
+    moves = g.moves
+    assert g.double_rent("Ann") == "Ann doubles the rent with Double the Rent: Bob owes 16M."
+    assert g.moves == moves + 1 and g.st.plays == 3
+    assert g.chain_lines()[0] == "Ann charges Bob 16M rent for Dark Blue (doubled)."
+    with pytest.raises(TableError, match="has used all 3 plays"):
+        g.double_rent("Ann")
 
 
 def test_sly_deal_forced_deal_and_deal_breaker_through_the_table():
@@ -158,7 +184,10 @@ def test_sly_deal_forced_deal_and_deal_breaker_through_the_table():
     g.end_turn()
     g.draw()
     g.lay("St. James Place")
-    assert g.takeable("Ann") == ["prop-brown-baltic-avenue"]  # the complete dark blue set is not takeable
+    from companion.games.monopoly_deal.rules import SlyDeal
+
+    takes = [m.take for m in g.offers("Bob", "Sly Deal") if isinstance(m, SlyDeal)]
+    assert takes == ["prop-brown-baltic-avenue"]  # the complete dark blue set is not offered
     g.sly_deal("Sly Deal", "Ann", "prop-brown-baltic-avenue")
     assert g.chain_lines()[0] == "Bob plays Sly Deal on Ann: takes Baltic Avenue."
     g.accept("Ann")
@@ -176,7 +205,7 @@ def test_sly_deal_forced_deal_and_deal_breaker_through_the_table():
     assert g.board("Bob").sets[-1].count == "2/2"  # Mediterranean joins Baltic: brown complete
 
 
-def test_the_discard_to_the_hand_limit_is_one_tap_and_ends_the_turn():
+def test_the_discard_to_the_hand_limit_is_one_tap_and_the_end_another():
     g = new_deal(PLAYERS)
     g.draw()
     g.pass_go("Pass Go")
@@ -185,10 +214,11 @@ def test_the_discard_to_the_hand_limit_is_one_tap_and_ends_the_turn():
     with pytest.raises(TableError, match="Ann holds 9 cards: discard 2 to end the turn with 7"):
         g.end_turn()
     with pytest.raises(TableError, match="Ann holds 9 cards: discard 2 to keep 7, not 1."):
-        g.discard_and_end(["1M"])
+        g.discard(["1M"])
     assert g.board("Ann").hand == 9 and g.st.turn_player == "Ann"
-    assert g.discard_and_end(["1M", "Pass Go"]) == "Ann discards 2 and ends the turn; Bob to play."
+    assert g.discard(["1M", "Pass Go"]) == "Ann discards 2."
     assert g.board("Ann").hand == 7 and g.st.discard[-2:] == ["money-1-1", "action-pass-go-3"]
+    assert g.end_turn() == "Ann ends the turn; Bob to play."
 
 
 def test_the_end_chart_starts_at_the_deal_and_ends_at_the_win():
@@ -248,7 +278,7 @@ def test_a_wild_lays_in_a_colour_and_moves_on_its_owners_turn_without_a_play():
     g = new_deal(PLAYERS)
     g.draw()
     g.lay("Red / Yellow wild", "red")
-    assert g.own_wilds("Ann") == [("wild-red-yellow-1", "red")]
+    assert g.wild_moves("Ann") == {"wild-red-yellow-1": ["yellow"]} and g.wild_colour("wild-red-yellow-1") == "red"
     assert g.move_wild("wild-red-yellow-1", "yellow") == "Ann moves Red / Yellow wild to Yellow."
     assert g.st.plays == 1 and [s.colour for s in g.board("Ann").sets] == ["yellow"]
     with pytest.raises(TableError):
@@ -279,7 +309,6 @@ def test_cards_over_the_limit_may_go_face_down_under_the_draw_pile_with_that_hou
     g.pass_go("Pass Go")
     assert g.discards_face_down and g.board("Ann").hand == 8
     pile = g.st.draw_count
-    assert g.discard_and_end([], face_down=True) == \
-        "Ann discards 1 face down under the draw pile and ends the turn; Bob to play."
+    assert g.discard([], face_down=True) == "Ann discards 1 face down under the draw pile."
     assert g.board("Ann").hand == 7 and g.st.draw_count == pile + 1 and g.st.discard == ["action-pass-go-1"]
     assert not new_deal(PLAYERS).discards_face_down  # the box's rule: face up on the discard pile, named

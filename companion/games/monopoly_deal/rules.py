@@ -438,7 +438,7 @@ class DealState(RulesState):
     def _colour_names(self) -> dict[str, str]:
         return {c.id: c.name for c in self._deck().colours}
 
-    def _colours_said(self, colours: list[str]) -> str:
+    def colours_listed(self, colours: list[str]) -> str:
         """Colours as people list them: "Dark Blue, Red and Yellow"."""
         names = [self.colour_name(c) for c in colours]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "none"
@@ -668,8 +668,8 @@ class DealState(RulesState):
         bank = [c for c in payable if c in self.banks.get(payer, [])]
         bank_total = sum(self.card(c).value for c in bank)
         if everything <= amount and set(cards) == set(payable):
-            return [f"{payer} has {money(everything)} in bank and on the table, not {money(amount)}: a short payer "
-                    f"gives everything and {money(amount - everything)} is forgiven."]
+            return [(f"{payer} has {money(everything)} in bank and on the table, not {money(amount)}: a short "
+                     f"payer gives everything and {money(amount - everything)} is forgiven.")]
         value = sum(self.card(c).value for c in cards)
         for cid in cards:
             card = self.card(cid)
@@ -690,7 +690,7 @@ class DealState(RulesState):
             out.append(f"{label}: {why}.")
         kept = [s for s in self.complete_sets(payer) if not any(c in s.cards for c in cards)]
         if kept:
-            out.append(f"Kept: the complete {self._colours_said([s.colour for s in kept])} "
+            out.append(f"Kept: the complete {self.colours_listed([s.colour for s in kept])} "
                        f"set{'s' if len(kept) > 1 else ''}.")
         return out
 
@@ -1382,7 +1382,7 @@ class DealState(RulesState):
             if player is not None and len(self.complete_colours(player)) >= self.limits.sets_to_win:
                 self.winner_name = player
                 self.finished = True
-                self.story.append(f"{player} wins with complete sets of {self._colours_said(self.complete_colours(player))}")
+                self.story.append(f"{player} wins with complete sets of {self.colours_listed(self.complete_colours(player))}")
 
     def _discard(self, event: Discard) -> None:
         self._my_turn(event, "discarding")

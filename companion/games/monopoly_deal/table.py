@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from companion.events import GameLog, effective_events
+from companion.events import Event, GameLog, effective_events
 from companion.games.monopoly_deal.deck import Card
+from companion.games.monopoly_deal.legal import hand_faces, legal_moves
 from companion.games.monopoly_deal.rules import (
     ACTION_WORDS,
     VARIANT,
@@ -31,7 +32,9 @@ from companion.games.monopoly_deal.rules import (
     DealState,
     DebtCollector,
     Discard,
+    DoubleRent,
     Draw,
+    EndByAgreement,
     EndTurn,
     ForcedDeal,
     HouseRules,
@@ -48,6 +51,10 @@ from companion.games.monopoly_deal.rules import (
     new_state,
 )
 from companion.ui.table import PlayerInfo, TableBase, TableError
+
+E = TypeVar("E", bound=Event)
+# The events that put a card from the hand down as a play (what the card picker offers faces for).
+PLAYS = (BankCard, Lay, PassGo, Rent, DebtCollector, Birthday, SlyDeal, ForcedDeal, DealBreaker, Build)
 
 # The order the card picker lists the kinds in: what an ordinary turn uses most comes first.
 KIND_ORDER = ("money", "property", "wild", "rent", "action", "building")
@@ -136,7 +143,10 @@ class DealTable(TableBase):
         """What the game waits for, as one sentence with a capital and a full stop."""
         w = self.st.waiting()
         if w.kind == "over":
-            return f"{self.st.winner_name} wins!" if self.st.winner_name else "The game is over."
+            winners = self.st.winner()
+            if len(winners) > 1:
+                return f"{' and '.join(winners)} share the game."
+            return f"{winners[0]} wins!" if winners else "The game is over."
         if w.kind == "play":
             return f"{w.player}'s turn: {self.st.plays_left} of {self.st.limits.plays_per_turn} plays left."
         if w.kind == "answer" and w.amount > 0 and w.player == w.target and not len(w.chain) % 2:
@@ -166,14 +176,6 @@ class DealTable(TableBase):
                          tuple(sets), len(st.complete_colours(player)))
 
     # ----- the hidden hand: faces that can be in a hand, and a card id for a face
-    def faces(self, player: str) -> list[Face]:
-        """The faces of the cards that can still be in `player`'s hand, in deck order (money first)."""
-        seen: dict[str, Face] = {}
-        for cid in self.st.possible_hand_cards(player):
-            face = Face.of(self.st.card(cid))
-            seen.setdefault(face.key, face)
-        return sorted(seen.values(), key=lambda f: KIND_ORDER.index(f.kind) if f.kind in KIND_ORDER else 99)
-
     def card_for(self, player: str, face: str, skip: tuple[str, ...] = ()) -> str:
         """A card id of `face` that can be in `player`'s hand (one the table saw there first)."""
         st = self.st
@@ -190,62 +192,48 @@ class DealTable(TableBase):
             out.append(self.card_for(player, face, tuple(out)))
         return out
 
-    # ----- what the screens offer for a card
-    def rent_colours(self, player: str, face: Face) -> list[tuple[str, int]]:
-        """The colours a rent card can charge for `player`, with the rent each would charge (0: no set)."""
-        colours = self.st.deck.colour_ids if face.any_colour and self.st.deck else list(face.colours)
-        return [(c, self.st.rent_for(player, c)) for c in colours]
+    # ----- what the screens offer: only the rules' legal moves (`legal.legal_moves`), never a rule here
+    def legal(self) -> list[Event]:
+        """The rules' legal moves now, made once per change of the game and shared by every tab."""
+        return self.view("legal_moves", lambda _old: legal_moves(self.st))
 
-    def double_limit(self, face: Face) -> int:
-        """How many Double the Rent cards may go with this rent card (house rules; plays are the engine's)."""
-        house = self.st.house
-        if face.any_colour and not house.double_with_any_rent:
-            return 0
-        return 2 if house.stack_double_rent else 1
+    def offered(self, kind: type[E]) -> list[E]:
+        """The legal moves of one event class."""
+        return [m for m in self.legal() if isinstance(m, kind)]
 
-    def wild_colours(self, face: Face) -> list[str]:
-        if self.st.deck is None:
-            return []
-        return list(self.st.deck.colour_ids) if face.any_colour else list(face.colours)
+    def offers(self, player: str, face: str) -> list[Event]:
+        """Every way `player` may put a card of `face` down now (a wild already on the table excluded)."""
+        return [m for m in self.legal() if isinstance(m, PLAYS) and m.player == player
+                and self.st.name(m.card) == face]
+
+    def faces(self, player: str) -> list[Face]:
+        """The faces `player` may play now (each with at least one legal way), money first."""
+        seen: dict[str, Face] = {}
+        for m in self.legal():
+            if isinstance(m, PLAYS) and m.player == player:
+                face = Face.of(self.st.card(m.card))
+                seen.setdefault(face.key, face)
+        return sorted(seen.values(), key=lambda f: KIND_ORDER.index(f.kind) if f.kind in KIND_ORDER else 99)
+
+    def hand_faces(self, player: str) -> list[Face]:
+        """The faces that can be in `player`'s hand (for the discard picker), money first."""
+        out = [Face.of(self.st.card(cid)) for cid in hand_faces(self.st, player).values()]
+        return sorted(out, key=lambda f: KIND_ORDER.index(f.kind) if f.kind in KIND_ORDER else 99)
+
+    def wild_moves(self, player: str) -> dict[str, list[str]]:
+        """`player`'s wilds on the table that may move now, each with the colours it may move to."""
+        out: dict[str, list[str]] = {}
+        for m in self.offered(MoveWild):
+            if m.player == player:
+                out.setdefault(m.card, []).append(m.colour)
+        return out
+
+    def wild_colour(self, card_id: str) -> str:
+        """The colour a wild on the table lies in now."""
+        return self.card_colour(card_id) or ""
 
     def opponents(self, player: str) -> list[str]:
         return [p for p in self.players if p != player]
-
-    def takeable(self, target: str) -> list[str]:
-        return list(self.st.takeable(target))
-
-    def givable(self, player: str) -> list[str]:
-        """`player`'s property cards a Forced Deal may give (complete sets only with the house rule)."""
-        st = self.st
-        if st.house.forced_deal_from_full_set:
-            return [c for s in st.sets.get(player, []) for c in s.cards]
-        return list(st.takeable(player))
-
-    def complete_colours(self, player: str) -> list[str]:
-        return list(self.st.complete_colours(player))
-
-    def buildable(self, player: str, face: Face) -> list[str]:
-        """The colours of `player`'s complete sets this house or hotel may go on."""
-        st = self.st
-        out = []
-        for s in st.complete_sets(player):
-            if st.deck is None or not st.deck.colour(s.colour).buildings:
-                continue
-            fits_house = face.action == "house" and s.house is None
-            fits_hotel = face.action == "hotel" and s.house is not None and s.hotel is None
-            if fits_house or fits_hotel:
-                out.append(s.colour)
-        return sorted(set(out), key=out.index)
-
-    def own_wilds(self, player: str) -> list[tuple[str, str]]:
-        """`player`'s wild cards on the table, with the colour each lies in."""
-        st = self.st
-        return [(c, s.colour) for s in st.sets.get(player, []) for c in s.cards if st.card(c).kind == "wild"]
-
-    def can_bank(self, face: Face) -> bool:
-        if face.value <= 0 or face.kind == "property":
-            return False
-        return face.kind != "wild" or self.st.house.bank_property_wilds
 
     # ----- answers and payments
     def chain_lines(self) -> list[str]:
@@ -396,6 +384,15 @@ class DealTable(TableBase):
         self.push(Build(player=player, card=self.card_for(player, face), colour=colour))
         return f"{player} puts a {face.lower()} on {self.colour_name(colour)}."
 
+    def double_rent(self, player: str) -> str:
+        """A Double the Rent card joined to the rent `player` has just played (its own tap and play)."""
+        self.push(DoubleRent(player=player, card=self.card_for(player, "Double The Rent")))
+        return self.latest()
+
+    def end_by_agreement(self) -> str:
+        self.push(EndByAgreement())
+        return self.latest()
+
     def just_say_no(self, player: str) -> str:
         self.push(JustSayNo(player=player, card=self.card_for(player, "Just Say No!")))
         return f"{player} says Just Say No!"
@@ -418,9 +415,9 @@ class DealTable(TableBase):
             words += f": all {player} had; {money(last.forgiven)} forgiven"
         return words + "."
 
-    def discard_and_end(self, faces: list[str], face_down: bool = False) -> str:
-        """Discard down to the hand limit, then end the turn (the referee taps once). `face_down`: the
-        cards go unseen under the draw pile (the house rule that sends them there), so none is named."""
+    def discard(self, faces: list[str], face_down: bool = False) -> str:
+        """Discard down to the hand limit (one tap, one event; the end of the turn is the next tap).
+        `face_down`: the cards go unseen under the draw pile (the house rule that sends them there)."""
         player = self._turn_player()
         hand, limit = self.st.hands.get(player, 0), self.st.limits.hand_limit
         if not face_down and len(faces) != hand - limit:
@@ -428,15 +425,9 @@ class DealTable(TableBase):
                              f"not {len(faces)}.")
         cards = [] if face_down else self.cards_for(player, faces)
         unseen = max(0, hand - limit) if face_down else 0
-        with self.lock:
-            self.push(Discard(player=player, cards=cards, unseen=unseen))
-            try:
-                self.push(EndTurn(player=player))
-            except TableError:
-                self.undo()  # one tap, one change: the discard does not stay without the end of the turn
-                raise
+        self.push(Discard(player=player, cards=cards, unseen=unseen))
         where = " face down under the draw pile" if face_down else ""
-        return f"{player} discards {len(cards) + unseen}{where} and ends the turn; {self.st.turn_player} to play."
+        return f"{player} discards {len(cards) + unseen}{where}."
 
     @property
     def discards_face_down(self) -> bool:

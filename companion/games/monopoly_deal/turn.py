@@ -24,7 +24,21 @@ from companion.games.monopoly_deal.cards import (
     recent_box,
     status_line,
 )
-from companion.games.monopoly_deal.rules import VARIANT, Waiting
+from companion.games.monopoly_deal.rules import (
+    VARIANT,
+    Accept,
+    BankCard,
+    Build,
+    Discard,
+    DoubleRent,
+    Draw,
+    EndTurn,
+    JustSayNo,
+    Lay,
+    Pay,
+    Rent,
+    Waiting,
+)
 from companion.games.monopoly_deal.setup import DealTab
 from companion.games.monopoly_deal.table import KIND_ORDER, KIND_TITLES, DealTable, Face
 from companion.ui.components.choice import Choice
@@ -52,19 +66,13 @@ def _bold(text: str) -> ft.Control:
     return ft.Text(text, weight=ft.FontWeight.BOLD, size=15)
 
 
-def _targets(app: AppState, tab: DealTab, game: DealTable, player: str, on_pick: Any = None) -> ft.Control:
-    """The opponents as a choice row (the one chosen filled)."""
-    return Choice([(p, p) for p in game.opponents(player)], tab.target or "",
-                  on_pick or (lambda p: _set(app, tab, target=p, take=None, colour=None)))
-
-
 # ---------------------------------------------------------------- answers and payments
 
 
 def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> list[ft.Control]:
     payer, amount = w.player or "", w.amount
     key = (game.id, game.moves, payer)
-    if tab.pay_key != key:  # a new debt: start from the engine's proposal (the cheapest payment)
+    if tab.pay_key != key:  # a new debt: start from the rules' safe default
         tab.pay_key = key
         tab.pay = game.proposal(payer, amount)
     payable = game.payable(payer)
@@ -77,8 +85,8 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
 
     items: list[ft.Control] = [
         _bold(f"{payer} owes {w.actor} {amount}M."),
-        ft.Text("The cheapest payment is chosen: tap cards to change it. Money and table cards only, never "
-                "the hand.", size=13),
+        ft.Text("The safe payment is chosen (money first, complete sets and properties kept when anything else "
+                "covers the debt): tap cards to change it. Money and table cards only, never the hand.", size=13),
     ]
     buttons = []
     for cid in payable:
@@ -90,6 +98,10 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
                               content=ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)))
     everything = sum(game.card_value(c) for c in payable)
     spare = next((c for c in chosen if total - game.card_value(c) >= amount), None)
+    if sorted(chosen) == sorted(game.proposal(payer, amount)):
+        # The default as chosen: why each card is in it (and which complete sets it keeps).
+        for line in game.st.payment_reasons(payer, amount, chosen):
+            items.append(ft.Text(line, size=13, italic=True))
     if spare is not None:
         left = total - game.card_value(spare)
         note = (f"Too much: {left}M already covers {amount}M without {game.card_name(spare)}, and no change is "
@@ -100,118 +112,131 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
                                                      "Exact: no change is due.")
     elif set(chosen) == set(payable):
         note = f"{payer} has only {everything}M in bank and properties: everything goes and {amount - total}M is forgiven."
+    elif everything < amount:
+        note = f"Paying {total}M for {amount}M: not enough. {payer} is short, and a short payer gives everything."
     else:
-        note = f"Paying {total}M for {amount}M: not enough. Add cards (a short payer gives everything)."
+        note = f"Paying {total}M for {amount}M: not enough. Tap cards worth {amount - total}M more."
     items.append(ft.Semantics(identifier="payment-note", content=ft.Text(note, size=14, color="#1B5E20")))
-    row: list[ft.Control] = [ft.FilledButton(f"{payer} pays {total}M", on_click=lambda e: act(app, "pay", payer,
-                                                                                            chosen))]
-    if w.kind == "answer" and w.may_say_no:
+    row: list[ft.Control] = []
+    if game.offered(Pay):
+        row.append(ft.FilledButton(f"{payer} pays {total}M", on_click=lambda e: act(app, "pay", payer, chosen)))
+    if any(m.player == payer for m in game.offered(JustSayNo)):
         row.append(ft.OutlinedButton(f"Just Say No ({payer})", on_click=lambda e: act(app, "just_say_no", payer)))
     items.append(ft.Row(row, wrap=True, spacing=6, run_spacing=6))
     return items
 
 
+def double_button(app: AppState, game: DealTable) -> list[ft.Control]:
+    """Double the Rent, for the player whose rent nobody has answered yet (its own tap and play)."""
+    out: list[ft.Control] = []
+    for m in game.offered(DoubleRent):
+        plays = game.st.plays_left
+        out.append(ft.OutlinedButton(f"{m.player} adds Double the Rent ({plays} play{'s' if plays != 1 else ''} "
+                                     "left)", on_click=lambda e, who=m.player: act(app, "double_rent", who)))
+    return out
+
+
 def answer_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> list[ft.Control]:
     who = w.player or ""
-    if w.kind == "pay" or (w.amount > 0 and who == w.target and not len(w.chain) % 2):
-        return payment_panel(app, game, tab, w)
+    doubles = double_button(app, game)
+    if w.kind == "pay" or any(m.player == who for m in game.offered(Pay)):
+        return payment_panel(app, game, tab, w) + doubles
     against_jsn = len(w.chain) % 2 == 1
     accept = f"{who} accepts the Just Say No" if against_jsn else f"{who} accepts"
-    row: list[ft.Control] = [ft.FilledButton(accept, on_click=lambda e: act(app, "accept", who))]
-    if w.may_say_no:
+    row: list[ft.Control] = []
+    if any(m.player == who for m in game.offered(Accept)):
+        row.append(ft.FilledButton(accept, on_click=lambda e: act(app, "accept", who)))
+    if any(m.player == who for m in game.offered(JustSayNo)):
         row.append(ft.OutlinedButton(f"Just Say No ({who})", on_click=lambda e: act(app, "just_say_no", who)))
-    return [ft.Row(row, wrap=True, spacing=6, run_spacing=6)]
+    return [ft.Row(row, wrap=True, spacing=6, run_spacing=6), *doubles]
 
 
 # ---------------------------------------------------------------- one card's flow
 
 
-def rent_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face: Face) -> list[ft.Control]:
-    options = [(c, r) for c, r in game.rent_colours(player, face) if r > 0]
-    if not options:
+def _row(controls: list[ft.Control]) -> ft.Control:
+    return ft.Row(controls, wrap=True, spacing=6, run_spacing=6)
+
+
+def rent_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face: Face,
+              offers: list[Rent]) -> list[ft.Control]:
+    if not offers:
         return [ft.Text(f"{player} has no set of these colours to charge rent for (a multicolour wild alone "
                         "earns none).", size=13)]
-    colour = tab.colour if tab.colour in [c for c, _ in options] else (options[0][0] if len(options) == 1 else None)
+    colours = list(dict.fromkeys(m.colour for m in offers))
+    colour = tab.colour if tab.colour in colours else (colours[0] if len(colours) == 1 else None)
     items: list[ft.Control] = [ft.Text("Charge rent for:", size=13)]
-    items.append(ft.Row([card_button(f"{game.colour_name(c)}: {r}M", (c,), lambda c=c: _set(app, tab, colour=c),
-                                     selected=c == colour) for c, r in options], wrap=True, spacing=6, run_spacing=6))
-    target = tab.target
-    if face.any_colour:
-        opponents = game.opponents(player)
-        target = target if target in opponents else (opponents[0] if len(opponents) == 1 else None)
+    items.append(_row([card_button(f"{game.colour_name(c)}: {game.st.rent_for(player, c)}M", (c,),
+                                   lambda c=c: _set(app, tab, colour=c), selected=c == colour) for c in colours]))
+    targets = list(dict.fromkeys(m.target for m in offers if m.target is not None))
+    target = tab.target if tab.target in targets else (targets[0] if len(targets) == 1 else None)
+    if targets:
         items += [ft.Text("Charge whom (one player)?", size=13),
-                  Choice([(p, p) for p in opponents], target or "", lambda p: _set(app, tab, target=p))]
-    plays_left = game.st.plays_left
-    can_double = any(f.key == "Double The Rent" for f in game.faces(player)) and game.double_limit(face) > 0
-    doubles = min(tab.doubles, game.double_limit(face), plays_left - 1) if can_double else 0
-    if can_double and plays_left > 1:
-        options_d = [("0", "No Double the Rent"), ("1", "Double the Rent (x2)")]
-        if min(game.double_limit(face), plays_left - 1) >= 2:
-            options_d.append(("2", "Two Double the Rents (x4)"))
-        items.append(Choice(options_d, str(doubles), lambda v: _set(app, tab, doubles=int(v))))
-    elif can_double:
-        items.append(ft.Text("Double the Rent would be a 4th play: not this turn.", size=13, italic=True))
-    if colour is not None and (target is not None or not face.any_colour):
-        amount = game.st.rent_for(player, colour) * 2 ** doubles
-        whom = target if face.any_colour else "everyone"
-        plays = 1 + doubles
-        items.append(ft.FilledButton(f"Charge {whom} {amount}M" + (f" ({plays} plays)" if plays > 1 else ""),
-                                     on_click=lambda e: act(app, "rent", face.key, colour,
-                                                            target if face.any_colour else None, doubles)))
+                  Choice([(p, p) for p in targets], target or "", lambda p: _set(app, tab, target=p))]
+    chosen = next((m for m in offers if m.colour == colour and m.target == (target if targets else None)), None)
+    if chosen is not None:
+        whom = chosen.target or "everyone"
+        amount = game.st.rent_for(player, chosen.colour)
+        items.append(ft.FilledButton(f"Charge {whom} {amount}M",
+                                     on_click=lambda e: act(app, "rent", face.key, chosen.colour, chosen.target)))
+        if any(f.key == "Double The Rent" for f in game.hand_faces(player)):
+            items.append(ft.Text("Double the Rent is its own tap, right after this rent is charged.", size=13,
+                                 italic=True))
     return items
 
 
-def action_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face: Face) -> list[ft.Control]:
+def action_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face: Face,
+                offers: list[Any]) -> list[ft.Control]:
     key, action = face.key, face.action
-    opponents = game.opponents(player)
-    target = tab.target if tab.target in opponents else (opponents[0] if len(opponents) == 1 else None)
-    if action == "pass_go":
+    plays = [m for m in offers if not isinstance(m, BankCard)]
+    if action == "pass_go" and plays:
         return [ft.FilledButton("Play Pass Go: draw 2", on_click=lambda e: act(app, "pass_go", key))]
-    if action == "its_my_birthday":
+    if action == "its_my_birthday" and plays:
         return [ft.FilledButton(f"Everyone pays {player} {game.st.limits.birthday}M",
                                 on_click=lambda e: act(app, "birthday", key))]
-    if action == "debt_collector":
+    if action == "debt_collector" and plays:
         amount = game.st.limits.debt_collector
         return [ft.Text(f"Who pays {player} {amount}M?", size=13),
-                Choice([(p, p) for p in opponents], "", lambda p: act(app, "debt_collector", key, p))]
+                Choice([(m.target, m.target) for m in plays], "", lambda p: act(app, "debt_collector", key, p))]
     if action == "just_say_no":
         return [ft.Text("Just Say No answers an action played against you; on your own turn it can only be "
                         "banked.", size=13)]
     if action == "double_the_rent":
-        return [ft.Text("Double the Rent goes with a rent card: cancel and tap the rent card.", size=13)]
-    items: list[ft.Control] = [ft.Text("Against whom?", size=13), _targets(app, tab, game, player)]
+        return [ft.Text("Double the Rent joins a rent card: tap the rent card first; once the rent is charged, "
+                        "Double the Rent is offered beside the answers.", size=13)]
+    words = {"sly_deal": "a property outside a complete set", "forced_deal": "a property outside a complete set",
+             "deal_breaker": "a complete set"}
+    if not plays:
+        return [ft.Text(f"No opponent has {words.get(action or '', 'anything to take')} now.", size=13)]
+    targets = list(dict.fromkeys(m.target for m in plays))
+    target = tab.target if tab.target in targets else (targets[0] if len(targets) == 1 else None)
+    items: list[ft.Control] = [ft.Text("Against whom?", size=13),
+                               Choice([(p, p) for p in targets], target or "",
+                                      lambda p: _set(app, tab, target=p, take=None, colour=None))]
     if target is None:
         return items
-    if action == "deal_breaker":
-        sets = game.complete_colours(target)
-        if not sets:
-            return [*items, ft.Text(f"{target} has no complete set to take.", size=13)]
-        return [*items, ft.Text(f"Take which of {target}'s complete sets?", size=13),
-                ft.Row([card_button(f"{game.colour_name(c)} set", (c,), lambda c=c: act(app, "deal_breaker", key,
-                                                                                        target, c))
-                        for c in sets], wrap=True, spacing=6, run_spacing=6)]
-    takeable = game.takeable(target)
-    if not takeable:
-        return [*items, ft.Text(f"{target} has no property outside a complete set to take.", size=13)]
+    mine = [m for m in plays if m.target == target]
 
     def card_row(cards: list[str], on_pick: Any, chosen: str | None = None) -> ft.Control:
-        return ft.Row([card_button(game.card_name(c), (game.card_colour(c) or "",), lambda c=c: on_pick(c),
-                                   selected=c == chosen) for c in cards], wrap=True, spacing=6, run_spacing=6)
+        return _row([card_button(game.card_name(c), (game.card_colour(c) or "",), lambda c=c: on_pick(c),
+                                 selected=c == chosen) for c in cards])
 
+    if action == "deal_breaker":
+        return [*items, ft.Text(f"Take which of {target}'s complete sets?", size=13),
+                _row([card_button(f"{game.colour_name(m.colour)} set", (m.colour,),
+                                  lambda c=m.colour: act(app, "deal_breaker", key, target, c)) for m in mine])]
+    takes = list(dict.fromkeys(m.take for m in mine))
     if action == "sly_deal":
         return [*items, ft.Text(f"Take which of {target}'s cards?", size=13),
-                card_row(takeable, lambda c: act(app, "sly_deal", key, target, c))]
+                card_row(takes, lambda c: act(app, "sly_deal", key, target, c))]
     if action == "forced_deal":
-        items += [ft.Text(f"Take which of {target}'s cards?", size=13),
-                  card_row(takeable, lambda c: _set(app, tab, take=c), tab.take)]
-        if tab.take in takeable:
-            givable = game.givable(player)
-            if not givable:
-                items.append(ft.Text(f"{player} has no property to give outside a complete set.", size=13))
-            else:
-                take = tab.take
-                items += [ft.Text(f"Give {target} which of {player}'s cards?", size=13),
-                          card_row(givable, lambda c: act(app, "forced_deal", key, target, take, c))]
+        items += [ft.Text(f"Take which of {target}'s cards?", size=13), card_row(takes, lambda c: _set(app, tab, take=c),
+                                                                              tab.take)]
+        gives = [m.give for m in mine if m.take == tab.take]
+        if gives:
+            take = tab.take
+            items += [ft.Text(f"Give {target} which of {player}'s cards?", size=13),
+                      card_row(gives, lambda c: act(app, "forced_deal", key, target, take, c))]
         return items
     return items
 
@@ -221,31 +246,33 @@ def card_flow(app: AppState, game: DealTable, tab: DealTab, player: str) -> list
     if face is None:
         tab.reset()
         return []
+    offers = game.offers(player, face.key)
     heading = ft.Semantics(identifier="card-flow", content=_bold(f"{player} plays {face_label(face)}"))
     items: list[ft.Control] = [ft.Row([heading,
                                        ft.TextButton("Cancel", on_click=lambda e: _set(app, tab, face=None))],
                                       wrap=True)]
-    if face.kind == "wild":
+    lays = [m for m in offers if isinstance(m, Lay)]
+    builds = [m for m in offers if isinstance(m, Build)]
+    if face.kind == "wild" and lays:
         items.append(ft.Text("Lay it in which colour?", size=13))
-        items.append(ft.Row([card_button(game.colour_name(c), (c,), lambda c=c: act(app, "lay", face.key, c))
-                             for c in game.wild_colours(face)], wrap=True, spacing=6, run_spacing=6))
+        items.append(_row([card_button(game.colour_name(m.colour or ""), (m.colour or "",),
+                                       lambda c=m.colour: act(app, "lay", face.key, c)) for m in lays]))
     elif face.kind == "rent":
-        items += rent_flow(app, game, tab, player, face)
+        items += rent_flow(app, game, tab, player, face, [m for m in offers if isinstance(m, Rent)])
     elif face.kind == "building":
-        colours = game.buildable(player, face)
-        if colours:
+        if builds:
             items.append(ft.Text(f"Put the {face.key.lower()} on which complete set?", size=13))
-            items.append(ft.Row([card_button(game.colour_name(c), (c,), lambda c=c: act(app, "build", face.key, c))
-                                 for c in colours], wrap=True, spacing=6, run_spacing=6))
+            items.append(_row([card_button(game.colour_name(m.colour), (m.colour,),
+                                           lambda c=m.colour: act(app, "build", face.key, c)) for m in builds]))
         else:
             need = "a complete set (not railroads or utilities)" if face.action == "house" else \
                 "a complete set with a house"
             items.append(ft.Text(f"A {face.key.lower()} needs {need}: {player} has none now.", size=13))
     elif face.kind == "action":
-        items += action_flow(app, game, tab, player, face)
-    elif face.kind == "property":
+        items += action_flow(app, game, tab, player, face, offers)
+    elif face.kind == "property" and lays:
         items.append(ft.FilledButton("Lay it", on_click=lambda e: act(app, "lay", face.key, None)))
-    if game.can_bank(face):
+    if any(isinstance(m, BankCard) for m in offers):
         items.append(ft.OutlinedButton(f"Bank it as {face.value}M", on_click=lambda e: act(app, "bank", face.key)))
     # The identifier sits on the heading: a Semantics around the whole panel would merge its texts into one
     # label, and a player's screen reader (and the browser test) would no longer find each line.
@@ -257,28 +284,34 @@ def card_flow(app: AppState, game: DealTable, tab: DealTab, player: str) -> list
 
 
 def pick_face(app: AppState, game: DealTable, tab: DealTab, face: Face) -> None:
-    if face.kind == "money":
-        act(app, "bank", face.key)
-    elif face.kind == "property":
-        act(app, "lay", face.key, None)
-    else:
-        _set(app, tab, face=face.key, target=None, colour=None, doubles=0, take=None)
+    """A card whose only way down is one tap (money to the bank, a property to its colour) is recorded
+    at once; any other opens its flow."""
+    offers = game.offers(game.st.turn_player or "", face.key)
+    if face.kind in ("money", "property") and len(offers) == 1:
+        m = offers[0]
+        if isinstance(m, BankCard):
+            act(app, "bank", face.key)
+            return
+        if isinstance(m, Lay):
+            act(app, "lay", face.key, None)
+            return
+    _set(app, tab, face=face.key, target=None, colour=None, doubles=0, take=None)
 
 
 def picker(app: AppState, game: DealTable, tab: DealTab, player: str, on_pick: Any,
-           title: str) -> ft.Control:
+           title: str, faces: list[Face] | None = None) -> ft.Control:
     by_kind: dict[str, list[Face]] = {}
-    for face in game.faces(player):
+    for face in game.faces(player) if faces is None else faces:
         by_kind.setdefault(face.kind, []).append(face)
     rows: list[ft.Control] = [_bold(title), ft.Text(f"Only the cards that can still be in {player}'s hand are "
                                                     "listed.", size=12, italic=True)]
     for kind in KIND_ORDER:
-        faces = by_kind.get(kind, [])
-        if not faces:
+        faces_of_kind = by_kind.get(kind, [])
+        if not faces_of_kind:
             continue
         rows.append(ft.Text(KIND_TITLES[kind], size=12, italic=True))
-        rows.append(ft.Row([card_button(face_label(f), f.colours, lambda f=f: on_pick(f), f.kind) for f in faces],
-                           wrap=True, spacing=4, run_spacing=4))
+        rows.append(ft.Row([card_button(face_label(f), f.colours, lambda f=f: on_pick(f), f.kind)
+                            for f in faces_of_kind], wrap=True, spacing=4, run_spacing=4))
     return ft.Semantics(identifier="card-picker", content=ft.Column(rows, spacing=4))
 
 
@@ -299,32 +332,30 @@ def discard_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> 
                 ft.TextButton("Clear", on_click=lambda e: _set(app, tab, discard=[])),
                 ft.TextButton("Cancel", on_click=lambda e: _set(app, tab, face=None, discard=[]))], wrap=True),
     ]
-    if game.discards_face_down:
-        items.append(ft.OutlinedButton(f"{need} go face down under the draw pile: end the turn",
-                                       on_click=lambda e: act(app, "discard_and_end", [], True)))
+    if any(m.unseen for m in game.offered(Discard)):
+        items.append(ft.OutlinedButton(f"{need} go face down under the draw pile",
+                                       on_click=lambda e: act(app, "discard", [], True)))
     if len(chosen) == need:
-        items.append(ft.FilledButton(f"Discard {need} and end the turn",
-                                     on_click=lambda e: act(app, "discard_and_end", list(chosen))))
+        items.append(ft.FilledButton(f"Discard {need}", on_click=lambda e: act(app, "discard", list(chosen))))
     else:
-        items.append(picker(app, game, tab, player, add, f"Pick {need - len(chosen)} more card(s) to discard"))
+        items.append(picker(app, game, tab, player, add, f"Pick {need - len(chosen)} more card(s) to discard",
+                            game.hand_faces(player)))
     return items
 
 
 def wild_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> list[ft.Control]:
-    wilds = game.own_wilds(player)
+    wilds = game.wild_moves(player)
     if not wilds:
         return []
-    items: list[ft.Control] = [ft.Text("Move a wild card (no play):", size=13, italic=True),
-                               ft.Row([card_button(f"{game.card_name(c)} (in {game.colour_name(col)})", (col,),
-                                                   lambda c=c: _set(app, tab, wild=c), selected=c == tab.wild)
-                                       for c, col in wilds], wrap=True, spacing=4, run_spacing=4)]
-    current = dict(wilds).get(tab.wild or "")
-    if tab.wild and current:
-        face = next(Face.of(game.st.card(c)) for c, _ in wilds if c == tab.wild)
+    items: list[ft.Control] = [
+        ft.Text("Move a wild card (no play):", size=13, italic=True),
+        _row([card_button(f"{game.card_name(c)} (in {game.colour_name(game.wild_colour(c))})",
+                          (game.wild_colour(c),), lambda c=c: _set(app, tab, wild=c), selected=c == tab.wild)
+              for c in wilds])]
+    if tab.wild in wilds:
         wild = tab.wild
-        items.append(ft.Row([card_button(f"Move to {game.colour_name(c)}", (c,),
-                                         lambda c=c: act(app, "move_wild", wild, c))
-                             for c in game.wild_colours(face) if c != current], wrap=True, spacing=4, run_spacing=4))
+        items.append(_row([card_button(f"Move to {game.colour_name(c)}", (c,),
+                                       lambda c=c: act(app, "move_wild", wild, c)) for c in wilds[wild]]))
     return items
 
 
@@ -342,18 +373,19 @@ def DealTurn(app: AppState):
     items: list[ft.Control] = [status_line(game)]
     player = w.player or ""
     top: list[ft.Control] = []
-    if w.kind == "play":
+    # Undo first and always drawn (greyed when there is nothing to undo): it never moves into the place of
+    # a button that just went away (a double tap on "End Bob's turn" once hit Undo drawn where End was).
+    top.append(ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),
+                             disabled=not game.can_undo()))
+    if game.offered(Discard) and w.kind == "play":
         hand, limit = st.hands[player], st.limits.hand_limit
-        if hand > limit:
-            if tab.face != DISCARD:
-                top.append(ft.FilledButton(f"End turn: discard {hand - limit} first",
-                                           on_click=lambda e: _set(app, tab, face=DISCARD, discard=[])))
-        else:
-            # Filled once the plays are used up; outlined before, so it does not look like the next step.
-            button = ft.FilledButton if st.plays_left == 0 or st.hands[player] == 0 else ft.OutlinedButton
-            top.append(button(f"End {player}'s turn", on_click=lambda e: act(app, "end_turn")))
-    if game.can_undo():
-        top.append(ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo()))
+        if tab.face != DISCARD:
+            top.append(ft.FilledButton(f"End turn: discard {hand - limit} first",
+                                       on_click=lambda e: _set(app, tab, face=DISCARD, discard=[])))
+    elif game.offered(EndTurn):
+        # Filled once the plays are used up; outlined before, so it does not look like the next step.
+        button = ft.FilledButton if st.plays_left == 0 or st.hands[player] == 0 else ft.OutlinedButton
+        top.append(button(f"End {player}'s turn", on_click=lambda e: act(app, "end_turn")))
     if top:
         items.append(ft.Row(top, wrap=True, spacing=6))
     if w.kind == "play":
@@ -368,7 +400,7 @@ def DealTurn(app: AppState):
         items.append(chain)
     if w.kind in ("answer", "pay"):
         items += answer_panel(app, game, tab, w)
-    elif w.kind == "draw":
+    elif w.kind == "draw" and game.offered(Draw):
         items.append(ft.FilledButton(w.sentence[:1].upper() + w.sentence[1:], on_click=lambda e: act(app, "draw")))
     elif w.kind == "play" and tab.face == DISCARD:
         items += discard_panel(app, game, tab, player)
@@ -379,7 +411,7 @@ def DealTurn(app: AppState):
     table = [boards(game)]
     if w.kind == "play" and not tab.face:
         items += wild_panel(app, game, tab, player)  # before the long picker: moving a wild is no play
-        if st.plays_left > 0 and st.hands[player] > 0:
+        if game.faces(player):
             items.append(picker(app, game, tab, player, lambda f: pick_face(app, game, tab, f),
                                 f"{player} plays a card ({st.plays_left} of {st.limits.plays_per_turn} plays left):"))
         elif st.plays_left == 0:

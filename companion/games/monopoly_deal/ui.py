@@ -7,6 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.games.monopoly_deal.cards import DealFollower, boards, status_line
+from companion.games.monopoly_deal.rules import EndByAgreement
 from companion.games.monopoly_deal.setup import DealSetupForm, DealTab, start
 from companion.games.monopoly_deal.table import DealTable, rebuild
 from companion.games.monopoly_deal.turn import DealTurn
@@ -36,6 +37,12 @@ def DealStory(app: AppState):
     return side_by_side(items, story, spacing=8)  # on a wide page the payments and the story side by side
 
 
+def _agree(app: AppState) -> None:
+    app.do("end_by_agreement")
+    if not app.error:
+        app.go("end")
+
+
 @ft.component
 def DealEnd(app: AppState):
     game: DealTable | None = app.game
@@ -46,13 +53,23 @@ def DealEnd(app: AppState):
     if not game.finished:
         items.append(ft.Text(f"The first player with {st.limits.sets_to_win} complete sets of different colours "
                              "wins; the app declares it the moment it happens.", size=14))
+        if game.offered(EndByAgreement):
+            items.append(ft.Text("Or the table agrees to stop now: the most complete sets wins, then the most "
+                                 "money on the table (bank, properties and buildings).", size=13))
+            items.append(ft.OutlinedButton("End the game by agreement",
+                                           on_click=lambda e: _agree(app)))
         return split_flex([boards(game)], items,
                           [ft.TextButton("Back to the table", on_click=lambda e: app.go("table"))])
-    winner = st.winner_name or ""
-    colours = ", ".join(game.colour_name(c) for c in st.complete_colours(winner))
+    winners = game.winner()
     items.append(ft.Semantics(identifier="winner", content=ft.Text(
-        f"Winner: {winner}", size=26, weight=ft.FontWeight.BOLD, color="#1B5E20")))
-    items.append(ft.Text(f"{winner} completed {colours} on turn {st.turn_number}.", size=14))
+        f"Winner: {' and '.join(winners)}" if winners else "No winner", size=26, weight=ft.FontWeight.BOLD,
+        color="#1B5E20")))
+    if st.agreed:
+        items.append(ft.Text(game.recent(1)[0] if st.story else "Ended by agreement.", size=14))
+    else:
+        winner = winners[0]
+        colours = st.colours_listed(st.complete_colours(winner))
+        items.append(ft.Text(f"{winner} completed {colours} on turn {st.turn_number}.", size=14))
     items.append(boards(game))
     # On a wide page the final sides on the left, the chart beside them.
     return side_by_side(items, [HistoryChart(game.history(), {p: game.colour(p) for p in game.players},
