@@ -26,3 +26,15 @@ def shared_path(*parts: str) -> Path:
 def shared_data() -> Path:
     """The root of `../shared/data/`, or a skip when it is absent."""
     return shared_path()
+
+
+@pytest.fixture(autouse=True)
+def _taps_from_code_are_no_double_taps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests that drive `AppState` from code tap faster than any finger, and the double-tap guard
+    (`companion.ui.models.TAP_REPEAT_SECONDS`, issue #26) would drop their taps: it is off for them. Tests
+    marked `tap_guard` keep it (they test it); browser tests run the app in its own process, guard on, and
+    their harness spaces its taps (`browser.harness.Tab.tap`)."""
+    if request.node.get_closest_marker("tap_guard") or request.node.get_closest_marker("browser"):
+        return
+    monkeypatch.setattr("companion.ui.models.TAP_REPEAT_SECONDS", 0.0)
+    monkeypatch.setattr("companion.ui.models.TAP_SETTLE_SECONDS", 0.0)

@@ -27,8 +27,21 @@ import flet as ft
 
 from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_board
 from companion.ui.hub import HUB, PIN_NEEDED
-from companion.ui.table import TOKEN_COLOURS, PlayerInfo, TableBase, TableError
+from companion.ui.table import LOOK_AGAIN, TOKEN_COLOURS, PlayerInfo, RepeatedTap, TableBase, TableError
 from companion.ui.word_table import PlayCheck
+
+# One tap, one action (issue #26). Every tap that records an event passes through `AppState._act`; a tap
+# is dropped there, recording nothing and saying nothing, when it is the second tap of a double tap:
+# - it started within TAP_REPEAT_SECONDS of this tab's previous recorded tap. A double tap's taps come
+#   120-200 ms apart (issue #26's test; Android's double-tap timeout is 300 ms, ViewConfiguration), while a
+#   deliberate tap on the screen the first tap brought needs that screen sent, drawn and seen: the redraw
+#   (measured in `tests/test_ui_browser_double_tap.py`, which prints it: about 0.1-0.3 s here) plus a
+#   human's visual reaction (about 0.2-0.25 s at best), so not under 0.4 s;
+# - or it started within TAP_SETTLE_SECONDS of the end of that tap: a tap queued while the first was
+#   being recorded (Flet runs a tab's handlers one after the other) started late, but was made on the old
+#   screen; 0.15 s is under the fastest human reaction to the new screen.
+TAP_REPEAT_SECONDS = 0.4
+TAP_SETTLE_SECONDS = 0.15
 
 
 def game_ui(kind: str) -> Any:
@@ -62,6 +75,10 @@ class Form:
         self.racks: dict[str, str] = {}
         # The game as this tab last showed it (game id, moves): an action from an older screen is refused.
         self.seen: tuple[str, int] | None = None
+        # The game (id, moves) when this tab was told the game changed on another device (`LOOK_AGAIN`).
+        self.stale_at: tuple[str, int] | None = None
+        # When this tab's latest recorded tap started and ended (time.monotonic()): the double-tap guard.
+        self.last_tap: tuple[float, float] = (float("-inf"), float("-inf"))
         self.bought = ""  # Monopoly Scrabble: Bank rack letters in the word (other word games ignore it)
         # Each game's own per-tab object (`GameUI.tab_state`): its drafts by table (game id), its setup
         # answers by "setup:<registry id>" (see `AppState.local`).
@@ -183,10 +200,14 @@ class AppState:
 
     def note_change(self) -> None:
         """The game changed (here or on another tab): note it as this tab is about to show it, and take a
-        ruling down after its time. Notifies nobody by itself: see `App`'s redraw."""
+        ruling down after its time, and a "the game changed on another device" refusal once the game has
+        changed again (the tab shows the newer game: the refusal no longer applies). Notifies nobody by
+        itself: see `App`'s redraw."""
         self.look()
         if self.verdict is not None and time.time() > self.verdict_until:
             self.verdict = None
+        if self.error == LOOK_AGAIN and self.form.seen != self.form.stale_at:
+            self.error = ""
 
     def look(self) -> None:
         """Note the game as this tab is about to show it (called whenever the tab is redrawn for a change)."""
@@ -196,15 +217,21 @@ class AppState:
     def _act(self, game: TableBase, action: str, *args: Any) -> Any:
         """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
         this tab last looked; afterwards this tab has seen its own change."""
+        started = time.monotonic()
         problem = HUB.may_change(game, self.session_key)
         if problem:
             self.refused()
             raise TableError(problem)
         with game.lock:  # held until this tab has noted the result: no other change slips in between
+            last_start, last_end = self.form.last_tap
+            if started - last_start < TAP_REPEAT_SECONDS or started - last_end < TAP_SETTLE_SECONDS:
+                raise RepeatedTap("")  # the second tap of a double tap: nothing recorded, nothing said
             try:
-                return game.act(self.form.seen, action, *args)
+                result = game.act(self.form.seen, action, *args)
             finally:
                 self.look()  # the redraw after this tap (or its refusal) shows the game as it is now
+            self.form.last_tap = (started, time.monotonic())
+            return result
 
     def refused(self) -> None:
         """The hub refused this tab a change: it shows the game as a follower from now on."""
@@ -233,8 +260,12 @@ class AppState:
         self.go(ui.end_screen if game.finished and ui.end_screen else ui.play_screen)
 
     def fail(self, message: str) -> None:
+        if not message:
+            return  # a dropped repeated tap (`RepeatedTap`): the screen keeps what the first tap said
         self.info = ""
         self.error = message
+        if message == LOOK_AGAIN and self.form.seen is not None:
+            self.form.stale_at = self.form.seen
 
     def say(self, message: str) -> None:
         self.error = ""
@@ -495,34 +526,34 @@ class AppState:
         self._done(f"{player} played {word.upper()} at {position}: {gained} points.")
         self.screen = game_ui(game.kind).play_screen
 
-    def do(self, action: str, *args: Any) -> None:
-        """Run a TableGame action by name; refusals become the error line."""
+    def do(self, action: str, *args: Any) -> bool:
+        """Run a TableGame action by name; refusals become the error line. True when it was recorded."""
         game = self.game
         if game is None:
-            return
+            return False
         try:
             result = self._act(game, action, *args)
         except TableError as exc:
             self.fail(str(exc))
-            return
+            return False
         except ValueError as exc:
             self.fail(str(exc))
-            return
+            return False
         except Exception as exc:  # noqa: BLE001 - a bug: say so plainly, keep the game as it was
             import traceback
 
             traceback.print_exc()
             self.fail(f"Something went wrong ({exc.__class__.__name__}: {exc}). The game was not changed.")
-            return
+            return False
         self.clear_draft()
         message = result if isinstance(result, str) else ""
         self._done(message)
+        return True
 
     def pass_turn(self) -> None:
         game = self.game
         who = game.current_player if game else ""
-        self.do("pass_turn")
-        if not self.error:
+        if self.do("pass_turn"):
             self.say(f"{who} passed.")
 
     def exchange(self) -> None:
@@ -533,13 +564,11 @@ class AppState:
             return
         game = self.game
         who = game.current_player if game else ""
-        self.do("exchange", n)
-        if not self.error:
+        if self.do("exchange", n):
             self.say(f"{who} exchanged {n} tiles.")
 
     def undo(self) -> None:
-        self.do("undo")
-        if not self.error:
+        if self.do("undo"):
             self.say("The last action was undone.")
 
     # ----- challenge

@@ -29,11 +29,16 @@ class TableError(Exception):
     """A refusal worded for the table."""
 
 
-LOOK_AGAIN = "The game changed on another device: look at the board again, then confirm the turn again."
+# Said the same in every game: no board, no turn to confirm assumed (Deal has neither).
+LOOK_AGAIN = "The game changed on another device: check what it shows now, then tap again if still needed."
 
 
 class StaleView(TableError):
     """The tab acted on a game that another device has changed since it last looked."""
+
+
+class RepeatedTap(TableError):
+    """The second tap of a double tap (`AppState._act`): dropped, nothing recorded and nothing said."""
 
 
 @dataclass
@@ -255,4 +260,5 @@ class TableBase:
         self.revision += 1
 
 
-__all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "Clocks", "PlayerInfo", "StaleView", "TableBase", "TableError"]
+__all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "Clocks", "PlayerInfo", "RepeatedTap", "StaleView", "TableBase",
+           "TableError"]

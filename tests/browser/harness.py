@@ -126,6 +126,7 @@ class Tab:
     def __init__(self, page: Any, url: str) -> None:
         self.page = page
         self.url = url
+        self.last_tap = 0.0  # time.monotonic() of this tab's latest tap (see `tap`)
 
     def open(self, timeout: float = 30_000) -> float:
         t0 = time.perf_counter()
@@ -138,8 +139,7 @@ class Tab:
     def button(self, name: str, exact: bool = True) -> Any:
         return self.page.get_by_role("button", name=name, exact=exact)
 
-    @staticmethod
-    def tap(locator: Any, timeout: float = WAIT_MS) -> None:
+    def tap(self, locator: Any, timeout: float = WAIT_MS) -> None:
         """Tap a control through Flutter's semantics: a DOM `click` on its semantics node, which Flutter's
         web engine turns into the node's tap action.
 
@@ -150,6 +150,15 @@ class Tab:
         at that moment: CI's flake was a tap meant for a text field that hit "End game by agreement" or a
         board square. The tap action goes to exactly this node, wherever it is drawn."""
         locator.wait_for(state="attached", timeout=timeout)
+        # The app drops the second tap of a double tap (`companion.ui.models`, TAP_REPEAT_SECONDS after the
+        # previous tap's start, TAP_SETTLE_SECONDS after its end): a test taps like a person, not faster.
+        # The steps wait for what a tap shows before the next one, which is after its end; the pause makes
+        # the next tap start far enough from both.
+        from companion.ui.models import TAP_REPEAT_SECONDS, TAP_SETTLE_SECONDS
+
+        since = time.monotonic() - self.last_tap
+        time.sleep(max(TAP_SETTLE_SECONDS + 0.05, TAP_REPEAT_SECONDS + 0.05 - since))
+        self.last_tap = time.monotonic()
         locator.dispatch_event("click")
 
     def click(self, name: str, exact: bool = True, timeout: float = WAIT_MS) -> None:
