@@ -38,3 +38,4 @@ def _taps_from_code_are_no_double_taps(request: pytest.FixtureRequest, monkeypat
         return
     monkeypatch.setattr("companion.ui.models.TAP_REPEAT_SECONDS", 0.0)
     monkeypatch.setattr("companion.ui.models.TAP_SETTLE_SECONDS", 0.0)
+    monkeypatch.setattr("companion.ui.models.TAP_UNDRAWN_SECONDS", 0.0)

@@ -8,7 +8,8 @@ Ann and Bob; the referee picks every card from the faces that can be in the play
 - rent with a house and Double the Rent (Ann: Dark Blue 8M + house 3M, doubled: 22M);
 - a Just Say No countered (Bob says no, Ann says no to his no), the chain shown to the follower;
 - a short payer (Bob has 8M in bank and properties: everything goes, 14M forgiven);
-- the hand limit (Bob's three Pass Go leave him 8 cards: he discards one as he ends the turn);
+- the hand limit (Bob's three Pass Go leave him 8 cards: he discards one, then ends the turn);
+- Double the Rent as its own tap after the rent card, before the answer;
 - a wild card laid as red; a wrong money card banked and undone;
 - a Deal Breaker (Ann takes Bob's complete green set) and the win (three complete sets), with the chart.
 A second, shorter game seats three players: each payer of a birthday in turn.
@@ -113,15 +114,17 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
             fol = new_tab(browser, url)
             fol.text("Watching (read-only)")
 
-            # Turn 3, Ann: a house on Dark Blue, then rent with Double the Rent (3 plays in all).
+            # Turn 3, Ann: a house on Dark Blue, then rent, then Double the Rent (3 plays in all).
             ref.click("Ann draws 2")
             ref.click("House (3M)")
             ref.click("Dark Blue")
             ref.text("Dark Blue 2/2 +House FULL")
             ref.click("Rent Dark Blue / Green")
-            ref.click("Double the Rent (x2)")
-            ref.click("Charge everyone 22M (2 plays)")
+            ref.click("Charge everyone 11M")
             ref.wait_ident("jsn-chain")
+            ref.text("Ann charges Bob 11M rent for Dark Blue.")
+            # Double the Rent is its own tap, joined to the rent before Bob answers.
+            ref.click("Ann adds Double the Rent (1 play left)")
             ref.text("Ann charges Bob 22M rent for Dark Blue (doubled).")
             # Bob says no; Ann answers with her own Just Say No: the rent stands again.
             ref.click("Just Say No (Bob)")
@@ -148,8 +151,10 @@ def test_a_whole_deal_game(tmp_path, playwright_instance):  # noqa: F811
             ref.click("1M")
             ref.text("Discarding: 1M")
             ref.shot("d08-discard")
-            ref.click("Discard 1 and end the turn")
-            ref.text("Bob discards 1 and ends the turn; Ann to play.")
+            ref.click("Discard 1")
+            ref.text("Bob discards 1.")
+            ref.click("End Bob's turn")
+            ref.text("Ann draws 2.")
 
             # Turn 5, Ann: completes red with a wild card laid as red.
             ref.click("Ann draws 2")

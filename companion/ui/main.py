@@ -10,6 +10,7 @@ import flet as ft
 from companion.ui import theme
 from companion.ui.components.app import App
 from companion.ui.hub import HUB
+from companion.ui.models import DRAWN_AT
 
 
 def _harden_updates() -> None:
@@ -27,6 +28,7 @@ def _harden_updates() -> None:
     disk (`Hub.publish` runs it off the event loop), the tab's redraws wait for it (`Hub.hold`), the
     acting tab's own included."""
     import logging
+    import time
 
     from flet.components.component import Component
     from flet.controls.context import context
@@ -86,6 +88,7 @@ def _harden_updates() -> None:
             original(self)
         except Exception:
             logging.getLogger("companion.ui").exception("re-render of %s failed", self)
+        DRAWN_AT[session.id] = time.monotonic()  # the double-tap guard's "new screen drawn" (models)
 
     update._hardened = True  # type: ignore[attr-defined]
     Component.update = update  # type: ignore[method-assign]

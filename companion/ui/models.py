@@ -37,11 +37,18 @@ from companion.ui.word_table import PlayCheck
 #   deliberate tap on the screen the first tap brought needs that screen sent, drawn and seen: the redraw
 #   (measured in `tests/test_ui_browser_double_tap.py`, which prints it: about 0.1-0.3 s here) plus a
 #   human's visual reaction (about 0.2-0.25 s at best), so not under 0.4 s;
-# - or it started within TAP_SETTLE_SECONDS of the end of that tap: a tap queued while the first was
-#   being recorded (Flet runs a tab's handlers one after the other) started late, but was made on the old
-#   screen; 0.15 s is under the fastest human reaction to the new screen.
+# - or it started before the tab drew what the first tap changed (`DRAWN_AT`, noted by
+#   `main._harden_updates`; a tab's redraw waits for the change's save), or within TAP_SETTLE_SECONDS
+#   after: it was aimed at the old screen. Measured on this shared machine under load, a double tap's
+#   second tap (150 ms after the first) started 0.41 s after the first on the server, the redraw still
+#   waiting for the save, and undid twice; 0.15 s after the new screen left the server is under the
+#   fastest human reaction to it. A redraw that never comes (a save stuck for TAP_UNDRAWN_SECONDS) does
+#   not block the table for longer.
 TAP_REPEAT_SECONDS = 0.4
 TAP_SETTLE_SECONDS = 0.15
+TAP_UNDRAWN_SECONDS = 2.0
+# When each tab (its session id) last finished drawing a change: the end of a tap's redraw.
+DRAWN_AT: dict[str, float] = {}
 
 
 def game_ui(kind: str) -> Any:
@@ -224,7 +231,12 @@ class AppState:
             raise TableError(problem)
         with game.lock:  # held until this tab has noted the result: no other change slips in between
             last_start, last_end = self.form.last_tap
-            if started - last_start < TAP_REPEAT_SECONDS or started - last_end < TAP_SETTLE_SECONDS:
+            drawn = DRAWN_AT.get(self.session_key, float("-inf"))
+            if drawn > last_start:  # the previous tap's result is drawn: a tap is aimed at it after a moment
+                settled, window = drawn, TAP_SETTLE_SECONDS
+            else:  # not drawn yet (its save is still on its way): a tap now is aimed at the old screen
+                settled, window = last_end, TAP_UNDRAWN_SECONDS
+            if started - last_start < TAP_REPEAT_SECONDS or started - settled < window:
                 raise RepeatedTap("")  # the second tap of a double tap: nothing recorded, nothing said
             try:
                 result = game.act(self.form.seen, action, *args)

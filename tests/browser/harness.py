@@ -150,10 +150,10 @@ class Tab:
         at that moment: CI's flake was a tap meant for a text field that hit "End game by agreement" or a
         board square. The tap action goes to exactly this node, wherever it is drawn."""
         locator.wait_for(state="attached", timeout=timeout)
-        # The app drops the second tap of a double tap (`companion.ui.models`, TAP_REPEAT_SECONDS after the
-        # previous tap's start, TAP_SETTLE_SECONDS after its end): a test taps like a person, not faster.
-        # The steps wait for what a tap shows before the next one, which is after its end; the pause makes
-        # the next tap start far enough from both.
+        # The app drops the second tap of a double tap (`companion.ui.models`: TAP_REPEAT_SECONDS after the
+        # previous tap's start, TAP_SETTLE_SECONDS after its result was drawn): a test taps like a person,
+        # not faster. The steps wait for what a tap shows before the next one, which is after it was drawn;
+        # the pause makes the next tap start far enough from both.
         from companion.ui.models import TAP_REPEAT_SECONDS, TAP_SETTLE_SECONDS
 
         since = time.monotonic() - self.last_tap
