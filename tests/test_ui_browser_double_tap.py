@@ -31,7 +31,7 @@ PLAYERS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]
 # ---------------------------------------------------------------- the guard from code
 
 
-def _deal_tab(tmp_path: Path):  # noqa: ANN202 - AppState, imported lazily like the app does
+def _deal_tab(tmp_path: Path):
     from companion.games.monopoly_deal.table import new_deal
     from companion.ui.hub import HUB
     from companion.ui.models import AppState
@@ -45,7 +45,7 @@ def _deal_tab(tmp_path: Path):  # noqa: ANN202 - AppState, imported lazily like 
     return tab, game
 
 
-def drawn(tab) -> None:  # noqa: ANN001
+def drawn(tab) -> None:
     """What the app does once the tab has drawn a change (`main._harden_updates`)."""
     from companion.ui import models
 
@@ -111,7 +111,7 @@ VIEW = {"width": 1100, "height": 1500}  # tall enough that every button tapped i
 class Referee:
     """A referee tab plus the app's store, to count the events each double tap records."""
 
-    def __init__(self, tab, data_dir: Path) -> None:  # noqa: ANN001 - browser.harness.Tab
+    def __init__(self, tab, data_dir: Path) -> None:
         self.tab = tab
         self.db = data_dir / "games.sqlite"
         self.checked: list[str] = []
@@ -126,7 +126,7 @@ class Referee:
             games = store.games()
             return max((store.last_seq(g.id) for g in games), default=0)
 
-    def double_tap(self, locator, name: str, shows: str | None = None) -> None:  # noqa: ANN001
+    def double_tap(self, locator, name: str, shows: str | None = None) -> None:
         """Two mouse clicks at the centre of `locator`, DOUBLE_TAP_GAP_MS apart (the second lands on
         whatever is drawn there by then); exactly one new event must be stored."""
         page = self.tab.page
@@ -159,7 +159,7 @@ class Referee:
         self.double_tap(self.tab.ident(identifier).first, identifier, shows)
 
 
-def _start(ref, game: str | None, players: int = 2) -> None:  # noqa: ANN001
+def _start(ref, game: str | None, players: int = 2) -> None:
     ref.click("New game")
     if game:
         ref.click(game)
@@ -178,7 +178,7 @@ def _play_word(r: Referee, word: str, square: str, shows: str) -> None:
 
 
 @pytest.mark.browser
-def test_double_taps_record_one_event_in_every_game(tmp_path: Path, playwright_instance) -> None:  # noqa: ANN001, F811
+def test_double_taps_record_one_event_in_every_game(tmp_path: Path, playwright_instance) -> None:  # noqa: F811
     t0 = time.perf_counter()
     browser = launch(playwright_instance)
     summary: dict[str, list[str]] = {}
@@ -202,7 +202,7 @@ def test_double_taps_record_one_event_in_every_game(tmp_path: Path, playwright_i
             redraws += r.redraws
     browser.close()
     redraws.sort()
-    print(f"\nDouble taps, one event each: " + "; ".join(f"{g}: {len(b)} buttons ({', '.join(b)})"
+    print("\nDouble taps, one event each: " + "; ".join(f"{g}: {len(b)} buttons ({', '.join(b)})"
                                                       for g, b in summary.items()))
     print(f"Click to new screen: median {redraws[len(redraws) // 2] * 1000:.0f} ms, "
           f"min {redraws[0] * 1000:.0f} ms over {len(redraws)} taps; {time.perf_counter() - t0:.0f} s")
