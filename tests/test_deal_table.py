@@ -312,3 +312,33 @@ def test_cards_over_the_limit_may_go_face_down_under_the_draw_pile_with_that_hou
     assert g.discard([], face_down=True) == "Ann discards 1 face down under the draw pile."
     assert g.board("Ann").hand == 7 and g.st.draw_count == pile + 1 and g.st.discard == ["action-pass-go-1"]
     assert not new_deal(PLAYERS).discards_face_down  # the box's rule: face up on the discard pile, named
+
+
+def test_the_follower_header_says_who_answers_or_pays_not_who_plays():
+    g = new_deal(PLAYERS)
+    g.draw()
+    g.lay("Boardwalk")
+    g.end_turn()
+    g.draw()
+    g.bank("5M")
+    g.end_turn()
+    g.draw()
+    assert g.doing() == "to play"
+    g.debt_collector("Debt Collector", "Bob")
+    assert g.current_player == "Bob" and g.doing() in ("to answer", "to pay")
+    assert g.doing() == "to answer"  # Bob's hand is unseen: he may hold a Just Say No
+
+
+def test_the_payment_note_tells_a_payer_who_is_not_short_to_add_cards():
+    g = new_deal(PLAYERS)
+    g.draw()
+    g.lay("Boardwalk")
+    g.end_turn()
+    g.draw()
+    g.bank("5M")
+    g.end_turn()
+    g.draw()
+    g.debt_collector("Debt Collector", "Bob")
+    assert g.payment_note("Bob", 5, []) == "Paying 0M for 5M: not enough. Tap cards worth 5M more."
+    assert g.payment_note("Bob", 5, ["money-5-1"]) == "Paying 5M for 5M. Exact: no change is due."
+    assert "short payer" in g.payment_note("Bob", 9, [])  # only a payer who is short hears of it

@@ -769,7 +769,36 @@ def test_three_complete_sets_of_different_colours_win() -> None:
     assert not t.s.finished
     s = t.do(Lay(player="Ann", card=UTIL[1]))
     assert s.finished and s.winner() == ["Ann"] and s.waiting().kind == "over"
+    # The win line names the colours as the cards do (it once said "brown, dark_blue, utility").
+    assert s.story[-1] == "Ann wins with complete sets of Brown, Dark Blue and Utility"
     t.refuse(EndTurn(player="Ann"), "the game is over")
+
+
+def test_a_payer_who_is_not_short_and_gives_too_little_is_told_to_add_cards_not_to_give_everything() -> None:
+    t = Table()
+    t.setup(Ann=BLUE, Ben=["money-5-1", "money-1-1"])
+    t.to("Ann")
+    t.do(DebtCollector(player="Ann", card="action-debt-collector-1", target="Ben"))
+    with pytest.raises(IllegalAction) as refused:
+        t.log.push(Pay(player="Ben", cards=[]))
+    assert str(refused.value) == "Ben owes 5M and gives 0M: add cards worth 5M more from the bank or the table"
+    assert "short payer" not in str(refused.value)
+
+
+def test_the_table_ends_by_agreement_most_sets_then_most_money() -> None:
+    from companion.games.monopoly_deal.rules import EndByAgreement
+
+    t = Table()
+    t.setup(Ann=[*BROWN, "money-2-1"], Ben=BLUE)
+    s = t.do(EndByAgreement())  # one complete set each: Ben has more on the table (4M + 4M against 4M)
+    assert s.finished and s.winner() == ["Ben"] and s.agreed
+    assert s.story[-1] == ("the table ends the game by agreement: Ben wins with 1 complete set and 8M on "
+                           "the table")
+    t2 = Table()
+    t2.setup(Ann=["money-1-1"], Ben=["money-1-2"])
+    s2 = t2.do(EndByAgreement())
+    assert s2.winner() == ["Ann", "Ben"] and s2.winner_name is None
+    assert s2.waiting().sentence == "Ann and Ben share the game"
 
 
 def test_two_sets_of_one_colour_count_once_towards_the_win() -> None:

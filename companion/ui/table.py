@@ -153,6 +153,11 @@ class TableBase:
         player = getattr(self.state, "current_player", None)
         return str(player) if player is not None else None
 
+    def doing(self) -> str:
+        """What `current_player` does now, after their name ("Bob to play"): a game whose player acting
+        now may only answer or pay says so (Deal: "to answer", "to pay")."""
+        return "to play"
+
     @property
     def finished(self) -> bool:
         return bool(getattr(self.state, "finished", False))

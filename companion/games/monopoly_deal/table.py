@@ -133,6 +133,11 @@ class DealTable(TableBase):
     def card_name(self, card_id: str) -> str:
         return self.st.name(card_id)
 
+    def doing(self) -> str:
+        """The player acting now may only answer an action or pay a debt: not "to play"."""
+        kind = self.st.waiting().kind
+        return {"answer": "to answer", "pay": "to pay"}.get(kind, "to play")
+
     def chip_lines(self, player: str) -> list[str]:
         st = self.st
         sets = len(st.complete_colours(player))
@@ -293,6 +298,27 @@ class DealTable(TableBase):
             out.append(f"{pay.payer} paid {pay.payee} {money(pay.value)} of {money(pay.owed)} ({reason}): "
                        f"{cards}{extra}.")
         return out
+
+    def payment_note(self, payer: str, amount: int, chosen: list[str]) -> str:
+        """What the payment screen says of the cards chosen so far (the rules judge it when recorded)."""
+        payable = self.payable(payer)
+        total = sum(self.card_value(c) for c in chosen)
+        everything = sum(self.card_value(c) for c in payable)
+        spare = next((c for c in chosen if total - self.card_value(c) >= amount), None)
+        if spare is not None:
+            left = total - self.card_value(spare)
+            return (f"Too much: {left}M already covers {amount}M without {self.card_name(spare)}, and no change "
+                    "is given. Tap a card to take it out.")
+        if total >= amount:
+            over = total - amount
+            return f"Paying {total}M for {amount}M. " + (f"No change is given: {over}M over." if over else
+                                                         "Exact: no change is due.")
+        if set(chosen) == set(payable):
+            return (f"{payer} has only {everything}M in bank and properties: everything goes and "
+                    f"{amount - total}M is forgiven.")
+        if everything < amount:
+            return f"Paying {total}M for {amount}M: not enough. {payer} is short, and a short payer gives everything."
+        return f"Paying {total}M for {amount}M: not enough. Tap cards worth {amount - total}M more."
 
     def payable(self, payer: str) -> list[str]:
         return list(self.st.payable(payer))

@@ -96,26 +96,11 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
                                    selected=cid in chosen, dim=True))
     items.append(ft.Semantics(identifier="payment",
                               content=ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)))
-    everything = sum(game.card_value(c) for c in payable)
-    spare = next((c for c in chosen if total - game.card_value(c) >= amount), None)
     if sorted(chosen) == sorted(game.proposal(payer, amount)):
         # The default as chosen: why each card is in it (and which complete sets it keeps).
         for line in game.st.payment_reasons(payer, amount, chosen):
             items.append(ft.Text(line, size=13, italic=True))
-    if spare is not None:
-        left = total - game.card_value(spare)
-        note = (f"Too much: {left}M already covers {amount}M without {game.card_name(spare)}, and no change is "
-                "given. Tap a card to take it out.")
-    elif total >= amount:
-        over = total - amount
-        note = f"Paying {total}M for {amount}M. " + (f"No change is given: {over}M over." if over else
-                                                     "Exact: no change is due.")
-    elif set(chosen) == set(payable):
-        note = f"{payer} has only {everything}M in bank and properties: everything goes and {amount - total}M is forgiven."
-    elif everything < amount:
-        note = f"Paying {total}M for {amount}M: not enough. {payer} is short, and a short payer gives everything."
-    else:
-        note = f"Paying {total}M for {amount}M: not enough. Tap cards worth {amount - total}M more."
+    note = game.payment_note(payer, amount, chosen)
     items.append(ft.Semantics(identifier="payment-note", content=ft.Text(note, size=14, color="#1B5E20")))
     row: list[ft.Control] = []
     if game.offered(Pay):

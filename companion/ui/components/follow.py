@@ -43,7 +43,7 @@ def FollowScreen(app: AppState):
             "Game over. Winner: " + " and ".join(game.winner()), size=18, weight=ft.FontWeight.BOLD)))
     elif current:
         items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
-            f"{current} to play", size=18, weight=ft.FontWeight.BOLD)))
+            f"{current} {game.doing()}", size=18, weight=ft.FontWeight.BOLD)))
     from companion.ui.hub import HUB
 
     pin = HUB.store.has_pin(game) and not HUB.is_referee(game, app.session_key)

@@ -50,7 +50,7 @@ def Home(app: AppState):
     def card(g, done: bool) -> ft.Control:
         status = "Finished" if done else "In progress"
         if not done and (live := HUB.table(g.id)) is not None and live.current_player:
-            status = f"In progress: {live.current_player} to play"
+            status = f"In progress: {live.current_player} {live.doing()}"
         watchers = HUB.watching(g.id)
         buttons: list[ft.Control] = [
             ft.FilledButton("Open", on_click=lambda e, i=g.id: app.open_table(i)),

@@ -47,24 +47,26 @@ def PlayersStrip(app: AppState):
         if game.clocks is not None:
             penalty = game.overtime_penalty(p)
             clock = _clock(game.clock_seconds(p), game.clock_minutes) + (f" (-{penalty})" if penalty else "")
-        chips.append(PlayerChip(i, p, tuple(game.chip_lines(p)), clock, p == current, theme.token(game.colour(p))))
+        chips.append(PlayerChip(i, p, tuple(game.chip_lines(p)), clock, game.doing() if p == current else "",
+                                theme.token(game.colour(p))))
     return ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
 
 
 @ft.component
-def _player_chip(index: int, name: str, details: tuple[str, ...], clock: str | None, to_play: bool,
+def _player_chip(index: int, name: str, details: tuple[str, ...], clock: str | None, doing: str,
                  colour: str):
-    """One player's chip. Plain props, so `ft.memo` skips the chips an update (or a clock tick of
-    another player) did not change."""
+    """One player's chip; `doing`: what the player who acts now does ("to play", "to answer"...), empty
+    for the others. Plain props, so `ft.memo` skips the chips an update (or a clock tick of another
+    player) did not change."""
     lines = [ft.Text(name, weight=ft.FontWeight.BOLD, size=14, color="#FFFFFF")]
     lines += [ft.Text(d, size=13, color="#FFFFFF") for d in details]
     if clock is not None:
         lines.append(ft.Text(clock, size=12, color="#FFFFFF"))
-    if to_play:
-        lines.append(ft.Text("to play", size=11, italic=True, color="#FFFFFF"))
+    if doing:
+        lines.append(ft.Text(doing, size=11, italic=True, color="#FFFFFF"))
     return ft.Semantics(identifier=f"player-{index}", content=ft.Container(
         padding=6, border_radius=8, bgcolor=colour,
-        border=ft.Border.all(3, "#000000") if to_play else None,
+        border=ft.Border.all(3, "#000000") if doing else None,
         content=ft.Column(lines, spacing=0, tight=True)))
 
 
