@@ -442,23 +442,19 @@ class DealTable(TableBase):
         return words + "."
 
     def discard(self, faces: list[str], face_down: bool = False) -> str:
-        """Discard down to the hand limit (one tap, one event; the end of the turn is the next tap).
-        `face_down`: the cards go unseen under the draw pile (the house rule that sends them there)."""
+        """Discard the cards of `faces` (one tap, one event; the end of the turn is the next tap); the rules
+        say whether it is allowed. `face_down`: the discard the rules offer of hidden cards under the draw
+        pile (the house rule that sends them there)."""
         player = self._turn_player()
-        hand, limit = self.st.hands.get(player, 0), self.st.limits.hand_limit
-        if not face_down and len(faces) != hand - limit:
-            raise TableError(f"{player} holds {hand} cards: discard {max(0, hand - limit)} to keep {limit}, "
-                             f"not {len(faces)}.")
-        cards = [] if face_down else self.cards_for(player, faces)
-        unseen = max(0, hand - limit) if face_down else 0
-        self.push(Discard(player=player, cards=cards, unseen=unseen))
-        where = " face down under the draw pile" if face_down else ""
-        return f"{player} discards {len(cards) + unseen}{where}."
-
-    @property
-    def discards_face_down(self) -> bool:
-        """Cards over the hand limit go under the draw pile (a house rule): nobody needs to see them."""
-        return self.st.house.excess_cards_to == "draw_pile_bottom"
+        if face_down:
+            offered = [m for m in self.offered(Discard) if m.unseen and m.player == player]
+            if not offered:
+                raise TableError("This table discards face up: tap the cards that go.")
+            self.push(offered[0])
+            return f"{player} discards {offered[0].unseen} face down under the draw pile."
+        cards = self.cards_for(player, faces)
+        self.push(Discard(player=player, cards=cards))
+        return f"{player} discards {len(cards)}."
 
     def end_turn(self) -> str:
         player = self._turn_player()
