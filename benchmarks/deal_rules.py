@@ -46,15 +46,15 @@ def main() -> None:
     args = parser.parse_args()
     if args.liveness:
         from liveness_law import check_law
-        from test_liveness_deal import AGREEMENT_MISSING, DEAL
+        from test_liveness_deal import AGREEMENT_MISSING, DEAL_WALK, event_counts
 
         t0 = time.perf_counter()
-        report = check_law(DEAL, range(1000, 1000 + args.liveness), max_events=600, check_all_offered=False,
+        report = check_law(DEAL_WALK, range(1000, 1000 + args.liveness), max_events=600, check_all_offered=False,
                            fold_every=25)
         print(f"liveness  {report.games} games, {report.events} events ({report.finished} won), "
               f"{report.offered_checked} offered moves applied, {report.near_misses_refused} near-misses refused, "
               f"{time.perf_counter() - t0:.0f} s; failures: {report.failures[:3] or 'none'}; "
-              f"end by agreement missing: {len(AGREEMENT_MISSING)}")
+              f"end by agreement missing: {len(AGREEMENT_MISSING)}\nevents taken: {event_counts()}")
         return
     _, events = load_events(EXAMPLE.read_text(encoding="utf-8"), EVENT_ADAPTER, VARIANT)
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from companion.events import Event, GameLog, Undo
+from companion.events import Event, GameLog, Undo, effective_events
 from companion.rules.errors import RulesError
 
 S = TypeVar("S")
@@ -117,7 +117,7 @@ def walk(game: LawGame[Any], seed: int, max_events: int, report: LawReport,
         moves = check_state(game, log, rng, report, check_all_offered)
         if report.failures or not moves:
             break
-        if log.can_undo() and rng.random() < game.undo_chance and len(log.events) > 1:
+        if rng.random() < game.undo_chance and len(effective_events(log.events)) > 1:  # never the start
             log.undo()
         else:
             log.push(rng.choice(moves))

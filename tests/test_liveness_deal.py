@@ -50,7 +50,23 @@ def random_house(rng: random.Random) -> HouseRules:
         bank_property_wilds=rng.random() < 0.7, forced_deal_from_full_set=rng.random() < 0.3)
 
 
+LOGS: list[GameLog[DealState]] = []  # the walks' games, for the counts the test prints
+
+
+def event_counts() -> str:
+    from collections import Counter
+
+    counts = Counter(e.type for log in LOGS for e in log.events)
+    return ", ".join(f"{k} {v}" for k, v in counts.most_common())
+
+
 def new_log(rng: random.Random) -> GameLog[DealState]:
+    log = _new_log(rng)
+    LOGS.append(log)
+    return log
+
+
+def _new_log(rng: random.Random) -> GameLog[DealState]:
     players = NAMES[:rng.randint(2, 5)]
     log = new_game(players, random_house(rng))
     if rng.random() < 0.5:  # some tables deal face up (the referee sees the hands): seen-card paths
@@ -71,6 +87,19 @@ def moves_without_agreement(s: DealState) -> list[Event]:
     if not s.finished and not any(isinstance(m, EndByAgreement) for m in moves):
         AGREEMENT_MISSING.append(s.waiting().sentence)
     return [m for m in moves if not isinstance(m, EndByAgreement)]
+
+
+PICK = random.Random(0)
+
+
+def one_move_per_kind(s: DealState) -> list[Event]:
+    """For the random walk: one offered move of each kind (a random one), so the walk takes each kind of
+    move as often as the others (uniform over all moves, it moved wilds half the time: a multicolour wild
+    offers nine moves). Every offered move is applied by `test_every_offered_move_is_accepted...`."""
+    by_kind: dict[str, list[Event]] = {}
+    for m in moves_without_agreement(s):
+        by_kind.setdefault(m.type, []).append(m)
+    return [PICK.choice(ms) for ms in by_kind.values()]
 
 
 def near_misses(s: DealState, rng: random.Random) -> Iterable[Event]:
@@ -125,16 +154,20 @@ def summary(s: DealState) -> Any:
 
 DEAL = LawGame("Monopoly Deal", new_log, moves_without_agreement, near_misses, lambda s: bool(s.finished),
                summary, undo_chance=0.04)
+DEAL_WALK = LawGame("Monopoly Deal", new_log, one_move_per_kind, near_misses, lambda s: bool(s.finished),
+                    summary, undo_chance=0.04)
 
 
 def test_random_deal_games_obey_the_liveness_law() -> None:
     t0 = time.perf_counter()
     AGREEMENT_MISSING.clear()
-    report = check_law(DEAL, range(14), max_events=450, check_all_offered=False, fold_every=25)
+    LOGS.clear()
+    PICK.seed(0)
+    report = check_law(DEAL_WALK, range(11), max_events=450, check_all_offered=False, fold_every=25)
     seconds = time.perf_counter() - t0
     print(f"\nDeal liveness: {report.games} games, {report.events} events, {report.finished} won, "
           f"{report.offered_checked} offered moves applied, {report.near_misses_refused} near-misses refused, "
-          f"{seconds:.1f} s")
+          f"{seconds:.1f} s\nevents taken: {event_counts()}")
     assert not report.failures, report.failures[:3]
     assert not AGREEMENT_MISSING, AGREEMENT_MISSING[:3]
     assert report.events > 3000 and report.near_misses_refused > 1000
@@ -226,3 +259,17 @@ def test_the_end_by_agreement_is_offered_before_the_end_and_ranks_the_table() ->
     s = t.do(EndByAgreement())
     assert s.finished and s.winner() == ["Ann"] and legal_moves(s) == []
     assert "Ann wins with 2 complete sets" in s.story[-1]
+
+
+def test_double_the_rent_after_a_payer_with_nothing_was_settled_doubles_the_rest() -> None:
+    t = Table(("Ann", "Ben", "Cat"))
+    t.setup(Ann=RED[:1], Cat=["money-10-1"])
+    t.to("Ann")
+    s = t.do(Rent(player="Ann", card="rent-red-yellow-1", colour="red"))
+    assert s.pending is not None and s.pending.index == 1  # Ben had nothing: settled at once
+    _, moves = law_at(t.log)
+    double = next(m for m in moves if isinstance(m, DoubleRent))
+    s = t.do(double)
+    assert s.pending.claim.target == "Cat" and s.pending.claim.amount == 4
+    assert s.payments[-1].payer == "Ben" and s.payments[-1].owed == 4 and s.payments[-1].forgiven == 4
+    s.check()
