@@ -346,3 +346,19 @@ def test_the_payment_note_tells_a_payer_who_is_not_short_to_add_cards():
     assert g.payment_note("Bob", 5, []) == "Paying 0M for 5M: not enough. Tap cards worth 5M more."
     assert g.payment_note("Bob", 5, ["money-5-1"]) == "Paying 5M for 5M. Exact: no change is due."
     assert "short payer" in g.payment_note("Bob", 9, [])  # only a payer who is short hears of it
+
+
+def test_no_screen_module_decides_what_is_legal():
+    """Issue #26: the rules (`rules.py`, `legal.py`) are the one source of what is legal. The table and
+    the screens read the legal moves; none of them reads a house rule or a rule helper to decide again
+    what may be played (the copies `double_limit`, `givable`, `buildable`, `can_bank` were deleted)."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "companion" / "games" / "monopoly_deal"
+    forbidden = (".house.", "takeable(", "double_limit", "givable", "buildable", "can_bank", "can_be(",
+                 "bank_property_wilds", "forced_deal_from_full_set", "stack_double_rent", "double_with_any_rent",
+                 "excess_cards_to", "open_rent_to_double", ".buildings", "complete_sets(", "may_say_no(")
+    for name in ("table.py", "turn.py", "ui.py", "cards.py"):
+        text = (folder / name).read_text(encoding="utf-8")
+        found = [word for word in forbidden if word in text]
+        assert not found, f"{name} decides legality itself: {found}"
