@@ -674,7 +674,7 @@ class DealState(RulesState):
         for cid in cards:
             card = self.card(cid)
             s = self.set_of(payer, cid)
-            label = f"{card.name} ({money(card.value)})"
+            label = card.name if card.kind == "money" else f"{card.name} ({money(card.value)})"
             if cid in self.banks.get(payer, []):
                 why = "money from the bank goes first, so the properties stay"
                 if value > amount and len(cards) == 1:
