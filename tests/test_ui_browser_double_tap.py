@@ -1,15 +1,17 @@
 """One tap, one action (issue #26), in every game: a double tap records one event.
 
 The guard is the app shell's (`AppState._act`, the one place every tap that records an event passes
-through): a second tap within TAP_REPEAT_SECONDS of the first's start, or TAP_SETTLE_SECONDS of its
-end, records nothing and says nothing. Tested here twice:
+through): a second tap within TAP_REPEAT_SECONDS of the first's start, before the first's result is
+drawn, or within TAP_SETTLE_SECONDS after, records nothing and says nothing. Tested here twice:
 
 - from code, on a real table and the real hub (the unit tests below, `tap_guard`: the guard kept on);
 - in Chromium, on the real app (`browser`): in each of the four games, every button on the way through
   a game that records an event is double-clicked as a finger does (two mouse clicks at the same spot,
   150 ms apart: the second lands on whatever the first tap drew there), and the game's stored log
   (the app's SQLite file) holds exactly one new event each time. The redraw time (click to the new
-  screen) is printed: it is what the guard's window is set against.
+  screen) is printed, and server.log (COMPANION_TAP_LOG) says when each tap reached the server: what
+  the guard's windows are set against. The double-tap failure this catches on the code before the
+  guard: a double tap on "1M" banked two cards, on "End Ann's turn" ended the turn and undid it.
 """
 
 from __future__ import annotations
