@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any
 
 import flet as ft
@@ -92,8 +91,6 @@ def _harden_updates() -> None:
         # The double-tap guard's "new screen drawn" (models): the first drawing after the tab's last tap
         # (a later redraw, e.g. another device's change, does not move it).
         DRAWN_AT.setdefault(session.id, time.monotonic())
-        if os.environ.get("COMPANION_TAP_LOG"):
-            print(f"drawn {type(self).__name__} {time.monotonic():.3f}", file=sys.stderr, flush=True)
 
     update._hardened = True  # type: ignore[attr-defined]
     Component.update = update  # type: ignore[method-assign]
