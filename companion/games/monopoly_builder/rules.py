@@ -375,6 +375,10 @@ class Score:
 
 # Immutable rules data shared between the copies GameLog makes on every event.
 _SHARED_FIELDS = ("settings", "profile")
+# Containers whose items are immutable (copied one level) and those holding containers of immutables (two).
+_FLAT_FIELDS = frozenset({"cash", "ledger", "owners", "mortgaged", "positions", "jail", "deck", "buildings",
+                          "blocks", "bankrupt", "last_handout", "rents", "notes"})
+_NESTED_FIELDS = frozenset({"resources", "space_resources", "kept_cards"})
 
 
 @dataclass
@@ -421,8 +425,12 @@ class BuilderState(RulesState):
         for name, value in self.__dict__.items():
             if name in _SHARED_FIELDS or not isinstance(value, (dict, list, set)):
                 setattr(other, name, value)
-            elif name in ("ledger", "notes", "last_handout", "bankrupt", "rents"):
-                setattr(other, name, list(value))
+            elif name in _NESTED_FIELDS:  # holder -> colour -> chips, player -> cards: one level down
+                setattr(other, name, {k: copy.copy(v) for k, v in value.items()})
+            elif isinstance(value, dict) and name in _FLAT_FIELDS:  # values are ints, strings, frozen records
+                setattr(other, name, dict(value))
+            elif isinstance(value, (list, set)) and name in _FLAT_FIELDS:
+                setattr(other, name, copy.copy(value))
             else:
                 setattr(other, name, copy.deepcopy(value, memo))
         return other
