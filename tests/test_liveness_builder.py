@@ -25,8 +25,8 @@ from companion.games.monopoly_builder.legal import legal_moves
 from companion.games.monopoly_builder.profile import Profile, load_profile, set_value
 from companion.games.monopoly_builder.rules import (
     BANK,
-    BankTrade,
     Bankrupt,
+    BankTrade,
     Bid,
     Build,
     BuilderState,

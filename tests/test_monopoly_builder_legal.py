@@ -5,15 +5,14 @@ and the wording defects of the issue. Played as event logs on the default board 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from companion.events import Event, GameLog
 from companion.games.monopoly_builder.rules import (
-    Bundle,
     BuilderState,
+    Bundle,
     Discard,
     EndTurn,
     ResourceRoll,

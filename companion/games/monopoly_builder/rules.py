@@ -953,8 +953,6 @@ class BuilderState(RulesState):
             raise IllegalAction(f"{action} is not possible now: {self.waiting_for()}")
 
     def _begin_turn(self) -> None:
-        p = self.players[self.to_move]
-        assert self.profile is not None
         self.free_parking_open = False
         self.turn += 1
         self.stage = "roll"  # a discard owed before the roll is derived from the hand (`phase`)
