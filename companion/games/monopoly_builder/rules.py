@@ -425,7 +425,7 @@ class BuilderState(RulesState):
         for name, value in self.__dict__.items():
             if name in _SHARED_FIELDS or not isinstance(value, (dict, list, set)):
                 setattr(other, name, value)
-            elif name in _NESTED_FIELDS:  # holder -> colour -> chips, player -> cards: one level down
+            elif isinstance(value, dict) and name in _NESTED_FIELDS:  # holder -> colour -> chips, player -> cards
                 setattr(other, name, {k: copy.copy(v) for k, v in value.items()})
             elif isinstance(value, dict) and name in _FLAT_FIELDS:  # values are ints, strings, frozen records
                 setattr(other, name, dict(value))
@@ -576,9 +576,9 @@ class BuilderState(RulesState):
         if len(winners) == 1:
             w = winners[0]
             others = ", ".join(f"{p} {money(self.cash[p])}" for p in top if p != w)
-            return (f"{' and '.join(top)} have {points} each: {w} won with the most money "
+            return (f"{_and(top)} have {points} each: {w} won with the most money "
                     f"({money(self.cash[w])}; {others})")
-        return f"{' and '.join(winners)} tie with {points} and {money(self.cash[winners[0]])} each"
+        return f"{_and(winners)} tie with {points} and {money(self.cash[winners[0]])} each"
 
     def floor_cost(self, player: str, floor: int) -> FloorCost:
         """What floor `floor` (1-4; 5 = the penthouse) costs this player, from their reference card."""
@@ -1546,6 +1546,11 @@ class BuilderState(RulesState):
     def _end_game(self, event: EndGame) -> None:
         self.finished, self.end_reason, self.stage = True, event.reason or "agreed", "over"
         self._note("the table ends the game: it is scored as it stands")
+
+
+def _and(names: list[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _chips(chips: Mapping[str, int]) -> str:
