@@ -177,7 +177,8 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
 
 def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # noqa: F811
     """The steps the first game does not reach, on the default profile with three players: a token swapped
-    at setup, Roll for Resources, discarding down to 6, Free Parking's 2-for-1, three doubles to Jail,
+    at setup, a token corrected and the correction undone, Roll for Resources, discarding down to 6 (after
+    doubles, with no End turn), Free Parking's 2-for-1, three doubles to Jail,
     a Chance card kept, Steal 1 Resource, and leaving Jail by paying."""
     with app_server(tmp_path) as url:
         browser = launch(playwright_instance)
@@ -201,6 +202,17 @@ def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # no
             ref.text("Bob: Penguin (red)")
             ref.click("Start game")
             ref.text("Ann rolls the dice.")
+            # The referee's screen shows where the tokens are; a token the app has elsewhere is corrected
+            # (an event like any other: undo takes it back).
+            ref.text("Tokens: Ann on GO, Bob on GO, Cleo on GO.")
+            ref.click("A token is elsewhere on the board?")
+            ref.click("Bob")
+            ref.click("10 Collect 2 Purple")
+            ref.text("Tokens: Ann on GO, Bob on Collect 2 Purple, Cleo on GO.")
+            ref.text("Bob's token is really on Collect 2 Purple: it is put there (no GO money, no resources "
+                     "picked up, the space does nothing).")
+            ref.click("Undo last action")
+            ref.text("Tokens: Ann on GO, Bob on GO, Cleo on GO.")
             ref.tap_ident("dice-3-3")  # a 6 for everyone, then Roll for Resources
             ref.text("Ann takes 2 yellow (a roll of 6).")
             ref.text(re.compile(r"Chart: 2 red, 3 red"))
@@ -217,6 +229,7 @@ def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # no
             ref.text("Ann lands on Free Parking.")
             ref.tap_ident("parking-yellow-plus")
             ref.tap_ident("parking-yellow-plus")
+            ref.text("Trade 2 yellow for 1 red")  # both taps drawn: a tap on a node being redrawn is lost
             ref.click("1 purple")
             ref.click("Trade 2 yellow for 1 purple")
             ref.text("Ann trades 2 yellow for 1 purple at Free Parking.")

@@ -63,8 +63,8 @@ class BuilderTab:
         self.parking: dict[str, int] = {}
         self.steal_from = ""
         self.forced_target = ""
-        self.token_player = ""  # a token correction: whose token, and the space (its index) it is really on
-        self.token_space = ""
+        self.token_open = False  # a token correction: shown, and whose token
+        self.token_player = ""
         # trades between players (the Bank screen)
         self.trader = ""
         self.partner = ""

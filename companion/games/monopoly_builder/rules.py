@@ -5,23 +5,31 @@ track, floor costs, Chance cards, foundations) comes from a board profile
 (`companion.games.monopoly_builder.profile`, default `assets/profiles/monopoly_builder.json`), EMBEDDED in the
 `start` event with the table settings, so a log replays the same after the profile file is edited.
 
-A turn: `discard` (only with more than 6 resources) -> `roll` (dice in the event: everyone gathers, the
-token moves, picking up chips on the spaces it passes, and the space acts) -> what the space asks
-(`buy` or `auction` + `bid`s + `auction_end`, `chance`, `resource_roll`, `steal`) -> trades and building
-(`trade`, `bank_trade`, `free_parking`, `forced_trade`, `build`, `mortgage`, `unmortgage`) -> `end_turn`
-(doubles: the same player goes again). `rent` (the owner asks) is accepted until the next roll. A
-player who owes more than their cash has a `debt`: they mortgage or trade until it is paid (it is paid
-automatically as soon as their cash covers it) or declare `bankrupt`. Building the penthouse ends the
-game; `end_game` ends it by agreement. Event fields and examples: `docs/event-format.md`.
+A turn: `discard` (only with more than 6 resources, counted from the hand as it is now) -> `roll` (dice
+in the event: everyone gathers, the token moves, picking up chips on the spaces it passes, and the space
+acts) -> what the space asks (`buy` or `auction` + `bid`s + `auction_end`, `chance`, `resource_roll`,
+`steal`) -> trades and building (`bank_trade` in this Trade step, `free_parking`, `forced_trade`, `build`)
+-> `end_turn` (after doubles the same player's next `roll`, or the `discard` before it, is their next turn).
+At any time: `trade` between players, `mortgage`, `unmortgage`, `rent` (the owner asks, until the next
+player rolls), `token` (a correction: the token is really on that space), `end_game`. A player who owes
+more than their cash has a `debt`: they mortgage or trade until it is paid (it is paid automatically as
+soon as their cash covers it) or declare `bankrupt`. Building the penthouse ends the game. Event fields
+and examples: `docs/event-format.md`.
+
+What a moment asks (the discard owed, the open rents and their owners, whether the roll is another turn
+after doubles) is derived from the state as it is after every event, never remembered from an earlier
+moment: `phase` is the stored `stage` with the discard derived from the hand. Which moves are legal now,
+concretely, is `legal.legal_moves(state)`: the app draws its buttons from it.
 
 State (`BuilderState`): `cash` per account (`bank`, each player) and `ledger` (every transaction, through
 `companion.rules.ledger`), `owners`, `mortgaged`, `resources` (holder -> colour -> chips; holders are
 `bank` and the players), `space_resources` (track index -> colour -> chips), `buildings` (foundation ->
 owner and floors), `blocks` (each player's unbuilt blocks), `penthouse_by`, `positions`, `jail` (player
--> failed rolls), `kept_cards`, `deck`, `bankrupt`, `phase` (what the turn waits for), `rent`, `auction`,
-`debt`, `last_roll`, `last_handout`, `notes`. Helpers: `current_player`, `allowed_events()`,
-`waiting_for()`, `rent_for(deed)`, `rent_due()`, `floor_cost(player, floor)`, `next_floor(cell, player)`,
-`scores()`, `winner()`, `summary()`.
+-> failed rolls), `kept_cards`, `deck`, `bankrupt`, `stage` (the step events left the turn in), `rents`
+(the rent windows open), `auction`, `debt`, `last_roll`, `last_handout`, `notes`. Helpers:
+`current_player`, `phase`, `discard_owed()`, `rolls_again()`, `allowed_events()`, `waiting_for()`,
+`rent_for(deed)`, `rents_due()`, `least_bid()`, `bank_trade_now(player)`, `floor_cost(player, floor)`,
+`next_floor(cell, player)`, `scores()`, `winner()`, `result_line()`, `summary()`.
 
 Money, chips and blocks are conserved: money moves only through `companion.rules.ledger.transfer` (the sum
 over accounts is always the Bank's float); chips only through `_move_chips` between holders and spaces

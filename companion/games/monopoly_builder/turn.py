@@ -78,33 +78,40 @@ def rent_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
 
 
 def token_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
-    """Where the tokens are, and the correction of one the app has on the wrong space (an event: undo
-    takes it back). Offered only where the rules offer it (not in Jail, not while a landing is played)."""
+    """Where the tokens are, and the correction of one the app has on the wrong space: a player, then the
+    space their token is really on, one tap (an event: undo takes it back). Offered only where the rules
+    offer it (not in Jail, not during an auction, not while the mover's landing is being played)."""
     tab: BuilderTab = app.local(VARIANT)
     lines: list[ft.Control] = [ft.Semantics(identifier="tokens", content=ft.Text(" ".join(game.token_lines()), size=13))]
     corrections = game.token_corrections()
     if not corrections:
         return lines
-    who = tab.token_player if tab.token_player in corrections else next(iter(corrections))
-    spaces = corrections[who]
-    space = tab.token_space if tab.token_space in {str(i) for i, _ in spaces} else ""
 
-    def pick_player(v: str) -> None:
-        tab.token_player, tab.token_space = v, ""
+    def toggle() -> None:
+        tab.token_open = not tab.token_open
         app.touch()
 
-    def record() -> None:
-        app.do("correct_token", who, int(space))
-        if not app.error:
-            tab.token_space = ""
+    lines.append(ft.TextButton("A token is elsewhere on the board?" if not tab.token_open else "Close the token correction",
+                               icon=ft.Icons.PLACE, on_click=lambda e: toggle()))
+    if not tab.token_open:
+        return lines
+    who = tab.token_player if tab.token_player in corrections else next(iter(corrections))
 
-    lines.append(ft.ExpansionTile(title=ft.Text("A token is elsewhere on the board?", size=13), controls=[
+    def pick_player(v: str) -> None:
+        tab.token_player = v
+        app.touch()
+
+    def record(space: int) -> None:
+        app.do("correct_token", who, space)
+        if not app.error:
+            tab.token_open = False
+
+    lines += [
         Choice([(p, p) for p in corrections], who, pick_player),
-        ft.Dropdown(label=f"{who}'s token is really on", value=space or None, width=260, dense=True,
-                    options=[ft.DropdownOption(key=str(i), text=name) for i, name in spaces],
-                    on_select=lambda e: (setattr(tab, "token_space", e.control.value or ""), app.touch())),
-        ft.OutlinedButton(f"Put {who}'s token there", disabled=not space, on_click=lambda e: record()),
-    ]))
+        ft.Text(f"{who}'s token is really on:", size=13),
+        ft.Row([ft.OutlinedButton(name, on_click=lambda e, i=i: record(i)) for i, name in corrections[who]],
+               wrap=True, spacing=4, run_spacing=4),
+    ]
     return lines
 
 
