@@ -1,7 +1,7 @@
 """Monopoly Builder engine figures: how long a table waits for the referee, and what random games look like.
 
-    .venv/bin/python benchmarks/builder.py [GAMES]
-    .venv/bin/python benchmarks/builder.py --liveness [GAMES] [EVENTS]
+    .venv/bin/python -m benchmarks.builder [GAMES]
+    .venv/bin/python -m benchmarks.builder --liveness [GAMES] [EVENTS]
 
 Plays GAMES (default 60) seeded random legal games (tests/games/builder_bot.py, 2-4 players) and prints:
 how many reach the penthouse, events per game, the CPU time of one event (push = validate on a copy and
