@@ -348,3 +348,17 @@ def test_the_profile_editor_refuses_an_unplayable_profile_and_saves_a_playable_o
     act.save()
     assert app.info.startswith("Board profile saved") and load_profile(saved).number("oriental_avenue", "price") == 120
     assert load_profile(saved).deed("oriental_avenue").price.confidence == "table"
+
+
+def test_the_setup_screen_offers_the_bank_trade_and_rent_window_settings():
+    from companion.games.monopoly_builder.table import DEFAULT_SETTINGS, SETTING_CHOICES
+
+    assert DEFAULT_SETTINGS["bank_trade"] == "trade_step" and DEFAULT_SETTINGS["rent_window"] == "next_player"
+    assert [k for k, _ in SETTING_CHOICES["bank_trade"]] == ["trade_step", "your_turn"]
+    g = new_builder(PLAYERS, settings={"bank_trade": "your_turn", "rent_window": "next_roll"})
+    assert (g.settings.bank_trade, g.settings.rent_window) == ("your_turn", "next_roll")
+    g.bank_trade("red", "purple")  # before the roll: allowed with this setting
+    assert g.hand("Ann")["purple"] == 1
+    g = new_builder(PLAYERS)
+    with pytest.raises(TableError, match="Trade step"):
+        g.bank_trade("red", "purple")

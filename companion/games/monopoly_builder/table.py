@@ -67,8 +67,13 @@ SETTING_CHOICES: dict[str, list[tuple[str, str]]] = {
     "penthouse_building": [("owner", "Penthouse building counts for its owner's group"),
                            ("apart", "Penthouse building scores 16 but joins no group")],
     "jail_doubles_again": [("no", "Doubles out of Jail: no extra roll"), ("yes", "Doubles out of Jail: roll again")],
+    "bank_trade": [("trade_step", "4-for-1 with the Bank after the move"),
+                   ("your_turn", "4-for-1 with the Bank any time on your turn")],
+    "rent_window": [("next_player", "Rent until the next player rolls"),
+                    ("next_roll", "Rent only until the next roll (after doubles too)")],
 }
-DEFAULT_SETTINGS = {"dice": "entered", "bonus_tie": "none", "penthouse_building": "owner", "jail_doubles_again": "no"}
+DEFAULT_SETTINGS = {"dice": "entered", "bonus_tie": "none", "penthouse_building": "owner", "jail_doubles_again": "no",
+                    "bank_trade": "trade_step", "rent_window": "next_player"}
 
 
 def app_roll() -> tuple[int, int]:
@@ -641,7 +646,8 @@ def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_bu
         colours = box_colours([p.colour for p in players], list(prof.colours.value))
         log = new_game(list(zip(names, colours)), prof, dice=chosen["dice"], bonus_tie=chosen["bonus_tie"],
                        penthouse_building=chosen["penthouse_building"],
-                       jail_doubles_again=chosen["jail_doubles_again"] == "yes")
+                       jail_doubles_again=chosen["jail_doubles_again"] == "yes", bank_trade=chosen["bank_trade"],
+                       rent_window=chosen["rent_window"])
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
     seats = [PlayerInfo(n, SHELL_COLOUR.get(c, "grey")) for n, c in zip(names, colours)]
