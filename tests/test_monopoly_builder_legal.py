@@ -259,3 +259,17 @@ def test_wording_a_purchase_is_said_once() -> None:
     g.roll(2, 3)
     g.buy()
     assert g.turn_lines == ["Ann buys Oriental Avenue for M100."]
+
+
+def test_a_rent_without_a_deed_from_an_old_log_asks_the_latest_landing() -> None:
+    """Logs recorded before rent requests named their deed: the owner's latest open rent is the one asked
+    (the only one the old engine kept), so a stored game replays to the same cash."""
+    log = game(2)
+    push(log, Roll(player="Ann", dice=(2, 3)), Buy(player="Ann"), EndTurn(player="Ann"),
+         Roll(player="Bob", dice=(1, 2)), Auction(player="Bob"), AuctionEnd(), EndTurn(player="Bob"),
+         Roll(player="Ann", dice=(1, 1)), Buy(player="Ann"), Roll(player="Ann", dice=(1, 2)), EndTurn(player="Ann"))
+    assert log.state.has_monopoly("Ann", "light_blue")
+    s = push(log, PlaceToken(player="Bob", space=1), Roll(player="Bob", dice=(2, 2)), Roll(player="Bob", dice=(1, 1)))
+    assert [r.deed for r, _ in s.rents_due()] == ["oriental_avenue", "vermont_avenue"]
+    s = push(log, Rent(player="Ann"))
+    assert s.notes[-1].endswith("rent on Vermont Avenue") and [r.deed for r, _ in s.rents_due()] == ["oriental_avenue"]

@@ -1243,7 +1243,8 @@ class BuilderState(RulesState):
         if not mine:
             raise IllegalAction(f"{p} does not own {self.profile.deed_name(due[0][0].deed)}: only its owner asks "
                                 f"for the rent")
-        r, amount = mine[0]
+        # The latest landing first: a log from before rent windows outlived a re-roll asked only that one.
+        r, amount = mine[-1]
         name = self.profile.deed_name(r.deed)
         if amount == 0:
             raise IllegalAction(f"{name} is mortgaged: it earns no rent")
