@@ -43,7 +43,7 @@ from companion.games.monopoly_builder.rules import (
     Trade,
     new_game,
 )
-from tests.liveness_law import LawGame, LawReport, check_state
+from tests.liveness_law import LawGame, LawReport, check_law, check_state
 
 SEATS = [("Ann", "red"), ("Bob", "purple"), ("Cy", "green"), ("Di", "yellow")]
 
@@ -205,6 +205,14 @@ def test_the_liveness_law_over_random_builder_games() -> None:
           f"{took:.1f} s")
     assert not report.failures, report.failures[:3]
     assert report.events > 1500 and report.near_misses_refused > 4000
+
+
+def test_the_shared_walk_of_the_law_too() -> None:
+    """The law's own walk (`check_law`: a uniform pick over every offered move, so mostly trades and token
+    corrections), a few short games: the same law from the states that walk reaches."""
+    report = check_law(BUILDER_LAW, range(6), 120, check_all_offered=False)
+    assert not report.failures, report.failures[:3]
+    assert report.events > 150  # the end by agreement is one of the moves: these games end early
 
 
 # ---------------------------------------------------------------- hand-written edge states
