@@ -275,8 +275,3 @@ def debt_moves(s: BuilderState) -> list[Event]:
     if not any(d not in s.mortgaged for d in s.deeds_of(debtor)):
         out.append(Bankrupt(player=debtor))
     return out + trade_moves(s) + [EndGame()]
-
-
-def moves_of(s: BuilderState, kind: type[Event]) -> list[Event]:
-    """The offered moves of one event class (what one picker of the app draws)."""
-    return [m for m in legal_moves(s) if isinstance(m, kind)]
