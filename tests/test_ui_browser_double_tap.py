@@ -137,7 +137,7 @@ class Referee:
         box = locator.bounding_box()
         assert box is not None and box["y"] + box["height"] <= VIEW["height"], f"{name} is off the page: {box}"
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        time.sleep(1.0)  # a person's pace since the previous tap (the guard's window is 0.7 s)
+        time.sleep(1.5)  # a person's pace since the previous tap (the guard's window is 1.2 s)
         t0 = time.perf_counter()
         page.mouse.click(x, y)
         page.wait_for_timeout(DOUBLE_TAP_GAP_MS)
