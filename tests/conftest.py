@@ -32,8 +32,8 @@ def shared_data() -> Path:
 def _taps_from_code_are_no_double_taps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests that drive `AppState` from code tap faster than any finger, and the double-tap guard
     (`companion.ui.models.TAP_REPEAT_SECONDS`, issue #26) would drop their taps: it is off for them. Tests
-    marked `tap_guard` keep it (they test it); browser tests run the app in its own process, guard on, and
-    their harness spaces its taps (`browser.harness.Tab.tap`)."""
+    marked `tap_guard` keep it (they test it); browser tests run the app in its own process (the harness
+    switches the guard off there, except for the double-tap test)."""
     if request.node.get_closest_marker("tap_guard") or request.node.get_closest_marker("browser"):
         return
     monkeypatch.setattr("companion.ui.models.TAP_REPEAT_SECONDS", 0.0)

@@ -142,7 +142,6 @@ class Referee:
         page.mouse.click(x, y)
         page.wait_for_timeout(DOUBLE_TAP_GAP_MS)
         page.mouse.click(x, y)
-        self.tab.last_tap = time.monotonic()
         deadline = time.monotonic() + 25
         while self.events() == before and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -129,7 +129,6 @@ class Tab:
     def __init__(self, page: Any, url: str) -> None:
         self.page = page
         self.url = url
-        self.last_tap = 0.0  # time.monotonic() of this tab's latest tap (see `tap`)
 
     def open(self, timeout: float = 30_000) -> float:
         t0 = time.perf_counter()
@@ -142,7 +141,8 @@ class Tab:
     def button(self, name: str, exact: bool = True) -> Any:
         return self.page.get_by_role("button", name=name, exact=exact)
 
-    def tap(self, locator: Any, timeout: float = WAIT_MS) -> None:
+    @staticmethod
+    def tap(locator: Any, timeout: float = WAIT_MS) -> None:
         """Tap a control through Flutter's semantics: a DOM `click` on its semantics node, which Flutter's
         web engine turns into the node's tap action.
 
@@ -153,7 +153,6 @@ class Tab:
         at that moment: CI's flake was a tap meant for a text field that hit "End game by agreement" or a
         board square. The tap action goes to exactly this node, wherever it is drawn."""
         locator.wait_for(state="attached", timeout=timeout)
-        self.last_tap = time.monotonic()
         locator.dispatch_event("click")
 
     def click(self, name: str, exact: bool = True, timeout: float = WAIT_MS) -> None:
