@@ -612,6 +612,14 @@ class AppState:
         if watch is not None and watch.on and watch.view.countdown_until is not None:
             await watch.hold()
 
+    async def watch_carry_on(self) -> None:
+        """The referee answers the watcher's question with "nothing was played": it watches on."""
+        watch = self.watch()
+        if watch is not None and watch.on:
+            self.clear_draft()
+            await watch.carry_on()
+            self.say("Watching on: the board as the game has it.")
+
     def set_watch_settle(self) -> None:
         watch = self.watch()
         if watch is None:

@@ -47,6 +47,12 @@ STALL_SECONDS = 4.0
 # The settle seconds the referee may choose (a table setting): below 1 s a hand pausing over the board
 # would end a move; above 30 s nobody waits.
 SETTLE_RANGE = (1.0, 30.0)
+# A picture whose 64x48 grey thumbnail varies less than this (standard deviation, 8-bit levels) shows
+# nothing: the web camera's pictures after its stream stopped are all black (0.0); of the frames of the
+# rendered boards seen through the browser and 60 shared board photos none was below 22.
+BLANK_STD = 4.0
+STOPPED = ("The camera stopped sending pictures (they are blank): nothing is confirmed until it sends the "
+           "board again. Check the phone, then switch Watch off and on.")
 # A folder to keep every frame read in (for checking a watched game afterwards with `companion watch`).
 FRAMES_DIR = os.environ.get("COMPANION_WATCH_FRAMES", "")
 
@@ -252,6 +258,24 @@ class TableWatch:
                                      message="Countdown stopped: the move is confirmed when the board changes "
                                              "again or on the referee's word."))
 
+    async def carry_on(self) -> None:
+        """The referee's answer to a question is "nothing was played" (or the tiles were put right): the
+        watcher takes the game's board as it is and watches on."""
+        if self._watcher is None or self._pool is None:
+            return
+
+        def tell() -> None:
+            with self.game.lock:
+                rows, moves = list(self.game.board.rows()), self.game.moves
+            with self._lock:
+                if self._watcher is not None:
+                    self._watcher.set_board(rows)
+                self._board, self._moves = rows, moves
+
+        await asyncio.get_running_loop().run_in_executor(self._pool, tell)
+        self._publish(self._with(phase="watching", message="Watching the board.", question="", squares=(),
+                                 proposal=None, proposal_rows=None, countdown_until=None, problem=""))
+
     def _run_soon(self, fn: Callable[[], Any]) -> None:
         if self._pool is not None:
             self._pool.submit(fn)
@@ -283,6 +307,13 @@ class TableWatch:
         if image is None and not boundary:
             return {"problem": "The camera sent a picture that is not an image: nothing was read from it. "
                                "Switch Watch off and on, or take the photo by hand."}
+        if image is not None and _blank(image):
+            # A stopped stream (a track ended, the camera taken by another app) still hands back pictures:
+            # all one colour. Nothing is read from them and a countdown is held.
+            with self._lock:
+                if self._watcher is not None:
+                    self._watcher.hold()
+            return {"problem": STOPPED}
         if image is not None and mirrored:
             image = cv2.flip(image, 1)  # a front or external camera on the web comes back mirrored
         if image is not None and FRAMES_DIR:
@@ -398,6 +429,14 @@ class TableWatch:
                 old.seconds_left() != view.seconds_left()) or old.proposal is not view.proposal and (
                 old.proposal is None or view.proposal is None):
             self._notify()
+
+
+def _blank(image: Any) -> bool:
+    import cv2
+
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    thumb = cv2.resize(grey, (64, 48), interpolation=cv2.INTER_AREA)
+    return float(thumb.std()) < BLANK_STD
 
 
 def replace_view(view: WatchView, **changes: Any) -> WatchView:

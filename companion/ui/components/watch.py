@@ -66,8 +66,10 @@ def WatchState(view: WatchView):
         if view.problem:
             return ft.Semantics(identifier="watch-problem", content=ft.Text(view.problem, color="#B71C1C"))
         return ft.Container()
+    # The headline: what is wrong first (bad input), else why nothing is read now, else the watcher's word.
+    headline = view.problem or view.paused or view.message or "Watching."
     lines: list[ft.Control] = [ft.Semantics(identifier="watch-state", content=ft.Text(
-        view.paused or view.message or "Watching.", size=16, weight=ft.FontWeight.BOLD))]
+        headline, size=16, weight=ft.FontWeight.BOLD, color="#B71C1C" if view.problem else None))]
     left = view.seconds_left()
     if left is not None:
         lines.append(ft.Semantics(identifier="watch-countdown", content=ft.Text(
@@ -81,8 +83,6 @@ def WatchState(view: WatchView):
         lines.append(ft.Semantics(identifier="watch-question", content=ft.Text(
             f"Asking the referee: {view.question}" + (f" (squares {squares})" if squares else ""),
             size=14, color="#B71C1C")))
-    if view.problem:
-        lines.append(ft.Semantics(identifier="watch-problem", content=ft.Text(view.problem, color="#B71C1C")))
     if view.fps:
         lines.append(ft.Text(f"Camera: {view.fps:.1f} pictures a second, {view.read_fps:.1f} read.", size=11,
                              italic=True))
@@ -144,7 +144,7 @@ def WatchPanel(app: AppState):
         try:
             cams = await latest.current.get_available_cameras()
             if not cams:
-                watch.camera_failed("No camera was found on this device: use Upload photo instead.")
+                watch.stop("No camera was found on this device: use Upload photo instead. Nothing was changed.")
                 return
             back = [c for c in cams if "back" in str(getattr(c, "lens_direction", "")).lower()]
             await latest.current.initialize(description=(back or cams)[0],
@@ -154,8 +154,8 @@ def WatchPanel(app: AppState):
         except Exception as exc:  # noqa: BLE001 - refused or no camera: one sentence, nothing changes
             text = str(exc).lower()
             refused = any(w in text for w in ("denied", "notallowed", "permission", "not allowed"))
-            watch.camera_failed(REFUSED if refused else
-                                f"The camera could not start ({exc}). Use Upload photo instead.")
+            watch.stop(REFUSED if refused else
+                       f"The camera could not start ({exc}). Use Upload photo instead. Nothing was changed.")
             return
         mirrored.current = not back  # the web hands a non-back camera's picture back mirrored
         watch.camera_ready()
@@ -172,8 +172,6 @@ def WatchPanel(app: AppState):
                                     "until it comes back. Check the phone, then switch Watch off and on")
                 await asyncio.sleep(1.0)
                 continue
-            if watch.view.problem.startswith("The camera stopped"):
-                watch.camera_ready()
             watch.offer(data, mirrored.current, time.monotonic())
             await asyncio.sleep(max(0.0, FRAME_INTERVAL - (time.monotonic() - started)))
 
@@ -187,6 +185,9 @@ def WatchPanel(app: AppState):
 
     async def hold(e: Any) -> None:
         await app.watch_hold()
+
+    async def carry_on(e: Any) -> None:
+        await app.watch_carry_on()
 
     async def clock_tap(e: Any) -> None:
         """The player's clock tap: the frame taken now ends the move (`Watcher.boundary`)."""
@@ -213,6 +214,9 @@ def WatchPanel(app: AppState):
         buttons: list[ft.Control] = []
         if watch.view.countdown_until is not None:
             buttons.append(ft.OutlinedButton("Wait", icon=ft.Icons.PAUSE, on_click=hold))
+        if watch.view.question:
+            # The answer is a play (the correction screen below, or by hand), or this: nothing was played.
+            buttons.append(ft.OutlinedButton("Nothing was played: watch on", on_click=carry_on))
         if game.clocks is not None and not game.clocks.paused() and game.current_player:
             buttons.append(ft.Semantics(identifier="clock-tap", content=ft.FilledButton(
                 f"{game.current_player}: stop my clock", icon=ft.Icons.TIMER, on_click=clock_tap)))
