@@ -16,9 +16,10 @@ import re
 import time
 from pathlib import Path
 
+import cv2
 import pytest
 from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
-from browser.harness import LAPTOP, PHONE, Tab, failure_shot
+from browser.harness import LAPTOP, PHONE, SCREENSHOTS, Tab, failure_shot
 from browser.watch_game import PLAYERS, build, play_in_process, write
 
 pytestmark = pytest.mark.browser
@@ -63,6 +64,9 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
     expected, boards = play_in_process()
     stream = build(boards)
     video = write(stream, tmp_path / "game.y4m")
+    # What the phone standing over the board sees (the README's picture of a good view): the game's last board.
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(SCREENSHOTS / "w00-watch-camera-view.png"), stream.frames[-1][1])
     with app_server(tmp_path) as url:
         browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
         ref = start_watched_game(browser, url)
@@ -95,7 +99,7 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
             ref.text("M3,000")
             fol.text("M3,000")
             ref.shot("w04-watch-referee-end")
-            rate = ref.page.get_by_text(re.compile(r"Camera: [\d.]+ pictures a second")).first.inner_text()
+            rate = ref.wait_ident("watch-rate").inner_text()
             print(f"the whole game watched in {time.monotonic() - started:.0f} s; {rate}")
         except Exception:
             failure_shot(ref, "watch-ref")

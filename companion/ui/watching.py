@@ -75,6 +75,7 @@ class WatchView:
     proposal: Any = None  # PlayCheck of the proposed move (tiles, words, score, money and token effects)
     proposal_rows: tuple[str, ...] | None = None
     countdown_until: float | None = None  # time.monotonic() at which the proposal is committed
+    settle: float = 4.0  # the table's settle seconds (the countdown's whole length)
     question: str = ""  # why the watcher asks the referee
     squares: tuple[tuple[int, int], ...] = ()  # the squares the question (or the lift) is about
     question_seq: int = 0  # increases with each new question (the referee's tab loads each once)
@@ -87,6 +88,13 @@ class WatchView:
         if self.countdown_until is None:
             return None
         return max(0, math.ceil(self.countdown_until - (time.monotonic() if now is None else now)))
+
+    def share_left(self) -> float:
+        """How much of the countdown is left, 1.0 (all) to 0.0 (none): the bar every tab shows."""
+        if self.countdown_until is None:
+            return 0.0
+        left = (self.countdown_until - time.monotonic()) / max(self.settle, 1e-6)
+        return min(1.0, max(0.0, left))
 
 
 @dataclass
@@ -388,7 +396,7 @@ class TableWatch:
         # The countdown runs from the frame's time (when the picture arrived), not from the end of its read.
         countdown_until = result["t"] + status.countdown if status.countdown is not None else None
         view = self._with(
-            phase=phase, message=status.message, problem="", proposal=proposal_check, proposal_rows=rows,
+            settle=self.settle(), phase=phase, message=status.message, problem="", proposal=proposal_check, proposal_rows=rows,
             countdown_until=countdown_until, question=question, squares=tuple(status.squares), question_seq=seq,
             confidence=(tuple(tuple(float(x) for x in r) for r in status.proposal.confidence)
                         if status.proposal is not None else None))

@@ -63,8 +63,8 @@ def play_in_process(moves: list[tuple[str, str] | str] = MOVES) -> tuple[Any, li
 
 
 def build(boards: list[list[str]], fps: float = 2.0, size: tuple[int, int] = (640, 480), seed: int = 3,
-          style: str = "cream_blue_letters", hold: float = 9.0, final_hold: float = 40.0,
-          hold_before_lift: float = 14.0) -> GameStream:
+          style: str = "cream_blue_letters", hold: float = 7.5, final_hold: float = 30.0,
+          hold_before_lift: float = 11.0) -> GameStream:
     """The stream of a game whose board goes through `boards` (each step adds a move's tiles or lifts a
     withdrawn play's). A move is held still for `hold` s (the watcher commits after its settle time); the
     withdrawn play for `hold_before_lift` s (the referee challenges meanwhile); the last board for

@@ -70,11 +70,16 @@ def WatchState(view: WatchView):
     headline = view.problem or view.paused or view.message or "Watching."
     lines: list[ft.Control] = [ft.Semantics(identifier="watch-state", content=ft.Text(
         headline, size=16, weight=ft.FontWeight.BOLD, color="#B71C1C" if view.problem else None))]
-    left = view.seconds_left()
-    if left is not None:
-        lines.append(ft.Semantics(identifier="watch-countdown", content=ft.Text(
-            f"Confirming in {left} s", size=14)))
+    if view.countdown_until is not None:
+        # The watcher's sentence says the seconds left; the bar shows them going, redrawn every half second.
+        lines.append(ft.Semantics(identifier="watch-countdown", content=ft.ProgressBar(
+            value=view.share_left(), width=280, bar_height=8, color="#F9A825", bgcolor="#FFF3E0")))
     if view.proposal is not None and view.proposal.ok:
+        rows = view.proposal_rows or ()
+        tiles = [f"{'ABCDEFGHIJKLMNO'[c]}{r + 1} {rows[r][c].upper()}" for r, c in sorted(view.proposal.new_squares)
+                 if r < len(rows)]
+        if tiles:
+            lines.append(ft.Text("New tiles: " + ", ".join(tiles), size=13))
         lines.append(play_summary(view.proposal, "watch-score"))
     elif view.proposal is not None and view.proposal.error and view.phase == "move seen":
         lines.append(ft.Text(view.proposal.error, size=13, color="#B71C1C"))
@@ -84,8 +89,8 @@ def WatchState(view: WatchView):
             f"Asking the referee: {view.question}" + (f" (squares {squares})" if squares else ""),
             size=14, color="#B71C1C")))
     if view.fps:
-        lines.append(ft.Text(f"Camera: {view.fps:.1f} pictures a second, {view.read_fps:.1f} read.", size=11,
-                             italic=True))
+        lines.append(ft.Semantics(identifier="watch-rate", content=ft.Text(
+            f"Camera: {view.fps:.1f} pictures a second, {view.read_fps:.1f} read.", size=11, italic=True)))
     return ft.Container(bgcolor=_COLOURS.get(view.phase, "#F5F5F5"), padding=8, border_radius=6,
                         content=ft.Column(lines, spacing=4, tight=True))
 
@@ -108,7 +113,6 @@ def _ruling(game: Any) -> ft.Control | None:
 def WatchPanel(app: AppState):
     """The referee's watch: the switch, the live preview while on, the state, the clock tap, the setting."""
     watch = app.watch()
-    status, set_status = ft.use_state("")
     task = ft.use_ref(None)
     if watch is None:
         return ft.Container()
@@ -126,6 +130,7 @@ def WatchPanel(app: AppState):
     latest = ft.use_ref(None)
     latest.current = camera
     mirrored = ft.use_ref(False)
+    flip, set_flip = ft.use_state(False)  # the preview of a mirrored camera is shown flipped back
 
     async def take() -> bytes:
         cam = latest.current
@@ -158,8 +163,8 @@ def WatchPanel(app: AppState):
                        f"The camera could not start ({exc}). Use Upload photo instead. Nothing was changed.")
             return
         mirrored.current = not back  # the web hands a non-back camera's picture back mirrored
+        set_flip(not back)  # and mirrors its preview: the board reads the right way round on the screen
         watch.camera_ready()
-        set_status("")
         while watch.on:
             started = time.monotonic()
             try:
@@ -199,16 +204,17 @@ def WatchPanel(app: AppState):
 
     items: list[ft.Control] = [ft.Row([
         ft.Switch(label="Watch", value=on, on_change=lambda e: app.watch_on() if e.control.value else app.watch_off()),
-        ft.Text("the phone stands over the board; moves are read as they are laid", size=12, italic=True,
-                expand=True),
+        ft.Text("the phone stands over the board; moves are read as they are laid", size=12, italic=True),
     ], wrap=True)]
+    if on and camera is not None:
+        # Always the panel's second control while watching, keyed: a redraw that adds or drops a line around
+        # it (a ruling, a question) must keep the live camera, not make a new, uninitialised one.
+        items.append(ft.Container(key="watch-camera", content=camera, width=320, height=240, bgcolor="#000000",
+                                  # always a scale, so flipping it later keeps the live camera's widget
+                                  scale=ft.Scale(scale_x=-1 if flip else 1, scale_y=1)))
     ruling = _ruling(game)
     if ruling is not None:
         items.append(ruling)
-    if on and camera is not None:
-        items.append(ft.Row([ft.Container(content=camera, width=320, height=240, bgcolor="#000000")]))
-    if status:
-        items.append(ft.Text(status, size=12))
     items.append(WatchState(watch.view))
     if on:
         buttons: list[ft.Control] = []
@@ -230,8 +236,8 @@ def WatchPanel(app: AppState):
         ft.TextButton("Set", on_click=lambda e: app.set_watch_settle()),
     ], wrap=True))
     # Any tap on the panel (outside its buttons) stops a countdown, as the Wait button does.
-    return ft.Semantics(identifier="watch-panel", content=ft.GestureDetector(
-        on_tap=hold, content=ft.Column(items, spacing=6, tight=True)))
+    return ft.Semantics(identifier="watch-panel", content=ft.Container(
+        on_click=hold, content=ft.Column(items, spacing=6, tight=True)))
 
 
 @ft.component
