@@ -62,7 +62,7 @@ class Move:
 class Stream:
     """A built stream: frames (t, BGR image) in time order, and the moves it shows."""
 
-    frames: list[tuple[float, U8]]
+    frames: list[tuple[float, Any]]  # (t, BGR image), or (t, JPEG bytes) when built with jpeg_quality
     moves: list[Move]
     fps: float
     corners: list[list[float]]  # where the grid is in the camera's frames before any bump
@@ -267,7 +267,7 @@ def motion_blur(image: U8, length: int, angle: float) -> U8:
 
 def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "clean", seed: int = 0,
                  size: tuple[int, int] = (1632, 1224), settle: float = 4.0, pause_at_most: float = 2.5,
-                 quick_next: bool = False, noise: float = 2.0) -> Stream:
+                 quick_next: bool = False, noise: float = 2.0, jpeg_quality: int | None = None) -> Stream:
     """The camera stream of the game the keyframes show (see the module's docstring).
 
     `fault` (one of FAULTS) is applied during each move from the second on: `glare` a lamp's reflection
@@ -276,7 +276,9 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
     with a hand. After a move's last tile the board stays clear for `settle` + 3 s (the watcher commits
     then); with `quick_next` the next player's hand comes `settle` / 2 s after it instead (the watcher
     must commit the earlier move when it sees the next move's tiles). Hands pause off the board for up
-    to `pause_at_most` seconds between a move's groups of tiles."""
+    to `pause_at_most` seconds between a move's groups of tiles. With `jpeg_quality` the frames are kept
+    as JPEG bytes (what a phone's camera hands the app; a long stream of 2 MP frames held decoded takes
+    gigabytes)."""
     if fault not in FAULTS:
         raise ValueError(f"unknown fault {fault!r}: one of {', '.join(FAULTS)}")
     rng = np.random.default_rng(seed)
@@ -285,7 +287,7 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
     cam = Camera(canvas.shape[0], size, rng)
     corners = cam.grid_corners()
     dt = 1.0 / fps
-    frames: list[tuple[float, U8]] = []
+    frames: list[tuple[float, Any]] = []
     moves: list[Move] = []
     t = 0.0
     lighting: tuple[float, tuple[float, float, float], float] | None = None
@@ -316,6 +318,8 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
                 noise_fields.extend(np.clip(rng.normal(0, noise, img.shape), -30, 30).astype(np.int16)
                                     for _ in range(3))
             img = np.clip(img.astype(np.int16) + noise_fields[len(frames) % 3], 0, 255).astype(np.uint8)
+        if jpeg_quality is not None:
+            img = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])[1].tobytes()
         frames.append((round(t, 3), img))
         t += dt
 
