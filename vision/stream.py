@@ -56,6 +56,7 @@ class Move:
     laid: float = 0.0  # time of the first frame showing the whole move with no hand (the move is over)
     end: float = 0.0  # time of the move's last frame (the next move's hand comes after it)
     fault: str = "clean"
+    lifted: list[tuple[int, int]] = field(default_factory=list)  # tiles taken off (a withdrawn play)
 
 
 @dataclass
@@ -333,6 +334,9 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
         before, after = keyframes[i - 1].grid, keyframes[i].grid
         tiles = sorted((r, c, after[r][c]) for r in range(SIZE) for c in range(SIZE)
                        if before[r][c] in ".#" and after[r][c] not in ".#")
+        # tiles taken off the board (a challenge withdrew a play): lifted by the hand, all at once
+        lifted = [(r, c) for r in range(SIZE) for c in range(SIZE)
+                  if before[r][c] not in ".#" and after[r][c] in ".#"]
         fault_now = fault if i >= 2 else "clean"
         move = Move(i, tiles, fault=fault_now)
         known = [(r, c) for r in range(SIZE) for c in range(SIZE) if before[r][c] not in ".#"]
@@ -358,7 +362,14 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
         if fault_now == "bump":
             shoot((7, 7, side, player))  # an elbow knocks the phone while reaching
             cam = cam.bumped(rng)
-        if not groups:  # a photo that repeats the board: a hand passes over it and nothing changes
+        if lifted:
+            r0, c0 = lifted[0]
+            shoot((r0 + 2.5, c0 + 1.5, side, player))
+            for r, c in lifted:
+                paste_tile(canvas, canvases[i], r, c)
+            version += 1
+            shoot((r0 + 0.3, c0 + 0.2, side, player))
+        elif not groups:  # a photo that repeats the board: a hand passes over it and nothing changes
             shoot((7, 7, side, player))
         for g, group in enumerate(groups):
             r0, c0 = group[0][0], group[0][1]
@@ -377,6 +388,7 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
                 still(float(rng.uniform(0.0, pause_at_most)))
         if not groups:
             move.last_hand = frames[-1][0]
+        move.lifted = lifted
         move.laid = round(t, 3)
         still(settle / 2 if quick_next and i < len(keyframes) - 1 else settle + 3.0)
         move.end = frames[-1][0]
@@ -413,8 +425,16 @@ def rendered_game(style: str = "cream_blue_letters", seed: int = 1, moves: int =
     g1 = g0 + SIZE * cell
     corners = [[g0, g0], [g1, g0], [g1, g1], [g0, g1]]
     out = [Keyframe(empty, corners, grids[0])]
+    pad = round(0.15 * cell)
     for grid in grids[1:]:
-        out.append(Keyframe(full, corners, grid))
+        image = empty.copy()  # the empty board with this keyframe's tiles (and their shadows) put on it
+        for r in range(SIZE):
+            for c in range(SIZE):
+                if grid[r][c] != ".":
+                    y, x = round(g0) + r * cell, round(g0) + c * cell
+                    image[y - pad:y + cell + pad, x - pad:x + cell + pad] = full[y - pad:y + cell + pad,
+                                                                                 x - pad:x + cell + pad]
+        out.append(Keyframe(image, corners, grid))
     return out
 
 
