@@ -213,6 +213,12 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                 continue
             want, score = game.truth[m]
             got[m] += tiles
+            if score is None and set(tiles) < set(want) and set(got[m]) < set(want) and st.moves[m].tiles:
+                # a change of several plays between two photos, committed one play at a time: so far right
+                watcher.set_board(watcher.board)
+                continue
+            if score is None and sorted(got[m]) == want:
+                tiles = want  # the last of its plays: the change is on the board exactly
             if tiles == want and (score is None or status.commit.score == score):
                 tally.exact += 1
                 if m in proposed_at:

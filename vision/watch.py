@@ -28,7 +28,7 @@ How, and why it is cheap:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import cv2
@@ -233,6 +233,7 @@ class Watcher:
         self._read_look: Look | None = None  # the look last read in full, and its reading
         self._reading: BoardReading | None = None
         self._proposal: BoardReading | None = None
+        self._proposal_look: Look | None = None  # the look the proposal was read from
         self._clear_since: float | None = None  # since when the proposal's look is seen with nothing over it
         self._held = False
         self._boundary = False  # a clock tap is waiting for a clear view to commit
@@ -412,7 +413,6 @@ class Watcher:
             if self._proposal is not None:
                 self._clear_since = None
             self._held = False
-            self._pending = None
             try:
                 reading = self._read(frame, self._game)
             except (NotAnImage, NoBoardFound):
@@ -444,7 +444,7 @@ class Watcher:
                                squares=tuple(new))
         question, squares = self._doubt(reading)
         if question is not None and self._proposal is not None and self._proposal is not reading:
-            split = self._next_player_first(frame, self._proposal, reading, t)
+            split = self._next_player_first(frame, self._proposal, reading, look, still, t)
             if split is not None:
                 return split
         if question is not None:
@@ -452,13 +452,13 @@ class Watcher:
             # tiles being laid are often not one legal play yet (a gap, the first tiles off the centre).
             self._proposal = None
             self._clear_since = None
-            if self._pending is None:
-                self._pending = (t, question, squares)
+            if self._pending is None or self._pending[1:] != (question, squares):
+                self._pending = (t, question, squares)  # the same doubt seen on: its time runs on
             return self._doubt_status(t)
         if self._question is not None:
             return self._asking(t)
         if self._proposal is not reading:
-            self._proposal = reading
+            self._proposal, self._proposal_look = reading, look
             self._clear_since = t
         elif self._clear_since is None:
             self._clear_since = t
@@ -490,37 +490,38 @@ class Watcher:
         rows = merged_rows(self._game, proposal)
         self._game = rows
         self._committed_rows = rows
-        self._ref, self._ref_is_game = self._read_look, self._read_look is not None
+        self._ref, self._ref_is_game = self._proposal_look, self._proposal_look is not None
         self._proposal = None
+        self._proposal_look = None
         self._clear_since = None
         self._boundary = False
         self._held = False
         self._read_look = None
         self._reading = None
 
-    def _next_player_first(self, frame: Frame, earlier: BoardReading, now: BoardReading,
-                           t: float) -> WatchStatus | None:
-        """`now` holds the earlier proposal's tiles and more, which are not one play with them: the next
-        player laid tiles before the earlier move's countdown ended. When the rest reads as a sure move on
-        the board with the earlier move, the earlier move is committed and the rest proposed; else None."""
+    def _next_player_first(self, frame: Frame, earlier: BoardReading, now: BoardReading, look: Look,
+                           still: bool, t: float) -> WatchStatus | None:
+        """`now` shows the earlier proposal's tiles, unchanged, and more tiles that cannot be part of one
+        play with them (not in their line): the next player laid tiles before the earlier move's
+        countdown ended. The earlier move is committed and the rest read against it (its status carries
+        the commit); None when that is not the case (tiles in the same line are the same move, still
+        being laid: a gap is often filled a moment later)."""
         had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
         has = {(tile.square, tile.letter) for tile in now.new_tiles or []}
-        if not had or not had < has or now.changed:
+        if not had or not had < has or now.changed or self._doubt(earlier)[0] is not None:
             return None
-        if self._doubt(earlier)[0] is not None:
+        squares = [_square_of(tile) for tile in now.new_tiles or []]
+        if len({r for r, _ in squares}) == 1 or len({c for _, c in squares}) == 1:
             return None
         after = merged_rows(self._game, earlier)
         rest = self._read(frame, after)
-        if self._doubt(rest)[0] is not None or not rest.new_tiles:
+        if rest.changed or not rest.new_tiles:
             return None
         self._record(earlier)
-        self._proposal = rest
-        self._clear_since = t
-        self._read_look, self._reading = self._clear, rest
-        left = self.config.settle_seconds
-        return WatchStatus(t, Phase.PROPOSED, f"Move recorded: {describe(earlier)}. Next move seen: "
-                           f"{describe(rest)}, confirming in {left:.0f} s.", proposal=rest, countdown=left,
-                           commit=earlier)
+        self._clear = look
+        self._read_look, self._reading = look, rest
+        status = self._judge(frame, rest, look, still, t)
+        return replace(status, commit=earlier, message=f"Move recorded: {describe(earlier)}. {status.message}")
 
     def _doubt(self, reading: BoardReading) -> tuple[str | None, tuple[Square, ...]]:
         """The question a reading raises, and its squares; (None, ()) for a sure, legal move."""
