@@ -336,7 +336,9 @@ class Watcher:
             # Two frames agree: the camera or the board may have moved. Find the grid again.
             self._relocated_for = look
             if not self._locate(frame):
-                return self._no_board(t)
+                if moved:
+                    return self._no_board(t)
+                return self._hidden(t, "Waiting for a clear view of the board.")
             look = look_of(frame, self._corners)
             self._prev = look
             again = self._over_board(look, reaching_first=True)
