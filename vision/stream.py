@@ -276,7 +276,8 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
     camera knocked (it stays so), `light` a lighting change (it stays), `blur` motion blur on the frames
     with a hand. After a move's last tile the board stays clear for `settle` + 3 s (the watcher commits
     then); with `quick_next` the next player's hand comes `settle` / 2 s after it instead (the watcher
-    must commit the earlier move when it sees the next move's tiles). Hands pause off the board for up
+    must commit the earlier move when it sees the next move's tiles), the two players reaching in from
+    opposite sides of the table (else a hand comes from the side nearest the move's tiles). Hands pause off the board for up
     to `pause_at_most` seconds between a move's groups of tiles. With `jpeg_quality` the frames are kept
     as JPEG bytes (what a phone's camera hands the app; a long stream of 2 MP frames held decoded takes
     gigabytes)."""
@@ -342,7 +343,9 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
         known = [(r, c) for r in range(SIZE) for c in range(SIZE) if before[r][c] not in ".#"]
         far = _far_known(known, [(r, c) for r, c, _ in tiles])
         player = int(rng.integers(0, 1000))
-        if tiles:
+        if quick_next:  # two players facing each other: each reaches in from their own side
+            side = ("bottom", "top")[i % 2]
+        elif tiles:
             side = _nearest_side(cam, *np.mean([(r, c) for r, c, _ in tiles], axis=0))
         else:
             side = "bottom"

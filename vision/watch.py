@@ -210,6 +210,14 @@ def reaching_in(diff: npt.NDArray[np.bool_], config: WatchConfig) -> npt.NDArray
     return out
 
 
+def reaching_side(reaching: npt.NDArray[np.bool_]) -> str:
+    """The edge of the board ("top", "bottom", "left", "right" of the frame's grid) that most of a reaching
+    region crosses: the side of the table the arm comes from, i.e. the player's seat."""
+    counts = {"top": int(reaching[0, :].sum()), "bottom": int(reaching[-1, :].sum()),
+              "left": int(reaching[:, 0].sum()), "right": int(reaching[:, -1].sum())}
+    return max(counts, key=lambda side: counts[side])
+
+
 class Watcher:
     """Watches one table's board. Feed it frames in time order; it says what it sees and when to commit."""
 
@@ -234,6 +242,8 @@ class Watcher:
         self._reading: BoardReading | None = None
         self._proposal: BoardReading | None = None
         self._proposal_look: Look | None = None  # the look the proposal was read from
+        self._hand_sides: set[str] = set()  # sides hands reached in from since the last reading was judged
+        self._player_sides: set[str] = set()  # sides the hands that laid the proposal's tiles came from
         self._clear_since: float | None = None  # since when the proposal's look is seen with nothing over it
         self._held = False
         self._boundary = False  # a clock tap is waiting for a clear view to commit
@@ -307,6 +317,8 @@ class Watcher:
         self._reading = None
         self._boundary = False
         self._held = False
+        self._hand_sides = set()
+        self._player_sides = set()
 
     @property
     def board(self) -> list[str]:
@@ -359,7 +371,9 @@ class Watcher:
             return None
         diffs = [differing(look, r, self.config) for r in refs]
         moved = all(float(d[GRID].mean()) > self.config.moved_share for d in diffs)
-        if (reaching_first or not moved) and all(reaching_in(d, self.config).any() for d in diffs):
+        reaching = [reaching_in(d, self.config) for d in diffs]
+        if (reaching_first or not moved) and all(r.any() for r in reaching):
+            self._hand_sides.add(reaching_side(reaching[0]))
             return "reaching"
         return "moved" if moved else None
 
@@ -390,6 +404,8 @@ class Watcher:
         self._withdrawn = ()
         self._question = None
         self._pending = None
+        self._hand_sides = set()
+        self._player_sides = set()
         return WatchStatus(t, Phase.WATCHING, "Watching the board.")
 
     def _read(self, frame: Frame, previous: list[str]) -> BoardReading:
@@ -460,6 +476,23 @@ class Watcher:
         if self._question is not None:
             return self._asking(t)
         if self._proposal is not reading:
+            earlier = self._proposal
+            if earlier is not None and self._hand_sides and self._player_sides \
+                    and not self._hand_sides & self._player_sides and _extends(earlier, reading):
+                # More tiles in the move's line, laid by an arm from another side of the table: the next
+                # player extending the word, or the same player reaching round? Nobody can tell: ask.
+                added = tuple(sorted(set(map(_square_of, reading.new_tiles or []))
+                                     - set(map(_square_of, earlier.new_tiles or []))))
+                self._proposal = None
+                self._clear_since = None
+                self._question = ("tiles were added in the line of the move seen by a hand from another side "
+                                  "of the table: say whether they are the same move or the next player's.", added)
+                return self._asking(t)
+            if earlier is None:
+                self._player_sides = set(self._hand_sides)
+            else:
+                self._player_sides |= self._hand_sides
+            self._hand_sides = set()
             self._proposal, self._proposal_look = reading, look
             self._clear_since = t
         elif self._clear_since is None:
@@ -495,6 +528,8 @@ class Watcher:
         self._ref, self._ref_is_game = self._proposal_look, self._proposal_look is not None
         self._proposal = None
         self._proposal_look = None
+        self._hand_sides = set()
+        self._player_sides = set()
         self._clear_since = None
         self._boundary = False
         self._held = False
@@ -597,6 +632,12 @@ def merged_rows(rows: Sequence[str], reading: BoardReading) -> list[str]:
         r, c = _square_of(tile)
         grid[r][c] = tile.letter
     return ["".join(r) for r in grid]
+
+
+def _extends(earlier: BoardReading, now: BoardReading) -> bool:
+    """`now` holds all of `earlier`'s new tiles, unchanged, and more."""
+    had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
+    return bool(had) and had < {(tile.square, tile.letter) for tile in now.new_tiles or []}
 
 
 def _doubt_squares(reading: BoardReading) -> tuple[Square, ...]:
