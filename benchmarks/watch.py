@@ -36,6 +36,7 @@ the game (cached by `python -m vision.train --eval-only --cache DIR`, as benchma
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -54,7 +55,7 @@ import numpy as np
 from benchmarks.vision_sequence import label_change
 from companion.rules.tiles import load_tileset
 from vision import stream as streams
-from vision.watch import Phase, Watcher, WatchConfig
+from vision.watch import Phase, WatchConfig, Watcher
 
 EMPTY = ["." * 15] * 15
 
@@ -80,6 +81,7 @@ class Tally:
     spurious: int = 0  # commits on a change that put no tile down
     latency: list[float] = field(default_factory=list)
     latency_wall: list[float] = field(default_factory=list)
+    latency_cpu: list[float] = field(default_factory=list)
     commit_after_laid: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     seconds: float = 0.0
@@ -90,6 +92,7 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.latency += other.latency
         self.latency_wall += other.latency_wall
+        self.latency_cpu += other.latency_cpu
         self.commit_after_laid += other.commit_after_laid
         self.cpu += other.cpu
         self.seconds += other.seconds
@@ -148,7 +151,7 @@ def rendered_games(count: int, moves: int = 6) -> list[Game]:
     for k in range(count):
         style = styles[k % len(styles)]
         keys = streams.rendered_game(style, seed=k + 1, moves=moves)
-        truth = [label_change(a.grid, b.grid, tileset) for a, b in zip(keys, keys[1:], strict=False)]
+        truth = [label_change(a.grid, b.grid, tileset) for a, b in itertools.pairwise(keys)]
         out.append(Game(f"rendered {style} {k + 1}", "en", keys, truth))
     return out
 
@@ -178,7 +181,7 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
     resolved = [False] * len(st.moves)
     got: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
     pending_answer: int | None = None
-    proposed_at: dict[int, tuple[float, float]] = {}
+    proposed_at: dict[int, tuple[float, float, float]] = {}
     deadline = [m.end for m in st.moves]
     if quick_next:
         deadline = [st.moves[min(i + 1, len(st.moves) - 1)].end for i in range(len(st.moves))]
@@ -203,7 +206,7 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
         m = first_open()
         if status.proposal is not None and m is not None and m not in proposed_at \
                 and _tiles_of(status.proposal) == game.truth[m][0]:
-            proposed_at[m] = (t, wall)
+            proposed_at[m] = (t, wall, cpu)
         if status.commit is not None:
             tiles = _tiles_of(status.commit)
             if m is None or not st.moves[window].tiles and window != m:
@@ -222,9 +225,10 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
             if tiles == want and (score is None or status.commit.score == score):
                 tally.exact += 1
                 if m in proposed_at:
-                    p_t, p_wall = proposed_at[m]
+                    p_t, p_wall, p_cpu = proposed_at[m]
                     tally.latency.append(p_t - st.moves[m].last_hand)
                     tally.latency_wall.append(p_t - st.moves[m].last_hand + p_wall)
+                    tally.latency_cpu.append(p_t - st.moves[m].last_hand + p_cpu)
                 tally.commit_after_laid.append(t - st.moves[m].laid)
             elif set(tiles) < set(want):
                 tally.partial += 1
@@ -290,11 +294,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.settle_sweep:
         for settle in (float(v) for v in args.settle_sweep.split(",")):
             total = Tally()
-            for g in (g for g in games if g.name.startswith("rendered")):
-                total.add(watch_game(g, "clean", args.fps, settle, False, 1, False))
-            print(f"settle {settle:4.1f} s: exact {total.exact}/{total.changes}, partial commits {total.partial}, "
-                  f"silently wrong {total.silent}, laid -> committed median {_median(total.commit_after_laid)} s",
-                  flush=True)
+            for k, g in enumerate(g for g in games if g.name.startswith("rendered")):
+                tally = watch_game(g, "clean", args.fps, settle, False, k + 1, args.show)
+                total.add(tally)
+                if args.show:
+                    for note in tally.notes:
+                        print(f"      {g.name}: {note}")
+            print(f"settle {settle:4.1f} s: exact {total.exact}/{total.changes}, asked {total.asked}, partial commits "
+                  f"{total.partial}, silently wrong {total.silent}, taps {total.taps}, laid -> committed median "
+                  f"{_median(total.commit_after_laid)} s", flush=True)
         return 0
     print(f"{len(games)} games, faults {args.faults}, {args.fps:g} frames/s, settle {args.settle:g} s"
           f"{', next player quick' if args.quick_next else ''}, models {args.models}, frames 1632x1224 JPEG")
@@ -320,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"all: exact {grand.exact}/{grand.changes}, asked {grand.asked}, silently wrong {grand.silent}, "
           f"partial {grand.partial}, taps {grand.taps}, spurious {grand.spurious}")
     print(f"latency last hand -> proposal: median {_median(grand.latency)} s frames' time, "
-          f"{_median(grand.latency_wall)} s wall; laid -> committed median {_median(grand.commit_after_laid)} s")
+          f"{_median(grand.latency_wall)} s wall (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores), "
+          f"{_median(grand.latency_cpu)} s with the proposing call's CPU time; laid -> committed median "
+          f"{_median(grand.commit_after_laid)} s")
     print(f"reading cost per frame (2 MP JPEG, CPU, one thread): median {statistics.median(grand.cpu):.3f} s, "
           f"p90 {_p90(grand.cpu)} s over {len(grand.cpu)} frames")
     print(f"CPU per second of watching at {args.fps:g} frames/s: {cpu_per_second:.3f} s -> one 2-core server "

@@ -7,6 +7,7 @@ driven as the app drives it: a commit is recorded at once with `set_board`.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from companion.cli import main as cli
 from companion.rules.tiles import load_tileset
 from vision import stream as streams
 from vision.errors import NotAnImage
-from vision.watch import Phase, Watcher, WatchConfig, WatchStatus
+from vision.watch import Phase, WatchConfig, Watcher, WatchStatus
 
 SIZE = (960, 720)  # small frames keep the tests quick; the benchmark uses 2 MP
 
@@ -27,7 +28,7 @@ def _truth(keys: list[streams.Keyframe]) -> list[tuple[list[tuple[int, int, str]
     from benchmarks.vision_sequence import label_change
 
     tileset = load_tileset("en")
-    return [label_change(a.grid, b.grid, tileset) for a, b in zip(keys, keys[1:], strict=False)]
+    return [label_change(a.grid, b.grid, tileset) for a, b in itertools.pairwise(keys)]
 
 
 def _tiles(reading: Any) -> list[tuple[int, int, str]]:
@@ -206,7 +207,7 @@ def _cli_error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_companion_watch_bad_input_is_one_sentence_and_exit_2(game: Any, tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    keys, st = game
+    _keys, st = game
     assert "no file or folder" in _cli_error([str(tmp_path / "missing.y4m")], capsys)
     cut = tmp_path / "cut.y4m"
     streams.write_y4m(cut, st.frames[:3], 1.0)

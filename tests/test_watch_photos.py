@@ -14,7 +14,7 @@ import pytest
 
 from vision import stream as streams
 from vision.labelled import SHARED_BOARDS, labelled_photos
-from vision.watch import Phase, Watcher, WatchConfig
+from vision.watch import Phase, WatchConfig, Watcher
 
 pytestmark = pytest.mark.skipif(not (SHARED_BOARDS / "cava_ro").is_dir(),
                                 reason="../shared/data/boards/cava_ro is absent: the real photo games are not here")

@@ -17,6 +17,7 @@ keyframes and seed give the same stream.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -250,7 +251,7 @@ def glare(image: U8, centre: tuple[float, float], radius: float, strength: float
 
 def light(image: U8, gain: float, tint: tuple[float, float, float], slope: float) -> U8:
     """A lighting change: brighter or dimmer, a little tinted, lit more on one side."""
-    h, w = image.shape[:2]
+    w = image.shape[1]
     ramp = 1.0 + slope * (np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :, None])
     out = image.astype(np.float32) * gain * np.array(tint, np.float32)[None, None, :] * ramp
     return np.clip(out, 0, 255).astype(np.uint8)
@@ -419,7 +420,7 @@ def rendered_game(style: str = "cream_blue_letters", seed: int = 1, moves: int =
     # random_grid with the same generator lays the same words in the same order: each grid extends the last
     grids = [synth.random_grid(np.random.default_rng(seed), k) if k else ["." * SIZE] * SIZE
              for k in range(moves + 1)]
-    for a, b in zip(grids, grids[1:], strict=False):
+    for a, b in itertools.pairwise(grids):
         if any(x != "." and x != y for ra, rb in zip(a, b, strict=True) for x, y in zip(ra, rb, strict=True)):
             raise AssertionError("rendered moves must extend the board")
     cell = 56
@@ -455,8 +456,8 @@ def write_y4m(path: Path, frames: Sequence[tuple[float, U8]], fps: float) -> Non
 
 def _rate(fps: float) -> tuple[int, int]:
     if abs(fps - round(fps)) < 1e-9:
-        return int(round(fps)), 1
-    return int(round(fps * 1000)), 1000
+        return round(fps), 1
+    return round(fps * 1000), 1000
 
 
 class StreamError(ValueError):

@@ -485,8 +485,8 @@ class Watcher:
                                      - set(map(_square_of, earlier.new_tiles or []))))
                 self._proposal = None
                 self._clear_since = None
-                self._question = ("tiles were added in the line of the move seen by a hand from another side "
-                                  "of the table: say whether they are the same move or the next player's.", added)
+                self._question = (("tiles were added in the line of the move seen by a hand from another side "
+                                   "of the table: say whether they are the same move or the next player's."), added)
                 return self._asking(t)
             if earlier is None:
                 self._player_sides = set(self._hand_sides)
@@ -565,16 +565,16 @@ class Watcher:
         new = tuple(_square_of(tile) for tile in reading.new_tiles or [])
         if reading.changed:
             squares = tuple((int(c.square[1:]) - 1, ord(c.square[0]) - 65) for c in reading.changed)
-            return (f"a tile of the game's board looks gone or moved ({', '.join(c.square for c in reading.changed)}"
-                    "): put it back, or say what happened.", squares)
+            gone = ", ".join(c.square for c in reading.changed)
+            return f"a tile of the game's board looks gone or moved ({gone}): put it back, or say what happened.", squares
         blanks = tuple(_square_of(tile) for tile in reading.new_tiles or [] if tile.letter == "?")
         if blanks:
-            return (f"a blank tile was played on {', '.join(square_name(s) for s in blanks)}: which letter does "
-                    "it stand for?", blanks)
+            where = ", ".join(square_name(s) for s in blanks)
+            return f"a blank tile was played on {where}: which letter does it stand for?", blanks
         illegal = [w for w in reading.warnings if "do not form a legal play" in w]
         if illegal:
-            return ("the new tiles are not one legal play (not in one line, not joined to the board, or two moves "
-                    "at once): check them.", new)
+            return (("the new tiles are not one legal play (not in one line, not joined to the board, or two "
+                     "moves at once): check them."), new)
         if reading.doubtful:
             return (f"the reader is unsure of this move ({reading.doubts[0] if reading.doubts else 'a doubtful read'}).",
                     new or _doubt_squares(reading))

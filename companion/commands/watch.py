@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.rules.errors import RulesDataError
     from companion.rules.tiles import load_tileset
     from vision.errors import VisionError
-    from vision.watch import Phase, Watcher, WatchConfig, describe, merged_rows
+    from vision.watch import Phase, WatchConfig, Watcher, describe, merged_rows
 
     if not args.source.exists():
         raise CommandError(f"no file or folder at {args.source}: give a y4m or mp4 video or a folder of frames")
