@@ -17,6 +17,7 @@ keyframes and seed give the same stream.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -56,13 +57,14 @@ class Move:
     laid: float = 0.0  # time of the first frame showing the whole move with no hand (the move is over)
     end: float = 0.0  # time of the move's last frame (the next move's hand comes after it)
     fault: str = "clean"
+    lifted: list[tuple[int, int]] = field(default_factory=list)  # tiles taken off (a withdrawn play)
 
 
 @dataclass
 class Stream:
     """A built stream: frames (t, BGR image) in time order, and the moves it shows."""
 
-    frames: list[tuple[float, U8]]
+    frames: list[tuple[float, Any]]  # (t, BGR image), or (t, JPEG bytes) when built with jpeg_quality
     moves: list[Move]
     fps: float
     corners: list[list[float]]  # where the grid is in the camera's frames before any bump
@@ -249,7 +251,7 @@ def glare(image: U8, centre: tuple[float, float], radius: float, strength: float
 
 def light(image: U8, gain: float, tint: tuple[float, float, float], slope: float) -> U8:
     """A lighting change: brighter or dimmer, a little tinted, lit more on one side."""
-    h, w = image.shape[:2]
+    w = image.shape[1]
     ramp = 1.0 + slope * (np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :, None])
     out = image.astype(np.float32) * gain * np.array(tint, np.float32)[None, None, :] * ramp
     return np.clip(out, 0, 255).astype(np.uint8)
@@ -267,7 +269,7 @@ def motion_blur(image: U8, length: int, angle: float) -> U8:
 
 def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "clean", seed: int = 0,
                  size: tuple[int, int] = (1632, 1224), settle: float = 4.0, pause_at_most: float = 2.5,
-                 quick_next: bool = False, noise: float = 2.0) -> Stream:
+                 quick_next: bool = False, noise: float = 2.0, jpeg_quality: int | None = None) -> Stream:
     """The camera stream of the game the keyframes show (see the module's docstring).
 
     `fault` (one of FAULTS) is applied during each move from the second on: `glare` a lamp's reflection
@@ -275,8 +277,11 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
     camera knocked (it stays so), `light` a lighting change (it stays), `blur` motion blur on the frames
     with a hand. After a move's last tile the board stays clear for `settle` + 3 s (the watcher commits
     then); with `quick_next` the next player's hand comes `settle` / 2 s after it instead (the watcher
-    must commit the earlier move when it sees the next move's tiles). Hands pause off the board for up
-    to `pause_at_most` seconds between a move's groups of tiles."""
+    must commit the earlier move when it sees the next move's tiles), the two players reaching in from
+    opposite sides of the table (else a hand comes from the side nearest the move's tiles). Hands pause off the board for up
+    to `pause_at_most` seconds between a move's groups of tiles. With `jpeg_quality` the frames are kept
+    as JPEG bytes (what a phone's camera hands the app; a long stream of 2 MP frames held decoded takes
+    gigabytes)."""
     if fault not in FAULTS:
         raise ValueError(f"unknown fault {fault!r}: one of {', '.join(FAULTS)}")
     rng = np.random.default_rng(seed)
@@ -285,7 +290,7 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
     cam = Camera(canvas.shape[0], size, rng)
     corners = cam.grid_corners()
     dt = 1.0 / fps
-    frames: list[tuple[float, U8]] = []
+    frames: list[tuple[float, Any]] = []
     moves: list[Move] = []
     t = 0.0
     lighting: tuple[float, tuple[float, float, float], float] | None = None
@@ -316,6 +321,8 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
                 noise_fields.extend(np.clip(rng.normal(0, noise, img.shape), -30, 30).astype(np.int16)
                                     for _ in range(3))
             img = np.clip(img.astype(np.int16) + noise_fields[len(frames) % 3], 0, 255).astype(np.uint8)
+        if jpeg_quality is not None:
+            img = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])[1].tobytes()
         frames.append((round(t, 3), img))
         t += dt
 
@@ -329,12 +336,17 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
         before, after = keyframes[i - 1].grid, keyframes[i].grid
         tiles = sorted((r, c, after[r][c]) for r in range(SIZE) for c in range(SIZE)
                        if before[r][c] in ".#" and after[r][c] not in ".#")
+        # tiles taken off the board (a challenge withdrew a play): lifted by the hand, all at once
+        lifted = [(r, c) for r in range(SIZE) for c in range(SIZE)
+                  if before[r][c] not in ".#" and after[r][c] in ".#"]
         fault_now = fault if i >= 2 else "clean"
         move = Move(i, tiles, fault=fault_now)
         known = [(r, c) for r in range(SIZE) for c in range(SIZE) if before[r][c] not in ".#"]
         far = _far_known(known, [(r, c) for r, c, _ in tiles])
         player = int(rng.integers(0, 1000))
-        if tiles:
+        if quick_next:  # two players facing each other: each reaches in from their own side
+            side = ("bottom", "top")[i % 2]
+        elif tiles:
             side = _nearest_side(cam, *np.mean([(r, c) for r, c, _ in tiles], axis=0))
         else:
             side = "bottom"
@@ -354,7 +366,14 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
         if fault_now == "bump":
             shoot((7, 7, side, player))  # an elbow knocks the phone while reaching
             cam = cam.bumped(rng)
-        if not groups:  # a photo that repeats the board: a hand passes over it and nothing changes
+        if lifted:
+            r0, c0 = lifted[0]
+            shoot((r0 + 2.5, c0 + 1.5, side, player))
+            for r, c in lifted:
+                paste_tile(canvas, canvases[i], r, c)
+            version += 1
+            shoot((r0 + 0.3, c0 + 0.2, side, player))
+        elif not groups:  # a photo that repeats the board: a hand passes over it and nothing changes
             shoot((7, 7, side, player))
         for g, group in enumerate(groups):
             r0, c0 = group[0][0], group[0][1]
@@ -373,6 +392,7 @@ def build_stream(keyframes: Sequence[Keyframe], fps: float = 1.0, fault: str = "
                 still(float(rng.uniform(0.0, pause_at_most)))
         if not groups:
             move.last_hand = frames[-1][0]
+        move.lifted = lifted
         move.laid = round(t, 3)
         still(settle / 2 if quick_next and i < len(keyframes) - 1 else settle + 3.0)
         move.end = frames[-1][0]
@@ -400,7 +420,7 @@ def rendered_game(style: str = "cream_blue_letters", seed: int = 1, moves: int =
     # random_grid with the same generator lays the same words in the same order: each grid extends the last
     grids = [synth.random_grid(np.random.default_rng(seed), k) if k else ["." * SIZE] * SIZE
              for k in range(moves + 1)]
-    for a, b in zip(grids, grids[1:], strict=False):
+    for a, b in itertools.pairwise(grids):
         if any(x != "." and x != y for ra, rb in zip(a, b, strict=True) for x, y in zip(ra, rb, strict=True)):
             raise AssertionError("rendered moves must extend the board")
     cell = 56
@@ -409,8 +429,16 @@ def rendered_game(style: str = "cream_blue_letters", seed: int = 1, moves: int =
     g1 = g0 + SIZE * cell
     corners = [[g0, g0], [g1, g0], [g1, g1], [g0, g1]]
     out = [Keyframe(empty, corners, grids[0])]
+    pad = round(0.15 * cell)
     for grid in grids[1:]:
-        out.append(Keyframe(full, corners, grid))
+        image = empty.copy()  # the empty board with this keyframe's tiles (and their shadows) put on it
+        for r in range(SIZE):
+            for c in range(SIZE):
+                if grid[r][c] != ".":
+                    y, x = round(g0) + r * cell, round(g0) + c * cell
+                    image[y - pad:y + cell + pad, x - pad:x + cell + pad] = full[y - pad:y + cell + pad,
+                                                                                 x - pad:x + cell + pad]
+        out.append(Keyframe(image, corners, grid))
     return out
 
 
@@ -428,8 +456,8 @@ def write_y4m(path: Path, frames: Sequence[tuple[float, U8]], fps: float) -> Non
 
 def _rate(fps: float) -> tuple[int, int]:
     if abs(fps - round(fps)) < 1e-9:
-        return int(round(fps)), 1
-    return int(round(fps * 1000)), 1000
+        return round(fps), 1
+    return round(fps * 1000), 1000
 
 
 class StreamError(ValueError):

@@ -28,7 +28,7 @@ How, and why it is cheap:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import cv2
@@ -38,6 +38,8 @@ from pydantic import BaseModel
 
 from vision.decode import decode_image
 from vision.errors import NoBoardFound, NotAnImage
+from vision.mlp import Mlp
+from vision.occupancy import OccupancyModel
 from vision.read import BoardReading, NewTile, read_board
 
 SIZE = 15
@@ -49,7 +51,8 @@ Square = tuple[int, int]
 
 # The look: each square straightened to LOOK_CELL x LOOK_CELL pixels, with RING squares around the grid
 # (the board's edge and the table beside it: where an arm reaching in shows before it covers a tile).
-LOOK_CELL = 12
+LOOK_CELL = 16
+LOOK_INSET = 3  # pixels of each square's edge left out of its look
 RING = 1
 LOOK_SQUARES = SIZE + 2 * RING
 
@@ -68,12 +71,16 @@ class WatchConfig(BaseModel, frozen=True):
     # still committed a few seconds after the hand leaves.
     settle_seconds: float = 4.0
     tiles: str = "en"  # the game's tile set name
-    # A square's look differs when its mean colour moved by more than this many 8-bit levels in one channel
-    # (after the gain), or its texture by more than CHANGED_TEXTURE. A tile put on an empty square moves
-    # the mean by 25-120 levels; camera noise, JPEG and the gain's error move it by 1-6 (the streams' still
-    # frames, benchmarks/watch.py --thresholds).
+    # A square's look differs when its mean colour moved by more than `changed_levels` 8-bit levels in one
+    # channel (after the gain), or its texture (mean |Laplacian| of its middle) by more than
+    # `changed_texture` and by more than `changed_texture_share` of the larger of the two. Measured on
+    # rendered boards (benchmarks/_w3-style check, three seeds): sensor noise moves levels <= 0.9 and
+    # texture <= 0.7; the same board after a bump and the grid found again: levels <= 6.5, texture <= 12
+    # (share <= 0.29); a tile put on an empty square: texture 64-78 (share 0.90-0.92) or, a tile whose
+    # letter is faint at this size, levels >= 100.
     changed_levels: float = 14.0
-    changed_texture: float = 9.0
+    changed_texture: float = 15.0
+    changed_texture_share: float = 0.4
     # Share of the grid's squares that differ at once above which the camera or the board is taken to
     # have moved (or an arm covers the board): a move changes at most 7 squares (+ a nudged neighbour).
     moved_share: float = 0.3
@@ -139,12 +146,15 @@ def look_of(frame: Frame, corners: F32) -> Look:
     h = cv2.getPerspectiveTransform((c * shrink).astype(np.float32), dst)
     warped = cv2.warpPerspective(small, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                  borderValue=(0, 0, 0))
+    # Only each square's middle counts: the grid lines at its edges move in and out of it when the corners
+    # are off by a pixel (after the grid is found again), tiles sit in the middle.
+    inner = slice(LOOK_INSET, LOOK_CELL - LOOK_INSET)
     blocks = warped.astype(np.float32).reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL, 3)
-    mean = blocks.mean(axis=(1, 3))
-    gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = blocks[:, inner, :, inner].mean(axis=(1, 3))
+    gray = cv2.GaussianBlur(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     lap = np.abs(cv2.Laplacian(gray, cv2.CV_32F, ksize=3))
-    texture = lap.reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL).mean(axis=(1, 3))
-    return Look(np.asarray(mean, np.float32), np.asarray(texture, np.float32), gray)
+    texture = lap.reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL)[:, inner, :, inner].mean(axis=(1, 3))
+    return Look(np.asarray(mean, np.float32), np.asarray(texture, np.float32), np.asarray(gray, np.float32))
 
 
 def _grid_mask() -> npt.NDArray[np.bool_]:
@@ -156,15 +166,35 @@ def _grid_mask() -> npt.NDArray[np.bool_]:
 GRID = _grid_mask()
 
 
+_YX = np.indices((LOOK_SQUARES, LOOK_SQUARES), np.float32).reshape(2, -1).T / LOOK_SQUARES - 0.5
+_PLANE = np.concatenate([np.ones((LOOK_SQUARES * LOOK_SQUARES, 1), np.float32), _YX], axis=1)  # 1, y, x
+
+
+def _lighting(now: F32, then: F32) -> F32:
+    """Per look square and channel, the factor the light changed `then` by: a plane fitted to the log
+    ratios of the grid's squares (a lamp on one side lights the board unevenly), fitted again without the
+    squares that changed for another reason (a hand, new tiles: the worst third)."""
+    ratio = np.log((now + 1.0) / (then + 1.0)).reshape(-1, 3)
+    use = GRID.reshape(-1).copy()
+    coef = np.zeros((3, 3), np.float32)
+    for _ in range(2):
+        coef = np.linalg.lstsq(_PLANE[use], ratio[use], rcond=None)[0].astype(np.float32)
+        resid = np.abs(ratio - _PLANE @ coef).max(axis=1)
+        use = GRID.reshape(-1) & (resid <= np.percentile(resid[GRID.reshape(-1)], 66))
+    return np.asarray(np.exp(_PLANE @ coef).reshape(LOOK_SQUARES, LOOK_SQUARES, 3), np.float32)
+
+
 def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool_]:
-    """Per look square (ring included): does `now` differ from `then`? A per-channel gain, the median
-    ratio over the grid's squares, is taken out first (a lamp switched on, a cloud: everything alike)."""
-    ratio = (now.mean[GRID] + 1.0) / (then.mean[GRID] + 1.0)
-    gain = np.median(ratio, axis=0).astype(np.float32)
+    """Per look square (ring included): does `now` differ from `then`? The light's change (`_lighting`:
+    a lamp switched on, a cloud, a lamp moved to one side) is taken out first."""
+    gain = _lighting(now.mean, then.mean)
     tgain = float(np.median((now.texture[GRID] + 1.0) / (then.texture[GRID] + 1.0)))
     levels = np.abs(now.mean / gain - then.mean).max(axis=2)
-    texture = np.abs(now.texture / tgain - then.texture)
-    out: npt.NDArray[np.bool_] = (levels > config.changed_levels) | (texture > config.changed_texture)
+    now_texture = now.texture / tgain
+    texture = np.abs(now_texture - then.texture)
+    share = texture / (np.maximum(now_texture, then.texture) + 4.0)
+    out: npt.NDArray[np.bool_] = (levels > config.changed_levels) | (
+        (texture > config.changed_texture) & (share > config.changed_texture_share))
     return out
 
 
@@ -180,17 +210,30 @@ def reaching_in(diff: npt.NDArray[np.bool_], config: WatchConfig) -> npt.NDArray
     return out
 
 
+def reaching_side(reaching: npt.NDArray[np.bool_]) -> str:
+    """The edge of the board ("top", "bottom", "left", "right" of the frame's grid) that most of a reaching
+    region crosses: the side of the table the arm comes from, i.e. the player's seat."""
+    counts = {"top": int(reaching[0, :].sum()), "bottom": int(reaching[-1, :].sum()),
+              "left": int(reaching[:, 0].sum()), "right": int(reaching[:, -1].sum())}
+    return max(counts, key=lambda side: counts[side])
+
+
 class Watcher:
     """Watches one table's board. Feed it frames in time order; it says what it sees and when to commit."""
 
-    def __init__(self, board_rows: list[str], config: WatchConfig | None = None) -> None:
+    def __init__(self, board_rows: list[str], config: WatchConfig | None = None, *,
+                 occupancy_model: OccupancyModel | None = None, letters_net: Mlp | None = None) -> None:
+        """`occupancy_model` and `letters_net` replace the reader's shipped models (the benchmark passes
+        held-out ones)."""
         self.config = config or WatchConfig()
+        self._models = (occupancy_model, letters_net)
         self._game = _check_rows(board_rows)
         self._corners: F32 | None = None
         self._frame_shape: tuple[int, ...] | None = None
         self._ref: Look | None = None  # the look of the game's board (None: not seen yet)
         self._upright_settled = False  # the side of the board at the frame's bottom is known
         self._question: tuple[str, tuple[Square, ...]] | None = None  # asked, not answered yet
+        self._pending: tuple[float, str, tuple[Square, ...]] | None = None  # seen since t, not asked yet
         self._ref_is_game = False  # False: `_ref` is an earlier board's look (kept to see hands by)
         self._clear: Look | None = None  # the last clear view's look
         self._prev: Look | None = None  # the previous frame's look
@@ -198,6 +241,9 @@ class Watcher:
         self._read_look: Look | None = None  # the look last read in full, and its reading
         self._reading: BoardReading | None = None
         self._proposal: BoardReading | None = None
+        self._proposal_look: Look | None = None  # the look the proposal was read from
+        self._hand_sides: set[str] = set()  # sides hands reached in from since the last reading was judged
+        self._player_sides: set[str] = set()  # sides the hands that laid the proposal's tiles came from
         self._clear_since: float | None = None  # since when the proposal's look is seen with nothing over it
         self._held = False
         self._boundary = False  # a clock tap is waiting for a clear view to commit
@@ -221,6 +267,9 @@ class Watcher:
     def tick(self, t: float) -> WatchStatus:
         """Time passes with no new frame: the countdown runs on (and may commit)."""
         last = self._last
+        if self._pending is not None and self._question is None:
+            self._last = self._doubt_status(t)
+            return self._last
         if last.phase is Phase.PROPOSED and self._proposal is not None and self._clear_since is not None:
             self._last = self._proposed(t)
             return self._last
@@ -235,6 +284,9 @@ class Watcher:
             self._last = self._commit(t)
             return self._last
         self._boundary = True
+        if self._pending is not None and self._question is None:
+            self._last = self._doubt_status(t)
+            return self._last
         self._last = WatchStatus(t, self._last.phase, self._last.message, self._last.proposal, None,
                                  self._last.question, self._last.squares)
         return self._last
@@ -257,6 +309,7 @@ class Watcher:
         self._game = rows
         self._committed_rows = None
         self._question = None
+        self._pending = None
         self._withdrawn = tuple(withdrawn)
         self._proposal = None
         self._clear_since = None
@@ -264,6 +317,8 @@ class Watcher:
         self._reading = None
         self._boundary = False
         self._held = False
+        self._hand_sides = set()
+        self._player_sides = set()
 
     @property
     def board(self) -> list[str]:
@@ -293,28 +348,34 @@ class Watcher:
             # Two frames agree: the camera or the board may have moved. Find the grid again.
             self._relocated_for = look
             if not self._locate(frame):
-                return self._no_board(t)
+                if moved:
+                    return self._no_board(t)
+                return self._hidden(t, "Waiting for a clear view of the board.")
             look = look_of(frame, self._corners)
             self._prev = look
-            if self._over_board(look) is not None:
+            again = self._over_board(look, reaching_first=True)
+            if again == "reaching":
                 return self._hidden(t, "Waiting for a clear view: something lies over the board or its edge.")
+            # Most of the board still looks different in two frames that agree, with the grid where it is:
+            # the light changed more than the gain explains, or much changed at once. The full read decides.
         self._clear = look
         if self._ref is not None and self._ref_is_game and not differing(look, self._ref, self.config)[GRID].any():
             return self._unchanged(t)
         return self._changed(frame, look, still, t)
 
-    def _over_board(self, look: Look) -> str | None:
+    def _over_board(self, look: Look, reaching_first: bool = False) -> str | None:
         """"moved" (most of the board differs from both the game's board and the last clear view),
         "reaching" (something reaches in over the board's edge in both), or None (a clear view)."""
         refs = [r for r in (self._ref, self._clear) if r is not None]
         if not refs:
             return None
         diffs = [differing(look, r, self.config) for r in refs]
-        if all(float(d[GRID].mean()) > self.config.moved_share for d in diffs):
-            return "moved"
-        if all(reaching_in(d, self.config).any() for d in diffs):
+        moved = all(float(d[GRID].mean()) > self.config.moved_share for d in diffs)
+        reaching = [reaching_in(d, self.config) for d in diffs]
+        if (reaching_first or not moved) and all(r.any() for r in reaching):
+            self._hand_sides.add(reaching_side(reaching[0]))
             return "reaching"
-        return None
+        return "moved" if moved else None
 
     def _locate(self, frame: Frame) -> bool:
         from vision import locate
@@ -342,6 +403,9 @@ class Watcher:
         self._reading = None
         self._withdrawn = ()
         self._question = None
+        self._pending = None
+        self._hand_sides = set()
+        self._player_sides = set()
         return WatchStatus(t, Phase.WATCHING, "Watching the board.")
 
     def _read(self, frame: Frame, previous: list[str]) -> BoardReading:
@@ -349,12 +413,13 @@ class Watcher:
         bottom of the frame is settled by the first reading that is clear about it, and kept; before that,
         a reading unclear about it is taken as the frame stands (the phone at a player's side, facing
         across the board), rather than asked about on every early move."""
+        occupancy, letters = self._models
         reading = read_board(frame, corners=self._corners, previous=previous, tiles=self.config.tiles,
-                             upright=not self._upright_settled)
+                             upright=not self._upright_settled, occupancy_model=occupancy, letters_net=letters)
         unclear = any(ORIENTATION_DOUBT in d for d in reading.doubts)
         if not self._upright_settled and unclear and not any("turned" in w for w in reading.warnings):
             reading = read_board(frame, corners=self._corners, previous=previous, tiles=self.config.tiles,
-                                 upright=False)
+                                 upright=False, occupancy_model=occupancy, letters_net=letters)
         elif not self._upright_settled and not unclear and sum(ch != "." for row in reading.grid for ch in row) >= 4:
             self._upright_settled = True
         return reading
@@ -397,21 +462,38 @@ class Watcher:
                                squares=tuple(new))
         question, squares = self._doubt(reading)
         if question is not None and self._proposal is not None and self._proposal is not reading:
-            split = self._next_player_first(frame, self._proposal, reading, t)
+            split = self._next_player_first(frame, self._proposal, reading, look, still, t)
             if split is not None:
                 return split
         if question is not None:
-            if not still:
-                # Not asked yet: the view may still be settling (a tile put down a moment ago).
-                return WatchStatus(t, Phase.CHANGING, "A move is being laid.", proposal=self._proposal)
+            # A doubt is asked once the view has stayed so, clear, for the settle time (or at a clock tap):
+            # tiles being laid are often not one legal play yet (a gap, the first tiles off the centre).
             self._proposal = None
             self._clear_since = None
-            self._question = (question, squares)
-            return self._asking(t)
+            if self._pending is None or self._pending[1:] != (question, squares):
+                self._pending = (t, question, squares)  # the same doubt seen on: its time runs on
+            return self._doubt_status(t)
         if self._question is not None:
             return self._asking(t)
         if self._proposal is not reading:
-            self._proposal = reading
+            earlier = self._proposal
+            if earlier is not None and self._hand_sides and self._player_sides \
+                    and not self._hand_sides & self._player_sides and _extends(earlier, reading):
+                # More tiles in the move's line, laid by an arm from another side of the table: the next
+                # player extending the word, or the same player reaching round? Nobody can tell: ask.
+                added = tuple(sorted(set(map(_square_of, reading.new_tiles or []))
+                                     - set(map(_square_of, earlier.new_tiles or []))))
+                self._proposal = None
+                self._clear_since = None
+                self._question = (("tiles were added in the line of the move seen by a hand from another side "
+                                   "of the table: say whether they are the same move or the next player's."), added)
+                return self._asking(t)
+            if earlier is None:
+                self._player_sides = set(self._hand_sides)
+            else:
+                self._player_sides |= self._hand_sides
+            self._hand_sides = set()
+            self._proposal, self._proposal_look = reading, look
             self._clear_since = t
         elif self._clear_since is None:
             self._clear_since = t
@@ -443,59 +525,73 @@ class Watcher:
         rows = merged_rows(self._game, proposal)
         self._game = rows
         self._committed_rows = rows
-        self._ref, self._ref_is_game = self._read_look, self._read_look is not None
+        self._ref, self._ref_is_game = self._proposal_look, self._proposal_look is not None
         self._proposal = None
+        self._proposal_look = None
+        self._hand_sides = set()
+        self._player_sides = set()
         self._clear_since = None
         self._boundary = False
         self._held = False
         self._read_look = None
         self._reading = None
 
-    def _next_player_first(self, frame: Frame, earlier: BoardReading, now: BoardReading,
-                           t: float) -> WatchStatus | None:
-        """`now` holds the earlier proposal's tiles and more, which are not one play with them: the next
-        player laid tiles before the earlier move's countdown ended. When the rest reads as a sure move on
-        the board with the earlier move, the earlier move is committed and the rest proposed; else None."""
+    def _next_player_first(self, frame: Frame, earlier: BoardReading, now: BoardReading, look: Look,
+                           still: bool, t: float) -> WatchStatus | None:
+        """`now` shows the earlier proposal's tiles, unchanged, and more tiles that cannot be part of one
+        play with them (not in their line): the next player laid tiles before the earlier move's
+        countdown ended. The earlier move is committed and the rest read against it (its status carries
+        the commit); None when that is not the case (tiles in the same line are the same move, still
+        being laid: a gap is often filled a moment later)."""
         had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
         has = {(tile.square, tile.letter) for tile in now.new_tiles or []}
-        if not had or not had < has or now.changed:
+        if not had or not had < has or now.changed or self._doubt(earlier)[0] is not None:
             return None
-        if self._doubt(earlier)[0] is not None:
+        squares = [_square_of(tile) for tile in now.new_tiles or []]
+        if len({r for r, _ in squares}) == 1 or len({c for _, c in squares}) == 1:
             return None
         after = merged_rows(self._game, earlier)
         rest = self._read(frame, after)
-        if self._doubt(rest)[0] is not None or not rest.new_tiles:
+        if rest.changed or not rest.new_tiles:
             return None
         self._record(earlier)
-        self._proposal = rest
-        self._clear_since = t
-        self._read_look, self._reading = self._clear, rest
-        left = self.config.settle_seconds
-        return WatchStatus(t, Phase.PROPOSED, f"Move recorded: {describe(earlier)}. Next move seen: "
-                           f"{describe(rest)}, confirming in {left:.0f} s.", proposal=rest, countdown=left,
-                           commit=earlier)
+        self._clear = look
+        self._read_look, self._reading = look, rest
+        status = self._judge(frame, rest, look, still, t)
+        return replace(status, commit=earlier, message=f"Move recorded: {describe(earlier)}. {status.message}")
 
     def _doubt(self, reading: BoardReading) -> tuple[str | None, tuple[Square, ...]]:
         """The question a reading raises, and its squares; (None, ()) for a sure, legal move."""
         new = tuple(_square_of(tile) for tile in reading.new_tiles or [])
         if reading.changed:
             squares = tuple((int(c.square[1:]) - 1, ord(c.square[0]) - 65) for c in reading.changed)
-            return (f"a tile of the game's board looks gone or moved ({', '.join(c.square for c in reading.changed)}"
-                    "): put it back, or say what happened.", squares)
+            gone = ", ".join(c.square for c in reading.changed)
+            return f"a tile of the game's board looks gone or moved ({gone}): put it back, or say what happened.", squares
         blanks = tuple(_square_of(tile) for tile in reading.new_tiles or [] if tile.letter == "?")
         if blanks:
-            return (f"a blank tile was played on {', '.join(square_name(s) for s in blanks)}: which letter does "
-                    "it stand for?", blanks)
+            where = ", ".join(square_name(s) for s in blanks)
+            return f"a blank tile was played on {where}: which letter does it stand for?", blanks
         illegal = [w for w in reading.warnings if "do not form a legal play" in w]
         if illegal:
-            return ("the new tiles are not one legal play (not in one line, not joined to the board, or two moves "
-                    "at once): check them.", new)
+            return (("the new tiles are not one legal play (not in one line, not joined to the board, or two "
+                     "moves at once): check them."), new)
         if reading.doubtful:
             return (f"the reader is unsure of this move ({reading.doubts[0] if reading.doubts else 'a doubtful read'}).",
                     new or _doubt_squares(reading))
         if reading.score is None:
             return ("the move cannot be scored: check the new tiles.", new)
         return None, ()
+
+    def _doubt_status(self, t: float) -> WatchStatus:
+        """A doubt seen: asked when its time has come, until then the move is taken as still being laid."""
+        assert self._pending is not None
+        since, question, squares = self._pending
+        if self._boundary or t - since >= self.config.settle_seconds:
+            self._question = (question, squares)
+            self._pending = None
+            self._boundary = False
+            return self._asking(t)
+        return WatchStatus(t, Phase.CHANGING, "A move is being laid.")
 
     def _asking(self, t: float) -> WatchStatus:
         """The question stands until the referee answers (`set_board`) or the board is the game's again."""
@@ -504,6 +600,7 @@ class Watcher:
         return WatchStatus(t, Phase.ASKING, f"Asking the referee: {question}", question=question, squares=squares)
 
     def _hidden(self, t: float, message: str) -> WatchStatus:
+        self._pending = None
         if self._question is not None:
             return self._asking(t)
         if self._proposal is not None:
@@ -512,6 +609,7 @@ class Watcher:
         return WatchStatus(t, Phase.HIDDEN, message)
 
     def _no_board(self, t: float) -> WatchStatus:
+        self._pending = None
         if self._proposal is not None:
             self._clear_since = None
         return WatchStatus(t, Phase.NO_BOARD, "No board in view: point the camera at the whole board from above.",
@@ -534,6 +632,12 @@ def merged_rows(rows: Sequence[str], reading: BoardReading) -> list[str]:
         r, c = _square_of(tile)
         grid[r][c] = tile.letter
     return ["".join(r) for r in grid]
+
+
+def _extends(earlier: BoardReading, now: BoardReading) -> bool:
+    """`now` holds all of `earlier`'s new tiles, unchanged, and more."""
+    had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
+    return bool(had) and had < {(tile.square, tile.letter) for tile in now.new_tiles or []}
 
 
 def _doubt_squares(reading: BoardReading) -> tuple[Square, ...]:
