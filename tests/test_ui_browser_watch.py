@@ -77,6 +77,8 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
             started = time.monotonic()
             # The first move: proposed on both screens with its score, the money and the token, then committed
             # by the countdown (the referee taps nothing).
+            watch_text(ref, r"Move seen: HOTEL 8D 24")
+            on_screen = time.time()
             seen = watch_text(fol, r"Move seen: HOTEL 8D 24")
             ref.wait_ident("watch-countdown")
             ref.text(re.compile(r"Ann's token moves from GO to Red"))
@@ -109,8 +111,12 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
         finally:
             browser.close()
         log = (tmp_path / "server.log").read_text()
-    latencies = [float(x) for x in re.findall(r"proposal published ([\d.]+) s after the last frame with a hand", log)]
-    print(f"last hand frame -> proposal published: {latencies}")
+    published = re.findall(r"proposal (.+?) published ([\d.]+) s after the last frame with a hand, which arrived at "
+                           r"([\d.]+)", log)
+    print("last frame with a hand -> proposal published: "
+          + ", ".join(f"{what.removeprefix('Move seen: ')} {float(s):.2f} s" for what, s, _ in published))
+    hotel = next(float(at) for what, _, at in published if "HOTEL" in what)
+    print(f"last frame with a hand -> HOTEL on the referee's screen: {on_screen - hotel:.2f} s")
     saved = stored_game(tmp_path)
     assert turns(saved) == turns(expected)
     assert saved.scores() == expected.scores() == {"Ann": 46, "Bob": 15}
@@ -164,3 +170,50 @@ def test_a_stream_that_stops_mid_move_commits_nothing(tmp_path, playwright_insta
             browser.close()
     saved = stored_game(tmp_path)
     assert len(saved.log.events) == 1 and saved.current_player == "Ann"
+
+
+def test_with_the_clocks_running_the_players_clock_tap_ends_the_move(tmp_path, playwright_instance):  # noqa: F811
+    """Classic Scrabble with clocks (club rules): a settle time of 30 s would keep the countdown from
+    recording anything in this test; each move is recorded at the player's own clock tap instead, which
+    also starts the next player's clock."""
+    from companion.games.classic.table import new_classic
+    from companion.ui.table import PlayerInfo
+
+    game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+    boards = [game.board.rows()]
+    for position, word in (("8D", "HOTEL"), ("E7", "NOT")):
+        game.play(position, word)
+        boards.append(game.board.rows())
+    video = write(build(boards, hold=8.0, final_hold=25.0), tmp_path / "classic.y4m")
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = new_tab(browser, url, viewport=LAPTOP, permissions=["camera"])
+        try:
+            ref.click("New game")
+            ref.click("Classic Scrabble")
+            ref.click("Club")
+            ref.click("Start game")
+            ref.text("Ann to play")
+            ref.fill("Settle seconds", "30")
+            ref.click("Set")
+            ref.text("A still board with new tiles is confirmed after 30 s.")
+            ref.click("Start clocks")
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            for player, seen, played in (("Ann", "HOTEL 8D 24", "Ann played HOTEL at 8D: 24 points."),
+                                         ("Bob", "NOT E7 3", "Bob played N.T at E7: 3 points.")):
+                watch_text(ref, f"Move seen: {seen}")
+                proposed = time.monotonic()
+                if player == "Ann":
+                    ref.shot("w06-watch-clock-tap")
+                ref.click(f"{player}: stop my clock")
+                ref.text(played)
+                assert time.monotonic() - proposed < 20, "recorded by the tap, not by the 30 s countdown"
+            ref.text("Ann to play")
+        except Exception:
+            failure_shot(ref, "watch-clock")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert saved.board.rows() == game.board.rows()
+    assert saved.scores() == game.scores() == {"Ann": 24, "Bob": 3}

@@ -111,3 +111,43 @@ def test_a_frame_that_is_no_picture_of_anything_is_one_sentence_and_changes_noth
     assert watch.view.problem.startswith(sentence)
     assert watch.view.proposal is None
     assert len(game.log.events) == 1 and game.current_player == "Ann"
+
+
+def test_the_players_clock_tap_ends_the_move_at_once(rendered_stream):
+    """With clocks the move's boundary is the player's tap (`Watcher.boundary`), not the countdown: with a
+    settle time far longer than the stream waits, the move is recorded at the tap, and only then."""
+    _, stream = rendered_stream
+    game, app = referee_at_new_table("watch-test-4")
+    watch = app.watch()
+    app.form.settle = "30"
+    app.set_watch_settle()
+    assert watch.settle() == 30.0
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        frames = iter(stream.frames)
+        for t, frame in frames:  # up to the first move's last tile, and a second more: the player is done
+            await watch.offer(jpeg(frame), False, t)
+            if t >= stream.moves[0].laid + 1.0:
+                break
+        assert watch.view.phase == "move seen"
+        assert len(game.log.events) == 1, "nothing is recorded before the boundary"
+        t, frame = next(frames)
+        await watch.boundary(jpeg(frame), False, t)
+
+    asyncio.run(run())
+    assert [t.kind for t in game.engine.state.turns] == ["play"]
+    assert game.current_player == "Bob"
+
+
+@pytest.mark.parametrize("typed", ["soon", "0.2", "45", "nan"])
+def test_a_settle_time_out_of_range_is_one_sentence_and_keeps_the_setting(typed):
+    _, app = referee_at_new_table("watch-test-5")
+    watch = app.watch()
+    before = watch.settle()
+    app.form.settle = typed
+    app.set_watch_settle()
+    assert app.error.startswith("The settle time must be from 1 to 30 seconds") or app.error.startswith(
+        "Type the settle time in seconds")
+    assert watch.settle() == before

@@ -385,7 +385,10 @@ class TableWatch:
             if self._last_hand_t is not None:
                 # Measured where it is published: what a tab then draws takes its own redraw on top.
                 self.latencies.append(now - self._last_hand_t)
-                LOG.warning("watch: proposal published %.2f s after the last frame with a hand", self.latencies[-1])
+                # The wall-clock time the hand frame arrived, so a browser test can add what the tabs' drawing takes.
+                LOG.warning("watch: proposal %s published %.2f s after the last frame with a hand, which arrived at "
+                            "%.3f", status.message.split(",")[0], self.latencies[-1],
+                            time.time() - (now - self._last_hand_t))
         if rows is None:
             self._proposal_key = None
         question = status.question or ""

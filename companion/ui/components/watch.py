@@ -184,7 +184,16 @@ def WatchPanel(app: AppState):
         if not on:
             return None
         task.current = ft.context.page.run_task(run)
-        return task.current.cancel  # switched off, or the screen left: the loop ends with the camera
+
+        def cleanup() -> None:
+            task.current.cancel()  # switched off, or the screen left: the loop ends with the camera
+            if watch.on:
+                # The referee's phone left the turn screen (its camera went with it): say so on every tab
+                # rather than show a watch that no longer sees anything.
+                watch.stop("Watching stopped: the referee's phone left the turn screen. Switch Watch on there "
+                           "again.")
+
+        return cleanup
 
     ft.use_effect(effect, [on])
 
