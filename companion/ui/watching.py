@@ -147,6 +147,7 @@ class TableWatch:
         self._question_seq = 0
         self._last_hand_t: float | None = None  # frame time of the last frame that saw a hand / a change
         self._proposal_key: tuple[str, ...] | None = None
+        self._frames_t0: float | None = None  # the first kept frame's time (COMPANION_WATCH_FRAMES)
         self.latencies: list[float] = []  # seconds from the last hand frame to the proposal published
 
     # ----- settings
@@ -325,8 +326,11 @@ class TableWatch:
         if image is not None and mirrored:
             image = cv2.flip(image, 1)  # a front or external camera on the web comes back mirrored
         if image is not None and FRAMES_DIR:
-            # The frames as the watcher got them, named by their time: `companion watch DIR` replays them.
-            cv2.imwrite(os.path.join(FRAMES_DIR, f"{t:012.3f}.jpg"), image)
+            # The frames as the watcher got them, named by their seconds since the first (as `vision.stream`
+            # names a folder's frames): `companion watch DIR` replays them.
+            if self._frames_t0 is None:
+                self._frames_t0 = t
+            cv2.imwrite(os.path.join(FRAMES_DIR, f"t{t - self._frames_t0:010.3f}.jpg"), image)
         self._sync_board()
         with self._lock:
             watcher = self._watcher
