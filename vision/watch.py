@@ -477,8 +477,7 @@ class Watcher:
             return self._asking(t)
         if self._proposal is not reading:
             earlier = self._proposal
-            if earlier is not None and self._hand_sides and self._player_sides \
-                    and not self._hand_sides & self._player_sides and _extends(earlier, reading):
+            if earlier is not None and _facing(self._hand_sides, self._player_sides) and _extends(earlier, reading):
                 # More tiles in the move's line, laid by an arm from another side of the table: the next
                 # player extending the word, or the same player reaching round? Nobody can tell: ask.
                 added = tuple(sorted(set(map(_square_of, reading.new_tiles or []))
@@ -632,6 +631,16 @@ def merged_rows(rows: Sequence[str], reading: BoardReading) -> list[str]:
         r, c = _square_of(tile)
         grid[r][c] = tile.letter
     return ["".join(r) for r in grid]
+
+
+OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+
+
+def _facing(new: set[str], player: set[str]) -> bool:
+    """The arms that laid the new tiles came only from across the table from the player's: none from the
+    player's side, each from the side opposite one of theirs. (An arm reaching in near a corner crosses
+    two sides; adjacent sides are not told apart.)"""
+    return bool(new) and bool(player) and not new & player and all(OPPOSITE[side] in player for side in new)
 
 
 def _extends(earlier: BoardReading, now: BoardReading) -> bool:
