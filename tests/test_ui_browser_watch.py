@@ -66,7 +66,7 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
     video = write(stream, tmp_path / "game.y4m")
     # What the phone standing over the board sees (the README's picture of a good view): the game's last board.
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(SCREENSHOTS / "w00-watch-camera-view.png"), stream.frames[-1][1])
+    cv2.imwrite(str(SCREENSHOTS / "watch-0-camera-view.png"), stream.frames[-1][1])
     with app_server(tmp_path) as url:
         browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
         ref = start_watched_game(browser, url)
@@ -82,8 +82,8 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
             seen = watch_text(fol, r"Move seen: HOTEL 8D 24")
             ref.wait_ident("watch-countdown")
             ref.text(re.compile(r"Ann's token moves from GO to Red"))
-            ref.shot("w01-watch-referee-move-seen")
-            fol.shot("w02-watch-follower-move-seen")
+            ref.shot("watch-1-referee-move-seen")
+            fol.shot("watch-2-follower-move-seen")
             print(f"follower saw: {seen!r}")
             ref.text("Bob to play")
             fol.ident("follow-status").filter(has_text="Bob to play").first.wait_for(timeout=20_000)
@@ -93,14 +93,14 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
             ref.wait_ident("watch-verdict")
             ref.text(re.compile(r"UNACCEPTABLE XOL"))
             lift = watch_text(fol, r"lift|withdrawn", timeout=20_000)
-            fol.shot("w03-watch-follower-lift")
+            fol.shot("watch-3-follower-lift")
             print(f"after the challenge the follower saw: {lift!r}")
             # HEN and HOE (Ann passes GO: the Bank pays M2,000).
             ref.text(re.compile(r"Bob played HEN at 10D"), timeout=60_000)
             ref.text(re.compile(r"Ann played HOE at 9G"), timeout=60_000)
             ref.text("M3,000")
             fol.text("M3,000")
-            ref.shot("w04-watch-referee-end")
+            ref.shot("watch-4-referee-end")
             rate = ref.wait_ident("watch-rate").inner_text()
             print(f"the whole game watched in {time.monotonic() - started:.0f} s; {rate}")
         except Exception:
@@ -138,7 +138,7 @@ def test_a_camera_the_browser_refuses_is_one_sentence_and_nothing_changes(tmp_pa
             ref.wait_ident("watch-problem")
             ref.text(re.compile(r"^The camera was refused: allow this page to use the camera"))
             ref.text("Ann to play")
-            ref.shot("w05-watch-camera-refused")
+            ref.shot("watch-5-camera-refused")
         except Exception:
             failure_shot(ref, "watch-refused")
             raise
@@ -204,7 +204,7 @@ def test_with_the_clocks_running_the_players_clock_tap_ends_the_move(tmp_path, p
                 watch_text(ref, f"Move seen: {seen}")
                 proposed = time.monotonic()
                 if player == "Ann":
-                    ref.shot("w06-watch-clock-tap")
+                    ref.shot("watch-6-clock-tap")
                 ref.click(f"{player}: stop my clock")
                 ref.text(played)
                 assert time.monotonic() - proposed < 20, "recorded by the tap, not by the 30 s countdown"
