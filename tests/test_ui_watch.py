@@ -151,3 +151,38 @@ def test_a_settle_time_out_of_range_is_one_sentence_and_keeps_the_setting(typed)
     assert app.error.startswith("The settle time must be from 1 to 30 seconds") or app.error.startswith(
         "Type the settle time in seconds")
     assert watch.settle() == before
+
+
+def test_a_question_opens_the_correction_screen_and_the_referees_answer_is_the_play():
+    """When the watcher asks about a move it has read (`WatchView.question` with its rows), the referee's
+    tab gets the reading on the photo-correction screen with the squares ringed, once per question; the
+    corrected, confirmed reading is recorded as a play and the watcher is told the new board."""
+    from companion.ui.watching import WatchView
+
+    game, app = referee_at_new_table("watch-test-6")
+    watch = app.watch()
+    rows = ["." * 15] * 15
+    rows[7] = "...HOTEV......."  # the watcher's reading: V where the tile is an L (H8)
+    question = WatchView(on=True, phase="asking the referee", question="The reader is unsure of H8.",
+                         squares=((7, 7),), question_seq=1, proposal_rows=tuple(rows))
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        app.load_watch_question(question)
+        assert app.read_rows == tuple(rows) and app.read_doubts == ("The reader is unsure of H8.",)
+        assert app.read_conf is not None and app.read_conf[7][7] == 0.0  # ringed as unsure on the board
+        app.clear_draft()
+        app.load_watch_question(question)  # the same question again (the next frame): not loaded twice
+        assert app.read_rows is None
+        app.load_watch_question(WatchView(**{**question.__dict__, "question_seq": 2}))
+        app.select(7, 7)
+        app.correct("L")
+        app.accept_doubtful_read()
+        app.confirm_read()
+        assert app.info == "Ann played HOTEL at 8D: 24 points."
+        watch._sync_board()  # what the next frame's read does first
+        assert watch._watcher.board == game.board.rows()
+
+    asyncio.run(run())
+    assert [t.kind for t in game.engine.state.turns] == ["play"]
