@@ -340,7 +340,12 @@ class TableWatch:
         from vision.watch import merged_rows
 
         before = watcher.board  # the game's board as the watcher holds it: the readings' new tiles go on it
-        status = watcher.feed(image, t) if image is not None else None
+        from vision.errors import VisionError
+
+        try:
+            status = watcher.feed(image, t) if image is not None else None
+        except VisionError as exc:  # the watcher refuses this frame (not an image...): it changes nothing
+            return {"problem": _sentence(f"{_sentence(str(exc))} Nothing was read from this picture")}
         if boundary:
             status = watcher.boundary(t)
         assert status is not None
