@@ -51,8 +51,8 @@ def watch_text(tab: Tab, pattern: str, timeout: float = 40_000) -> str:
     return loc.inner_text()
 
 
-def start_watched_game(browser, url: str) -> Tab:
-    ref = new_tab(browser, url, viewport=LAPTOP, permissions=["camera"])
+def start_watched_game(browser, url: str, viewport: dict[str, int] = LAPTOP) -> Tab:
+    ref = new_tab(browser, url, viewport=viewport, permissions=["camera"])
     ref.click("New game")
     ref.text("Banker (may also play)")
     ref.click("Start game")
@@ -153,10 +153,11 @@ def test_a_stream_that_stops_mid_move_commits_nothing(tmp_path, playwright_insta
     video = write(build(boards[:2], final_hold=30.0), tmp_path / "first-move.y4m")
     with app_server(tmp_path) as url:
         browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
-        ref = start_watched_game(browser, url)
+        ref = start_watched_game(browser, url, PHONE)  # the phone standing over the board is the referee's
         try:
             ref.tap(ref.page.get_by_role("switch", name="Watch"))
             watch_text(ref, r"Move seen: HOTEL 8D 24")
+            ref.shot("watch-7-referee-phone")
             assert ref.page.evaluate(STOP_STREAM) >= 1
             watch_text(ref, r"^The camera stopped sending pictures", timeout=10_000)
             # Longer than the settle time: the countdown that was running commits nothing.
