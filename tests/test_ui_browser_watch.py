@@ -218,3 +218,32 @@ def test_with_the_clocks_running_the_players_clock_tap_ends_the_move(tmp_path, p
     saved = stored_game(tmp_path)
     assert saved.board.rows() == game.board.rows()
     assert saved.scores() == game.scores() == {"Ann": 24, "Bob": 3}
+
+
+def test_followers_are_told_when_the_referees_camera_goes_quiet(tmp_path, playwright_instance):  # noqa: F811
+    """The referee's phone dies or its browser tab closes mid-game: its camera sends nothing more. The
+    followers' screens say so instead of showing "Watching" forever, and nothing is recorded."""
+    _, boards = play_in_process()
+    video = write(build(boards[:2], final_hold=30.0), tmp_path / "first-move.y4m")
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = start_watched_game(browser, url)
+        fol = new_tab(browser, url, viewport=PHONE)
+        try:
+            fol.text("Watching (read-only)")
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            watch_text(fol, r"Watching the board|A move is being laid|Waiting for a clear view")
+            ref.page.close()
+            # Whichever the server notices first: the tab's camera loop finding no picture, the tab gone (its
+            # turn screen unmounted), or no picture offered for a while.
+            said = watch_text(fol, r"^The camera stopped sending pictures|^Watching stopped|"
+                                   r"^No picture from the referee's camera for \d+ s")
+            print(f"the follower, once the referee's tab closed: {said!r}")
+            fol.text("Ann to play")
+        except Exception:
+            failure_shot(fol, "watch-quiet")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert len(saved.log.events) == 1 and saved.current_player == "Ann"

@@ -147,6 +147,7 @@ class TableWatch:
         self._question_seq = 0
         self._last_hand_t: float | None = None  # frame time of the last frame that saw a hand / a change
         self._proposal_key: tuple[str, ...] | None = None
+        self.last_picture_at = 0.0  # time.monotonic() of the last picture the referee's camera offered
         self._frames_t0: float | None = None  # the first kept frame's time (COMPANION_WATCH_FRAMES)
         self.latencies: list[float] = []  # seconds from the last hand frame to the proposal published
 
@@ -184,6 +185,7 @@ class TableWatch:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"watch-{self.game.id}")
         self._new_watcher()
         self._rates = _Rates()
+        self.last_picture_at = time.monotonic()
         self._publish(WatchView(on=True, phase="starting", message="Starting the camera..."))
 
     def _new_watcher(self) -> None:
@@ -213,6 +215,11 @@ class TableWatch:
             self._run_soon(lambda: self._watcher is not None and self._watcher.hold())
         self._publish(self._with(problem=_sentence(sentence), countdown_until=None))
 
+    def silent_for(self) -> float:
+        """Seconds since the referee's camera last offered a picture while watching (0 when off): a phone
+        whose screen went to sleep sends none, and the other tabs should not keep showing "Watching"."""
+        return time.monotonic() - self.last_picture_at if self.on and self.last_picture_at else 0.0
+
     # ----- frames (on the event loop; the reading runs on the table's worker thread)
     def paused_because(self) -> str:
         """Why frames are not read now ('' when they are): the game waits for something else first."""
@@ -229,6 +236,7 @@ class TableWatch:
         (then it is dropped). Returns the read's future, or None when dropped or not watching."""
         if not self.on or self._watcher is None or self._pool is None:
             return None
+        self.last_picture_at = time.monotonic()
         paused = self.paused_because()
         if paused != self.view.paused:
             self._publish(self._with(paused=paused))

@@ -11,6 +11,7 @@ table's (`TableWatch.view`), so every tab draws the same state: "Watching", "Mov
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -44,8 +45,12 @@ _COLOURS = {"watching": "#E3F2FD", "move seen": "#FFF8E1", "asking the referee":
             "waiting for the withdrawn tiles to be lifted": "#FFF3E0"}
 
 
+# No picture from the referee's camera for this long (it takes three a second): the other tabs say so.
+SILENT_SECONDS = 10
+
+
 @ft.component
-def WatchState(view: WatchView):
+def WatchState(view: WatchView, silent: int = 0):
     """The watch state as every tab shows it (plain data in, so followers draw exactly what the referee
     sees). A countdown redraws itself each half second until it ends."""
     _, set_tick = ft.use_state(0)
@@ -68,8 +73,11 @@ def WatchState(view: WatchView):
         return ft.Container()
     # The headline: what is wrong first (bad input), else why nothing is read now, else the watcher's word.
     headline = view.problem or view.paused or view.message or "Watching."
+    if silent >= SILENT_SECONDS and not view.problem:
+        headline = (f"No picture from the referee's camera for {silent} s: is its screen still on? Nothing is "
+                    "recorded meanwhile.")
     lines: list[ft.Control] = [ft.Semantics(identifier="watch-state", content=ft.Text(
-        headline, size=16, weight=ft.FontWeight.BOLD, color="#B71C1C" if view.problem else None))]
+        headline, size=16, weight=ft.FontWeight.BOLD, color="#B71C1C" if view.problem or silent else None))]
     if view.countdown_until is not None:
         # The watcher's sentence says the seconds left; the bar shows them going, redrawn every half second.
         lines.append(ft.Semantics(identifier="watch-countdown", content=ft.ProgressBar(
@@ -172,9 +180,10 @@ def WatchPanel(app: AppState):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the stream stopped: say so, commit nothing
-                reason = "no picture came" if isinstance(exc, TimeoutError) else str(exc)
-                watch.camera_failed(f"The camera stopped sending pictures ({reason}): nothing is confirmed "
-                                    "until it comes back. Check the phone, then switch Watch off and on")
+                if not isinstance(exc, TimeoutError):
+                    logging.getLogger("companion.watch").warning("watch: no picture from the camera: %s", exc)
+                watch.camera_failed("The camera stopped sending pictures: nothing is confirmed until it comes "
+                                    "back. Check the phone, then switch Watch off and on")
                 await asyncio.sleep(1.0)
                 continue
             watch.offer(data, mirrored.current, time.monotonic())
@@ -253,6 +262,21 @@ def WatchPanel(app: AppState):
 def WatchFollower(app: AppState):
     """A follower's view of the watch (nothing when the table is not watched)."""
     watch = app.watch()
+    _, set_tick = ft.use_state(0)
+
+    def start() -> Any:
+        async def ticker() -> None:  # a referee's phone gone quiet changes nothing else: look every 2 s
+            while True:
+                await asyncio.sleep(2.0)
+                w = app.watch()
+                if w is not None and w.on and w.silent_for() >= SILENT_SECONDS:
+                    set_tick(lambda t: t + 1)
+
+        running = ft.context.page.run_task(ticker)
+        return running.cancel
+
+    ft.use_effect(start, [])
     if watch is None or not (watch.on or watch.view.problem):
         return ft.Container()
-    return WatchState(watch.view)
+    silent = int(watch.silent_for())
+    return WatchState(watch.view, silent - silent % 5 if silent >= SILENT_SECONDS else 0)
