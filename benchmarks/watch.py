@@ -3,6 +3,7 @@
     nice -n 10 python benchmarks/watch.py [--games rendered,cava_ro,jheidel] [--faults clean,glare,...]
                                           [--fps 1] [--settle 4] [--quick-next] [--settle-sweep 1,2,3,4,5]
                                           [--models shipped|heldout] [--rendered N] [--show]
+                                          [--write-frames DIR]
 
 Streams (`vision.stream.build_stream`) are built from every photographed game in ../shared/data/boards
 (the three cava_ro games, walked by their per-move labels, and the jheidel photo series, labels in
@@ -168,10 +169,15 @@ def _after(before: list[str], tiles: list[tuple[int, int, str]]) -> list[str]:
 
 
 def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bool, seed: int,
-               show: bool) -> Tally:
+               show: bool, write_to: Path | None = None) -> Tally:
     """Build the game's stream with `fault`, watch it, and tally what the watcher did."""
     st = streams.build_stream(game.keyframes, fps=fps, fault=fault, seed=seed, settle=settle,
                               quick_next=quick_next, jpeg_quality=90)
+    if write_to is not None:  # the stream as a folder of frames, for `companion watch FOLDER`
+        folder = write_to / f"{game.name.replace(' ', '_')}_{fault}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for t, data in st.frames:
+            (folder / f"t{t:08.3f}.jpg").write_bytes(data)
     boards = [game.keyframes[0].grid]
     for tiles, _ in game.truth:
         boards.append(_after(boards[-1], tiles))
@@ -279,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", choices=["shipped", "heldout"], default="shipped")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--show", action="store_true", help="print every question and every miss")
+    ap.add_argument("--write-frames", type=Path, metavar="DIR",
+                    help="also write each stream as a folder of JPEG frames (for companion watch FOLDER)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     wanted = set(args.games.split(","))
@@ -310,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     per_fault: dict[str, Tally] = defaultdict(Tally)
     for fault in args.faults.split(","):
         for k, game in enumerate(games):
-            tally = watch_game(game, fault, args.fps, args.settle, args.quick_next, k + 1, args.show)
+            tally = watch_game(game, fault, args.fps, args.settle, args.quick_next, k + 1, args.show,
+                               args.write_frames)
             per_fault[fault].add(tally)
             grand.add(tally)
             extra = f" (+{tally.empty} unchanged photos, commits on them {tally.spurious})" if tally.empty else ""

@@ -55,6 +55,11 @@ LOOK_CELL = 16
 LOOK_INSET = 3  # pixels of each square's edge left out of its look
 RING = 1
 LOOK_SQUARES = SIZE + 2 * RING
+# Glare: squares brighter in every channel by more than this, gaining at most GLARE_MORE_COLOUR levels of
+# spread between channels, are not taken for something reaching in (the streams' lamp reflection stood
+# over the board's edge for whole moves and kept the view "waiting" on cava: 10 of 57 moves).
+GLARE_LEVELS = 10.0
+GLARE_MORE_COLOUR = 4.0
 
 
 class WatchConfig(BaseModel, frozen=True):
@@ -198,6 +203,19 @@ def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool
     return out
 
 
+def washed_out(now: Look, then: Look) -> npt.NDArray[np.bool_]:
+    """Per look square: brighter in every channel by more than GLARE_LEVELS with no more colour than
+    before (after the light's change): a lamp's reflection, not a hand (skin adds colour: its red
+    channel rises far above its blue) nor a tile."""
+    gain = _lighting(now.mean, then.mean)
+    lit = now.mean / gain
+    brighter = (lit - then.mean).min(axis=2) > GLARE_LEVELS
+    spread_now = lit.max(axis=2) - lit.min(axis=2)
+    spread_then = then.mean.max(axis=2) - then.mean.min(axis=2)
+    out: npt.NDArray[np.bool_] = brighter & (spread_now <= spread_then + GLARE_MORE_COLOUR)
+    return out
+
+
 def reaching_in(diff: npt.NDArray[np.bool_], config: WatchConfig) -> npt.NDArray[np.bool_]:
     """The differing squares of regions that join the ring to the grid (something reaching in over the
     board's edge); all False when there is none."""
@@ -242,6 +260,7 @@ class Watcher:
         self._reading: BoardReading | None = None
         self._proposal: BoardReading | None = None
         self._proposal_look: Look | None = None  # the look the proposal was read from
+        self._still_reach_since: float | None = None  # since when a still thing lies over the edge
         self._hand_sides: set[str] = set()  # sides hands reached in from since the last reading was judged
         self._player_sides: set[str] = set()  # sides the hands that laid the proposal's tiles came from
         self._clear_since: float | None = None  # since when the proposal's look is seen with nothing over it
@@ -339,6 +358,15 @@ class Watcher:
         prev, self._prev = self._prev, look
         still = prev is not None and not differing(look, prev, self.config).any()
         verdict = self._over_board(look)
+        if verdict == "reaching" and still:
+            if self._still_reach_since is None:
+                self._still_reach_since = t
+            elif t - self._still_reach_since >= self.config.settle_seconds:
+                # Something has lain over the board's edge, unmoving, for the settle time (a reflection's
+                # rim, a cup, a resting arm): the view is read as it is; the reader says what it hides.
+                verdict = None
+        else:
+            self._still_reach_since = None
         if verdict is not None:
             moved = verdict == "moved"
             tried = self._relocated_for is not None and not differing(look, self._relocated_for, self.config).any()
@@ -369,7 +397,8 @@ class Watcher:
         refs = [r for r in (self._ref, self._clear) if r is not None]
         if not refs:
             return None
-        diffs = [differing(look, r, self.config) for r in refs]
+        # (a reflection that came or went: either look may be the glaring one)
+        diffs = [differing(look, r, self.config) & ~washed_out(look, r) & ~washed_out(r, look) for r in refs]
         moved = all(float(d[GRID].mean()) > self.config.moved_share for d in diffs)
         reaching = [reaching_in(d, self.config) for d in diffs]
         if (reaching_first or not moved) and all(r.any() for r in reaching):

@@ -182,7 +182,9 @@ def run(args: argparse.Namespace) -> int:
         except TableError as exc:
             move["refused"] = str(exc)
             return f"the game's table refused the move: {exc}"
-        move["score"] = check.total
+        move["score"] = check.total  # the game's own score (Monopoly Scrabble scores its own way)
+        word = check.words[0][0] if check.words else check.word  # the main word, tiles played through included
+        move["move"] = f"{word} {check.position} {check.total}"
         move["effects"] = list(check.effects)
         watcher.set_board(table.board.rows())
         if table.turn_stage() != "word":
