@@ -596,7 +596,7 @@ class AppState:
             self.fail(PIN_NEEDED)
             return
         self.camera_open = False
-        watch.start(self.record_watched, self.load_watch_question, lambda: HUB.notify(game))
+        watch.start(self.record_watched, self.load_watch_question, lambda: HUB.notify(game), self.session_key)
         self.say("")
         self.touch()
 

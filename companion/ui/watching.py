@@ -147,6 +147,7 @@ class TableWatch:
         self._question_seq = 0
         self._last_hand_t: float | None = None  # frame time of the last frame that saw a hand / a change
         self._proposal_key: tuple[str, ...] | None = None
+        self.camera_tab = ""  # the session key of the tab whose camera feeds the watcher
         self.last_picture_at = 0.0  # time.monotonic() of the last picture the referee's camera offered
         self._frames_t0: float | None = None  # the first kept frame's time (COMPANION_WATCH_FRAMES)
         self.latencies: list[float] = []  # seconds from the last hand frame to the proposal published
@@ -178,9 +179,12 @@ class TableWatch:
     def on(self) -> bool:
         return self.view.on
 
-    def start(self, record: Record, ask: Ask, notify: Callable[[], None]) -> None:
-        """Watch from now on: `record` and `ask` belong to the referee's tab, `notify` redraws the table."""
+    def start(self, record: Record, ask: Ask, notify: Callable[[], None], camera_tab: str = "") -> None:
+        """Watch from now on: `record` and `ask` belong to the referee's tab `camera_tab` (the one whose
+        camera feeds the watcher: another referee tab shows the state but starts no camera of its own),
+        `notify` redraws the table."""
         self._record, self._ask, self._notify = record, ask, notify
+        self.camera_tab = camera_tab
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"watch-{self.game.id}")
         self._new_watcher()

@@ -125,7 +125,9 @@ def WatchPanel(app: AppState):
     if watch is None:
         return ft.Container()
     game = app.game
-    on = watch.on
+    # This tab's camera feeds the watcher only when this tab switched Watch on (another referee tab on the
+    # same table, a laptop beside the phone, shows the state and may switch it off, but films nothing).
+    on = watch.on and watch.camera_tab == app.session_key
     camera = None
     if on:
         try:
@@ -221,7 +223,7 @@ def WatchPanel(app: AppState):
         await watch.boundary(data, mirrored.current, time.monotonic())
 
     items: list[ft.Control] = [ft.Row([
-        ft.Switch(label="Watch", value=on, on_change=lambda e: app.watch_on() if e.control.value else app.watch_off()),
+        ft.Switch(label="Watch", value=watch.on, on_change=lambda e: app.watch_on() if e.control.value else app.watch_off()),
         ft.Text("the phone stands over the board; moves are read as they are laid", size=12, italic=True),
     ], wrap=True)]
     if on and camera is not None:
@@ -234,7 +236,7 @@ def WatchPanel(app: AppState):
     if ruling is not None:
         items.append(ruling)
     items.append(WatchState(watch.view))
-    if on:
+    if watch.on:
         buttons: list[ft.Control] = []
         if watch.view.countdown_until is not None:
             buttons.append(ft.OutlinedButton("Wait", icon=ft.Icons.PAUSE, on_click=hold))
