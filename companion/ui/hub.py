@@ -202,6 +202,11 @@ class Hub:
         self.store.save_soon(game).add_done_callback(
             lambda _: loop.call_soon_threadsafe(self._saved, game))
 
+    def notify(self, game: TableBase) -> None:
+        """Redraw every tab showing `game` (the acting tab too) for a change that is not the game's and
+        has nothing to save: the watch state of a table watched by a camera (`companion.ui.watching`)."""
+        self._redraw(game, set())
+
     def _saved(self, game: TableBase) -> None:
         """A save of `game` has returned (on the event loop): once none is left, its tabs draw."""
         with self._lock:
