@@ -287,3 +287,17 @@ def builder_steps(r: Referee) -> None:
 
 GAME_STEPS = {"monopoly_deal": deal_steps, "classic": classic_steps, "monopoly": monopoly_steps,
               "monopoly_builder": builder_steps}
+
+
+@pytest.mark.tap_guard
+def test_a_move_the_board_watcher_records_is_no_tap_and_never_dropped(tmp_path: Path) -> None:
+    """The camera watcher records a settled move through the same path as a tap (`record_watched`): no
+    finger, so the guard neither drops it nor counts it."""
+    tab, game = _deal_tab(tmp_path)
+    tab.do("draw")
+    tab.form.not_a_tap = True  # what `AppState.record_watched` sets around its recording
+    try:
+        assert tab.do("bank", "1M")  # at once after a tap: kept
+    finally:
+        tab.form.not_a_tap = False
+    assert not tab.do("bank", "2M")  # a finger's tap still is, within the window of the last tap

@@ -92,6 +92,7 @@ class Form:
         self.stale_at: tuple[str, int] | None = None
         # When this tab's latest recorded tap started and ended (time.monotonic()): the double-tap guard.
         self.last_tap: tuple[float, float] = (float("-inf"), float("-inf"))
+        self.not_a_tap = False  # set while the watcher records a move: no finger, so no double tap
         self.bought = ""  # Monopoly Scrabble: Bank rack letters in the word (other word games ignore it)
         # Each game's own per-tab object (`GameUI.tab_state`): its drafts by table (game id), its setup
         # answers by "setup:<registry id>" (see `AppState.local`).
@@ -248,15 +249,17 @@ class AppState:
                 print(f"tap {action}: {started - last_start:.3f} s after the last tap's start, "
                       f"{started - settled:.3f} s after its {'drawing' if drawn > last_start else 'end'}",
                       file=sys.stderr, flush=True)
-            guard = os.environ.get("COMPANION_TAP_GUARD", "on") != "off"
+            tap = not self.form.not_a_tap
+            guard = tap and os.environ.get("COMPANION_TAP_GUARD", "on") != "off"
             if guard and (started - last_start < TAP_REPEAT_SECONDS or started - settled < window):
                 raise RepeatedTap("")  # the second tap of a double tap: nothing recorded, nothing said
             try:
                 result = game.act(self.form.seen, action, *args)
             finally:
                 self.look()  # the redraw after this tap (or its refusal) shows the game as it is now
-            self.form.last_tap = (started, time.monotonic())
-            DRAWN_AT.pop(self.session_key, None)  # the next drawing of this tab shows this tap's result
+            if tap:
+                self.form.last_tap = (started, time.monotonic())
+                DRAWN_AT.pop(self.session_key, None)  # the next drawing of this tab shows this tap's result
             return result
 
     def refused(self) -> None:
@@ -691,7 +694,11 @@ class AppState:
         if game is None:
             return "The table is gone."
         self.form.seen = (game.id, moves)
-        self._play(check.position, check.word)
+        self.form.not_a_tap = True  # the double-tap guard is for fingers (`_act`)
+        try:
+            self._play(check.position, check.word)
+        finally:
+            self.form.not_a_tap = False
         return self.error
 
     def load_watch_question(self, view: Any) -> None:
