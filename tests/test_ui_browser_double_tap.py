@@ -242,8 +242,20 @@ def deal_steps(r: Referee) -> None:
     r.button("End Ann's turn", "Bob draws 2.")
     r.button("Undo last action", "The last action was undone.")  # one undo, not two
     ref.text("Ann's turn: 0 of 3 plays left.")
+    ref.click("End Ann's turn")
+    r.button("Bob draws 2", "Bob's turn: 3 of 3 plays left.")
+    ref.click("Pass Go (1M)")
+    r.button("Play Pass Go: draw 2", "Bob's turn: 2 of 3 plays left.")
+    ref.click("Sly Deal (3M)")
+    r.button("Boardwalk", "Bob plays Sly Deal on Ann: takes Boardwalk.")  # Ann: the only one to take from
+    r.button("Ann accepts", "Bob's turn: 1 of 3 plays left.")
+    ref.click("Red / Yellow wild")
+    r.button("Red", "Bob's turn: 0 of 3 plays left.")
+    ref.click("Red / Yellow wild (in Red)")
+    r.button("Move to Yellow", "Bob moves Red / Yellow wild to Yellow.")
     ref.click("End")
-    r.button("End the game by agreement", "Winner: Ann")
+    r.button("End the game by agreement")
+    ref.wait_ident("winner")
 
 
 def classic_steps(r: Referee) -> None:
