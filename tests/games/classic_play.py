@@ -4,9 +4,9 @@ clone with no `../shared` beside it.
 
 Two or more players draw from the shuffled English bag and play one of the few highest-scoring moves the
 move generator finds with the shipped word list (ENABLE); with no move a player exchanges (7 or more in the
-bag) or passes. The game ends when a player goes out with the bag empty (then `EndGame` with the racks),
-after six scoreless turns in a row, or after `max_turns`. Every game is folded through the classic rules
-before it is returned: the rules, not this file, say it is legal. Seeded: the same seed, the same game.
+bag) or passes. Each event is folded through the classic rules as it is made (the rules, not this file,
+say it is legal); when the rules say the game is over (a player went out, or the scoreless turns ran out),
+`EndGame` settles the racks; else it stops after `max_turns`. Seeded: the same seed, the same game.
 """
 
 from __future__ import annotations
@@ -47,39 +47,35 @@ def _game(seed: int, players: tuple[str, ...], pick: int, max_turns: int) -> tup
     rng = random.Random(seed)
     bag = _bag(rng)
     racks: dict[str, list[str]] = {p: [bag.pop() for _ in range(7)] for p in players}
-    events: list[Event] = [Start(settings=Settings(players=list(players), preset="box"))]
+    # Each event is folded as it is made: the rules, not this file, say it is legal and when the game is over.
+    log = GameLog(new_state, [Start(settings=Settings(players=list(players), preset="box"))])
     board = Board.from_rows(EMPTY)
-    scoreless = 0
-    for turn in range(max_turns):
+    for turn in range(max_turns + 1):
+        if log.state.end_reason is not None:  # played out, or too many scoreless turns: settle the racks
+            log.push(EndGame(racks={p: "".join(r) for p, r in racks.items() if r}))
+            break
+        if turn == max_turns:
+            break
         player = players[turn % len(players)]
         rack = racks[player]
         moves = generate_moves(board, "".join(rack), enable())
         if moves:
             move = moves[rng.randrange(min(pick, len(moves)))]
             used = ["?" if ch.islower() else ch for ch in move.word if ch != "."]
-            events.append(Play(player=player, position=move.position.notation, word=move.word, rack="".join(rack)))
+            log.push(Play(player=player, position=move.position.notation, word=move.word, rack="".join(rack)))
             _take(rack, used)
             board.push(move.tiles())
             rack.extend(bag.pop() for _ in range(min(len(used), len(bag))))
-            scoreless = 0
-            if not rack and not bag:
-                events.append(EndGame(racks={p: "".join(r) for p, r in racks.items() if p != player}))
-                break
         elif len(bag) >= 7:
             returned = rack[:]
-            events.append(Exchange(player=player, count=len(returned), tiles="".join(returned)))
+            log.push(Exchange(player=player, count=len(returned), tiles="".join(returned)))
             rack.clear()
             rack.extend(bag.pop() for _ in range(7))
             bag.extend(returned)
             rng.shuffle(bag)
-            scoreless += 1
         else:
-            events.append(Pass(player=player))
-            scoreless += 1
-        if scoreless >= 6:
-            break
-    GameLog(new_state, events)  # raises if the rules refuse any event: the game is legal
-    return tuple(events)
+            log.push(Pass(player=player))
+    return tuple(log.events)
 
 
 def self_play(seed: int, players: tuple[str, ...] = ("Ann", "Bob"), pick: int = 3, max_turns: int = 80) -> list[Event]:
