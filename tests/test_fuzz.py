@@ -13,6 +13,7 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -145,10 +146,9 @@ def test_profile_and_tileset_files_of_random_bytes_are_refused(data: bytes) -> N
     for name, loader in (("profile.json", load_profile), ("tiles.json", load_tileset)):
         path = folder / name
         path.write_bytes(data)
-        try:
+        with pytest.raises(RulesDataError) as refused:
             loader(path)
-        except RulesDataError as exc:
-            assert str(exc)
+        assert str(refused.value) and "\n" not in str(refused.value)
 
 
 def test_damaged_profile_file_on_disk_is_refused_and_left_alone(tmp_path: Path) -> None:
