@@ -19,6 +19,7 @@ two word-board games and live here; any other game keeps its drafts in its own p
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,10 @@ from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_bo
 from companion.ui.hub import HUB, PIN_NEEDED
 from companion.ui.table import TOKEN_COLOURS, PlayerInfo, TableBase, TableError
 from companion.ui.word_table import PlayCheck
+
+# Faults the user is told about in one sentence are logged here with their traceback (a bug in `vision/`
+# must not look like a bad photo in the log either).
+LOG = logging.getLogger("companion.ui")
 
 
 def game_ui(kind: str) -> Any:
@@ -335,7 +340,8 @@ class AppState:
             self.busy = ""
             self.fail(str(exc))
             return
-        except Exception as exc:  # noqa: BLE001 - the reader failed on this photo: say so, keep the turn
+        except Exception as exc:  # the reader failed on this photo: say so, keep the turn
+            LOG.exception("the board reader failed on a photo")
             self.busy = ""
             self.fail(f"The board could not be read from this photo ({exc}). Try again or enter the play by hand.")
             return
@@ -510,10 +516,8 @@ class AppState:
         except ValueError as exc:
             self.fail(str(exc))
             return
-        except Exception as exc:  # noqa: BLE001 - a bug: say so plainly, keep the game as it was
-            import traceback
-
-            traceback.print_exc()
+        except Exception as exc:  # a bug: say so plainly, keep the game as it was
+            LOG.exception("the table action %s failed", action)
             self.fail(f"Something went wrong ({exc.__class__.__name__}: {exc}). The game was not changed.")
             return
         self.clear_draft()
