@@ -27,6 +27,7 @@ from collections.abc import Callable
 from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore, SavedGame
 from companion.ui.table import TableBase
 
+LOG = logging.getLogger("companion.ui")
 TABLE_PREFIX = "/table/"
 PIN_NEEDED = "This game has a referee PIN: type it and tap 'Referee this game' first. Nothing was changed."
 
@@ -221,7 +222,7 @@ class Hub:
             try:
                 redraw()
             except Exception:  # one tab's failure must not keep the others from drawing
-                logging.getLogger("companion.ui").warning("a held redraw failed", exc_info=True)
+                LOG.warning("a held redraw failed", exc_info=True)
         self._redraw(game, excluded)
 
     def hold(self, key: str, redraw: Callable[[], None]) -> bool:
@@ -246,7 +247,8 @@ class Hub:
                 # callback in a copied context so the caller's page stays current (otherwise the
                 # caller's later re-renders are sent to another tab).
                 contextvars.copy_context().run(cb)
-            except Exception:  # noqa: BLE001 - a closed tab: forget it
+            except Exception:  # a closed tab, or a bug: logged, and the tab is no longer redrawn
+                LOG.warning("redrawing the tab %s failed: it is no longer redrawn", key, exc_info=True)
                 self.unsubscribe(key)
 
     @property

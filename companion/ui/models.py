@@ -19,6 +19,7 @@ two word-board games and live here; any other game keeps its drafts in its own p
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sys
 import time
@@ -31,6 +32,10 @@ from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_bo
 from companion.ui.hub import HUB, PIN_NEEDED
 from companion.ui.table import LOOK_AGAIN, TOKEN_COLOURS, PlayerInfo, RepeatedTap, TableBase, TableError
 from companion.ui.word_table import PlayCheck
+
+# Faults the user is told about in one sentence are logged here with their traceback (a bug in `vision/`
+# must not look like a bad photo in the log either).
+LOG = logging.getLogger("companion.ui")
 
 # One tap, one action (issue #26). Every tap that records an event passes through `AppState._act`; a tap
 # is dropped there, recording nothing and saying nothing, when it is the second tap of a double tap:
@@ -393,7 +398,8 @@ class AppState:
             self.busy = ""
             self.fail(str(exc))
             return
-        except Exception as exc:  # noqa: BLE001 - the reader failed on this photo: say so, keep the turn
+        except Exception as exc:  # the reader failed on this photo: say so, keep the turn
+            LOG.exception("the board reader failed on a photo")
             self.busy = ""
             self.fail(f"The board could not be read from this photo ({exc}). Try again or enter the play by hand.")
             return
@@ -568,10 +574,8 @@ class AppState:
         except ValueError as exc:
             self.fail(str(exc))
             return False
-        except Exception as exc:  # noqa: BLE001 - a bug: say so plainly, keep the game as it was
-            import traceback
-
-            traceback.print_exc()
+        except Exception as exc:  # a bug: say so plainly, keep the game as it was
+            LOG.exception("the table action %s failed", action)
             self.fail(f"Something went wrong ({exc.__class__.__name__}: {exc}). The game was not changed.")
             return False
         self.clear_draft()
