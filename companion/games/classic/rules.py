@@ -310,6 +310,10 @@ class ClassicState(WordBoardState):
             )
         if event.count > self.rack_counts[event.player]:
             raise IllegalAction(f"{event.player} has only {self.rack_counts[event.player]} tiles to exchange")
+        if self.bag_count is not None and event.count > self.bag_count:
+            # Rules text 001: "only if that number of tiles is still available in the tile pool" (a
+            # 9-tile rack can hold more tiles than the 7 the bag must keep).
+            raise IllegalAction(f"the bag holds only {self.bag_count} tiles: exchange at most {self.bag_count}")
         if event.tiles is not None and len(event.tiles) != event.count:
             raise IllegalAction(f"the exchanged tiles {event.tiles} are not {event.count} tiles")
         self._scoreless(event.player, "exchange", f"-{event.tiles or event.count}")
