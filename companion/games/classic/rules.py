@@ -290,10 +290,16 @@ class ClassicState(WordBoardState):
             self.to_move = (self.to_move + 1) % n
             player = self.players[self.to_move]
             if player in self.skip_next:
-                self.skip_next.discard(player)
-                self.turns.append(Turn(player, "lost turn", 0, self.scores[player], "(lost turn)"))
+                self._lose_turn(player)
                 continue
             return
+
+    def _lose_turn(self, player: str) -> None:
+        """A turn lost to a failed challenge: a scoreless turn (rules text 001, "Cases for a Scoreless
+        Turn: ... Players lose a challenge after disputing a word"; GCG writes it as a pass)."""
+        self.skip_next.discard(player)
+        self.turns.append(Turn(player, "lost turn", 0, self.scores[player], "(lost turn)"))
+        self.scoreless_run += 1
 
     def _scoreless(self, player: str, kind: str, notation: str) -> None:
         self.turns.append(Turn(player, kind, 0, self.scores[player], notation))
@@ -368,9 +374,7 @@ class ClassicState(WordBoardState):
                 self.skip_next.add(event.challenger)
                 # The challenger's lost turn may be the very next one: skip it now.
                 if self.current_player == event.challenger:
-                    self.skip_next.discard(event.challenger)
-                    self.turns.append(Turn(event.challenger, "lost turn", 0, self.scores[event.challenger],
-                                           "(lost turn)"))
+                    self._lose_turn(event.challenger)
                     self._advance()
             elif mode == "penalty":
                 words = max(1, len(event.words))
@@ -391,7 +395,9 @@ class ClassicState(WordBoardState):
         for later in self.turns[last.turn_index + 1:]:
             if later.player == last.player:
                 later.total -= last.score
-        self.scoreless_run = last.was_scoreless_run + 1
+        # The withdrawn play is a scoreless turn, and so is every turn lost since it (a lost turn counts).
+        lost_since = sum(1 for t in self.turns[last.turn_index + 1:] if t.kind == "lost turn")
+        self.scoreless_run = last.was_scoreless_run + 1 + lost_since
         if self.went_out == last.player:
             self.went_out = None
         if self.target_reached == last.player:
@@ -399,7 +405,7 @@ class ClassicState(WordBoardState):
         if mode == "void":
             # The play never counted: the same player tries again.
             self.to_move = self.players.index(last.player)
-            self.scoreless_run = last.was_scoreless_run
+            self.scoreless_run = last.was_scoreless_run + lost_since
             self.turns.pop(last.turn_index)
 
     def _end(self, event: EndGame) -> None:

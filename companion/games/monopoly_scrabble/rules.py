@@ -339,29 +339,29 @@ class MonopolyState(WordBoardState):
         steps = self.pending
         if steps:
             return steps[0].describe()
-        if self.bag_count == 0 and self.passes >= len(self.active_players):
+        if self.nobody_can_play:
             return "nobody can play: end the game (unplayed tiles are paid for)"
         return f"{self.current_player} plays a word or passes"
 
+    @property
+    def nobody_can_play(self) -> bool:
+        """The bag is empty and every player still in the game passed in a row: the table may end the game
+        as nobody can play ("none of the players are able to play anymore words", rules text 000)."""
+        return self.bag_count == 0 and self.passes >= len(self.active_players)
+
     def allowed_events(self) -> list[str]:
-        """Event types the engine would consider now (each is still validated in full)."""
+        """Event types the rules offer now: those of `legal.legal_moves` (its one source), the step the turn
+        waits for first, then the turn's own moves, then a challenge."""
+        from companion.games.monopoly_scrabble.legal import legal_moves  # legal reads this module
+
         if self.settings is None:
             return ["start"]
-        if self.finished:
-            return []
-        out: list[str] = []
-        steps = self.pending
-        if steps:
-            out.append({"jail_fee": "jail_fee", "bingo_choice": "bingo_choice", "card": "card", "debt": "sell",
-                        "end_game": "end_game", "move": "card"}[steps[0].kind])
-        else:
-            out += ["play", "pass"]
-            if not self.acted:
-                out.append("replace_blank")
-            if not self.acted:
-                out.append("end_game")
-        if self.last_play is not None and not self.last_play.challenged:
-            out.append("challenge")
+        offered = legal_moves(self)
+        out = ["card"] if offered.card is not None else []
+        out += ["play"] if offered.play is not None else []
+        for event in [e for e in offered.events if e.type != "challenge"] + offered.events:
+            if event.type not in out:
+                out.append(event.type)
         return out
 
     def property_value(self, player: str) -> int:
