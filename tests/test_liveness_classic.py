@@ -291,3 +291,28 @@ def test_the_end_by_agreement_is_offered_on_every_turn_and_accepted() -> None:
     assert legal_moves(log.state).can_end_by_agreement()
     log.push(EndGame(agreed=True))
     assert log.state.finished
+
+
+# ---------------------------------------------------------------- the table asks, never decides
+
+
+def test_the_tables_buttons_are_the_rules_offers() -> None:
+    """The turn screen's challenge, exchange and end-by-agreement buttons come from `legal_moves`."""
+    from companion.games.classic.table import new_classic
+    from companion.ui.table import PlayerInfo, TableError
+
+    table = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue"), PlayerInfo("Cleo", "green")])
+    assert table.challengers() == [] and table.exchange_counts() == list(range(1, 8))
+    assert table.can_end_by_agreement()
+    table.play("8G", "CAT")
+    assert table.challengers() == ["Bob", "Cleo"] and table.last_play_words() == ("Ann", ["CAT"])
+    with pytest.raises(TableError, match="Ann cannot challenge their own play"):
+        table.challenge("Ann")
+    table.engine.state.bag_count = 6
+    assert table.exchange_counts() == []  # the bag holds fewer than seven: no exchange button
+    table.pass_turn()
+    assert table.challengers() == [] and table.last_play_words() is None
+    assert table.check("1A", "CAT").error == "The new tiles must touch a tile already on the board."
+    # The check is the rules' own: a play of more tiles than the rack holds is refused before it is confirmed.
+    table.engine.state.rack_counts["Cleo"] = 1
+    assert table.check("8E", "SC...").error == "Cleo has only 1 tile, not 2."

@@ -23,7 +23,7 @@ from test_monopoly import small_track
 
 from companion.events import Event, GameLog
 from companion.games.monopoly_scrabble.legal import CardOffer, LegalMoves, legal_moves
-from companion.games.monopoly_scrabble.profile import load_profile
+from companion.games.monopoly_scrabble.profile import load_profile, validate_profile
 from companion.games.monopoly_scrabble.rules import (
     BingoChoice,
     Card,
@@ -371,3 +371,24 @@ def test_a_blank_swap_is_offered_for_each_played_blank_the_player_can_pay_for() 
     state.cash["Dog"] = 550
     assert [(s.square, s.source) for s in legal_moves(state).blank_swaps()] == [("H8", "rack")]
     _check(log)
+
+
+# ---------------------------------------------------------------- the table asks, never decides
+
+
+def test_the_tables_buttons_are_the_rules_offers() -> None:
+    """Challengers, the word stage, the steps' buttons and the blank swaps come from `legal_moves`."""
+    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.ui.table import PlayerInfo, TableError
+
+    table = new_monopoly([PlayerInfo("Car", "red"), PlayerInfo("Dog", "blue"), PlayerInfo("Hat", "green")],
+                         banker="Car", profile=validate_profile(small_track()))
+    table.mstate.eliminated.append("Hat")
+    assert table.turn_stage() == "word" and table.can_end_by_agreement()
+    table.play("8G", "CaT")  # C3 + a0 + T1 = 4, x2 on the star: 8 spaces, Go to Jail on the small track
+    assert table.challengers() == ["Dog"]  # Hat is out of the game: no button for Hat
+    assert "Car" in table.mstate.in_jail and table.mstate.current_player == "Dog" and table.turn_stage() == "word"
+    with pytest.raises(TableError, match="not what the turn waits for"):
+        table.card("none")
+    swaps = table.legal().blank_swaps()
+    assert [(s.square, s.source) for s in swaps] == [("H8", "rack"), ("H8", "bank")]

@@ -88,3 +88,8 @@ def challenge_verdicts(judge: Callable[[list[str]], bool] | None, words: list[st
     """The verdicts a challenge of `words` may carry: the judge's, or either when no judge is given (the
     table's word judge gives it when the challenge is recorded)."""
     return (judge(words),) if judge is not None else (True, False)
+
+
+def tile_count(n: int) -> str:
+    """`1 tile`, `3 tiles`: a count of tiles as a sentence says it."""
+    return f"{n} tile" if n == 1 else f"{n} tiles"

@@ -33,7 +33,7 @@ from companion.rules.placement import validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import ScoredPlay, score_play
 from companion.rules.tiles import BLANK, load_tileset
-from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay
+from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay, tile_count
 
 VARIANT = "classic"
 ChallengeMode = Literal["double", "single", "penalty", "void"]
@@ -312,14 +312,15 @@ class ClassicState(WordBoardState):
         assert self.rules is not None
         if self.bag_count is not None and self.bag_count < self.rules.exchange_min_bag:
             raise IllegalAction(
-                f"an exchange needs at least {self.rules.exchange_min_bag} tiles in the bag; {self.bag_count} are left"
+                f"an exchange needs at least {tile_count(self.rules.exchange_min_bag)} in the bag; "
+                f"{self.bag_count} {'is' if self.bag_count == 1 else 'are'} left"
             )
         if event.count > self.rack_counts[event.player]:
-            raise IllegalAction(f"{event.player} has only {self.rack_counts[event.player]} tiles to exchange")
+            raise IllegalAction(f"{event.player} has only {tile_count(self.rack_counts[event.player])} to exchange")
         if self.bag_count is not None and event.count > self.bag_count:
             # Rules text 001: "only if that number of tiles is still available in the tile pool" (a
             # 9-tile rack can hold more tiles than the 7 the bag must keep).
-            raise IllegalAction(f"the bag holds only {self.bag_count} tiles: exchange at most {self.bag_count}")
+            raise IllegalAction(f"the bag holds only {tile_count(self.bag_count)}: exchange at most {self.bag_count}")
         if event.tiles is not None and len(event.tiles) != event.count:
             raise IllegalAction(f"the exchanged tiles {event.tiles} are not {event.count} tiles")
         self._scoreless(event.player, "exchange", f"-{event.tiles or event.count}")
@@ -331,7 +332,7 @@ class ClassicState(WordBoardState):
         validate_placement(self.board, tiles, self.layout, self.tileset, rack=event.rack)
         player = event.player
         if len(tiles) > self.rack_counts[player]:
-            raise IllegalAction(f"{player} has only {self.rack_counts[player]} tiles, not {len(tiles)}")
+            raise IllegalAction(f"{player} has only {tile_count(self.rack_counts[player])}, not {len(tiles)}")
         scored: ScoredPlay = score_play(self.board, tiles, self.layout, self.tileset)
         position: Position = scored.words[0].position if scored.words else Position(tiles[0].square, scored.direction)
         notation = format_play(position, tiles, self.board)

@@ -65,7 +65,7 @@ from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
-from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay
+from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay, tile_count
 
 VARIANT = "monopoly"
 BANK = "bank"
@@ -672,28 +672,28 @@ class MonopolyState(WordBoardState):
             raise IllegalAction(f"bought tiles {extra} are not in the word: bought tiles must be played this turn")
         n_bought = sum(bought.values())
         if n_bought > self.bank_rack_count:
-            raise IllegalAction(f"the Bank rack has only {self.bank_rack_count} tiles, not {n_bought}")
+            raise IllegalAction(f"the Bank rack has only {tile_count(self.bank_rack_count)}, not {n_bought}")
         if self.bank_rack is not None and bought - Counter(self.bank_rack):
             raise IllegalAction(f"the Bank rack {self.bank_rack} does not hold {event.bought.upper()}")
         own = len(tiles) - n_bought
         # "You must use one or more of your letters. This can include tiles you purchase from the
         # Bank": a word of bought tiles only is legal; placing no tile at all is refused by the placement.
         if own > self.rack_counts[player]:
-            raise IllegalAction(f"{player} has only {self.rack_counts[player]} tiles, not {own}")
+            raise IllegalAction(f"{player} has only {tile_count(self.rack_counts[player])}, not {own}")
         if event.rack is not None:
             missing = (used - bought) - Counter(event.rack.upper())
             if missing:
                 raise IllegalAction(f"the rack {event.rack.upper()} does not hold {''.join(sorted(missing.elements()))}")
         price = n_bought * amounts.bank_tile_price.value
         if self.cash[player] < price:
-            raise IllegalAction(f"{player} has M{self.cash[player]}; {n_bought} Bank tiles cost M{price}")
+            raise IllegalAction(f"{player} has M{self.cash[player]}; {n_bought} Bank {'tile costs' if n_bought == 1 else 'tiles cost'} M{price}")
         if event.bank_drawn is not None and any(ch != BLANK and not self.tileset.has_letter(ch)
                                                 for ch in event.bank_drawn.upper()):
             raise IllegalAction(f"'{event.bank_drawn}' are not tiles of the {self.tileset.name} set")
         # The Bank rack refills first (rules text, "Buying Letter Tile From the Bank"), then the player's.
         bank_drawn = min(self.tileset.rack_size - (self.bank_rack_count - n_bought), self.bag_count)
         if event.bank_drawn is not None and len(event.bank_drawn) != bank_drawn:
-            raise IllegalAction(f"the Banker draws {bank_drawn} tiles for the Bank rack, not {len(event.bank_drawn)}")
+            raise IllegalAction(f"the Banker draws {tile_count(bank_drawn)} for the Bank rack, not {len(event.bank_drawn)}")
 
         # Snapshot for a challenge (taken before anything of the play happens).
         snapshot = {name: _fresh(getattr(self, name)) for name in _SNAPSHOT_FIELDS}
@@ -918,7 +918,7 @@ class MonopolyState(WordBoardState):
             if name not in self.players:
                 raise IllegalAction(f"{name} is not playing in this game")
             if count != left[name]:
-                raise IllegalAction(f"{name} should have {left[name]} tiles left, not {count}: check the rack")
+                raise IllegalAction(f"{name} should have {tile_count(left[name])} left, not {count}: check the rack")
         self._close_challenge_window()
         self.last_play = None
         self.ending = True

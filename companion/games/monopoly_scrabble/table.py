@@ -75,8 +75,11 @@ class MonopolyEngine(WordEngine):
         return out
 
     def turn_stage(self) -> str:
+        """'word' while the rules offer the turn's own moves (a word, a pass), else the step waited for."""
+        if self.legal().can_pass():
+            return "word"
         pending = self.state.pending
-        return STAGES.get(pending[0].kind, pending[0].kind) if pending else "word"
+        return STAGES.get(pending[0].kind, pending[0].kind) if pending else "over"
 
     def trial(self, event: Event) -> MonopolyState:
         """The state this event would give, on a copy (nothing changes)."""
