@@ -241,9 +241,9 @@ def test_004_tile_values_and_counts_are_the_texts() -> None:
     values = {1: "AEILNORSTU", 2: "DG", 3: "BCMP", 4: "FHVWY", 5: "K", 8: "JX", 10: "QZ"}
     assert {ch: en.values[ch] for v, letters in values.items() for ch in letters} == \
         {ch: v for v, letters in values.items() for ch in letters}
-    counts = dict(A=9, B=2, C=2, D=4, E=12, F=2, G=3, H=2, I=9, J=1, K=1, L=4, M=2, N=6, O=8, P=2, Q=1, R=6, S=4,
-                  T=6, U=4, V=2, W=2, X=1, Y=2, Z=1)
-    counts["?"] = 2
+    counts = {ch: n for ch, n in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ?",
+                                     [9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1, 2],
+                                     strict=True)}
     assert en.counts == counts and en.total_tiles == 100
 
 
