@@ -35,7 +35,7 @@ from companion.games.classic.rules import (
     presets,
 )
 from companion.rules.errors import RulesError
-from tests.games.word_plays import draw, judge, sample_plays, unseen
+from tests.games.word_plays import draw, empty_run, judge, sample_plays, unseen
 from tests.liveness_law import LawGame, LawReport, check_law, check_state
 
 GAMES_IN_SUITE = 12
@@ -94,9 +94,10 @@ def near_misses(state: ClassicState, rng: random.Random) -> list[Event]:
         out.append(Exchange(player=current, count=1))  # the bag is too small for an exchange
     out.append(Exchange(player=current, count=min(state.rack_counts[current], bag) + 1))  # more than the bag/rack
     out.append(_play_off_the_words(state, current, rng))
-    if state.rack_counts[current] < 7:
-        out.append(Play(player=current, position="8D" if state.board.is_empty() else "1A",
-                        word="SEVERAL"[: state.rack_counts[current] + 1].ljust(2, "S")))
+    over = state.rack_counts[current] + 1
+    run = empty_run(state.board, over, rng)
+    if run is not None and not state.board.is_empty():  # one tile more than the rack holds, all new
+        out.append(Play(player=current, position=run, word="SEVERALS"[:over].ljust(over, "S")))
     rng.shuffle(out)
     return out
 

@@ -40,7 +40,7 @@ from companion.games.monopoly_scrabble.rules import (
     new_state,
 )
 from companion.rules.errors import RulesError
-from tests.games.word_plays import draw, judge, sample_plays, unseen
+from tests.games.word_plays import draw, empty_run, judge, sample_plays, unseen
 from tests.liveness_law import LawGame, LawReport, check_law, check_state
 
 GAMES_IN_SUITE = 20
@@ -161,10 +161,10 @@ def near_misses(state: MonopolyState, rng: random.Random) -> list[Event]:
         out.append(EndGame(reason="no_plays"))  # the bag is not empty
     out.append(EndGame(reason="played_out"))  # nobody went out
     assert state.profile is not None
-    if state.bank_rack_count < 7 or state.cash[current] < 700:
+    run = "8D" if state.board.is_empty() else empty_run(state.board, 7, rng)
+    if run is not None and (state.bank_rack_count < 7 or state.cash[current] < 700):
         # Seven Bank tiles: more than the Bank rack holds now, or more than the player can pay.
-        out.append(Play(player=current, position="8D" if state.board.is_empty() else "1A", word="SEVERAL",
-                        bought="SEVERAL"))
+        out.append(Play(player=current, position=run, word="SEVERAL", bought="SEVERAL"))
     rng.shuffle(out)
     return out
 

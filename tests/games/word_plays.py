@@ -94,3 +94,17 @@ def _uses(word: str) -> Counter[str]:
 
 def _new_tiles(move: Move) -> int:
     return len(move.word) - move.word.count(".")
+
+
+def empty_run(board: Board, length: int, rng: random.Random) -> str | None:
+    """The position (`8D` form) of `length` empty squares in a row, or None: a near-miss laid there places
+    every one of its letters as a new tile (no letter is read as played through a tile already there)."""
+    if length > board.size:
+        return None
+    rows = board.rows()
+    starts = [(r, c) for r in range(board.size) for c in range(board.size - length + 1)
+              if rows[r][c:c + length] == "." * length]
+    if not starts:
+        return None
+    r, c = rng.choice(starts)
+    return f"{r + 1}{'ABCDEFGHIJKLMNO'[c]}"
