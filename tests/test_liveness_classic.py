@@ -50,8 +50,9 @@ def new_log(rng: random.Random) -> GameLog[ClassicState]:
     target = finish_line_target(rng.choice(["beginner", "expert"]), n) if variant == "finish_line" else None
     names = ["Ann", "Bob", "Cleo", "Dev"][:n]
     log: GameLog[ClassicState] = GameLog(new_state)
+    mode = rng.choice([None, None, "double", "single", "penalty", "void"])  # every challenge rule, not only presets'
     log.push(Start(settings=Settings(players=names, preset=preset, variant=variant,  # type: ignore[arg-type]
-                                     finish_target=target)))
+                                     finish_target=target, challenge_mode=mode)))  # type: ignore[arg-type]
     return log
 
 
