@@ -35,6 +35,7 @@ from companion.games.classic.rules import (
     presets,
 )
 from companion.rules.errors import RulesError
+from companion.rules.word_game import ChallengeWindow
 from tests.games.word_plays import draw, empty_run, judge, sample_plays, unseen
 from tests.liveness_law import LawGame, LawReport, check_law, check_state
 
@@ -268,6 +269,7 @@ def test_a_challenge_after_the_last_play_is_offered_before_the_settling() -> Non
     assert log.state.went_out == "Bob" and log.state.end_reason == "played_out"
     offered = legal_moves(log.state)
     assert offered.challengers() == ["Ann"] and offered.must_settle() and offered.play is None
+    assert offered.window is not None and offered.window.closes == "when the racks left are recorded"
     moves = _check(log)
     assert Challenge(challenger="Ann", acceptable=True, words=["ABS"]) in moves
     with pytest.raises(RulesError, match="Bob cannot challenge their own play"):
@@ -282,6 +284,7 @@ def test_every_other_player_may_challenge_and_only_until_the_next_player_acts() 
     log = _started(players=["Ann", "Bob", "Cleo"])
     log.push(Play(player="Ann", position="8G", word="CAT"))
     assert legal_moves(log.state).challengers() == ["Bob", "Cleo"]
+    assert legal_moves(log.state).window == ChallengeWindow("Ann", ("CAT",), ("Bob", "Cleo"), "when Bob acts")
     log.push(Pass(player="Bob"))
     assert legal_moves(log.state).challengers() == []
     with pytest.raises(RulesError, match="a challenge must come before the next turn"):

@@ -75,6 +75,17 @@ class PlayOffer:
     bank_letters: str | None = None
 
 
+@dataclass(frozen=True)
+class ChallengeWindow:
+    """The latest play is open to a challenge: `player` made it, its `words`, who may challenge it
+    (`challengers`), and when the window closes (`closes`, words for the table)."""
+
+    player: str
+    words: tuple[str, ...]
+    challengers: tuple[str, ...]
+    closes: str
+
+
 def challengers(events: list[Event]) -> list[str]:
     """Who may challenge now, in seating order, from a list of legal events (each challenger once)."""
     out: list[str] = []

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from companion.events import Event
 from companion.games.classic.rules import Challenge, ClassicState, EndGame, Exchange, Pass
-from companion.rules.word_game import PlayOffer, challenge_verdicts, challengers
+from companion.rules.word_game import ChallengeWindow, PlayOffer, challenge_verdicts, challengers
 
 Judge = Callable[[list[str]], bool]
 
@@ -27,6 +27,7 @@ class LegalMoves:
 
     events: list[Event] = field(default_factory=list)
     play: PlayOffer | None = None
+    window: ChallengeWindow | None = None
 
     def challengers(self) -> list[str]:
         return challengers(self.events)
@@ -69,9 +70,12 @@ def legal_moves(state: ClassicState, judge: Judge | None = None) -> LegalMoves:
         # The latest play is open to a challenge by anyone else until the next player acts (the end of
         # the game included: a challenge after the last play comes before the racks are settled).
         words = list(state.turns[last.turn_index].words)
+        who = [p for p in state.players if p != last.player]
         for verdict in challenge_verdicts(judge, words):
-            out.events += [Challenge(challenger=p, acceptable=verdict, words=words)
-                           for p in state.players if p != last.player]
+            out.events += [Challenge(challenger=p, acceptable=verdict, words=words) for p in who]
+        closes = (f"when {state.current_player} acts" if state.current_player is not None
+                  else "when the racks left are recorded")
+        out.window = ChallengeWindow(last.player, tuple(words), tuple(who), closes)
     if state.end_reason is not None:
         out.events.append(EndGame())
         return out

@@ -69,10 +69,8 @@ class ClassicEngine(WordEngine):
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
         """The play open to a challenge (who made it, its words), or None when the rules offer none."""
-        last = self.state.last_play
-        if last is None or not self.legal().challengers():
-            return None
-        return last.player, list(self.state.turns[last.turn_index].words)
+        window = self.legal().window
+        return (window.player, list(window.words)) if window is not None else None
 
     def end_game(self, racks: dict[str, str], time_used: dict[str, int], agreed: bool = False) -> None:
         self.log.push(EndGame(racks=racks, time_used=time_used, agreed=agreed))

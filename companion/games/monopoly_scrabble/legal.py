@@ -31,7 +31,7 @@ from companion.games.monopoly_scrabble.rules import (
     ReplaceBlank,
     Sell,
 )
-from companion.rules.word_game import PlayOffer, challenge_verdicts, challengers
+from companion.rules.word_game import ChallengeWindow, PlayOffer, challenge_verdicts, challengers
 
 Judge = Callable[[list[str]], bool]
 CARD_EFFECTS: tuple[str, ...] = get_args(CardEffectKind)
@@ -58,6 +58,7 @@ class LegalMoves:
     events: list[Event] = field(default_factory=list)
     play: PlayOffer | None = None
     card: CardOffer | None = None
+    window: ChallengeWindow | None = None
 
     def challengers(self) -> list[str]:
         return challengers(self.events)
@@ -123,9 +124,13 @@ def legal_moves(state: MonopolyState, judge: Judge | None = None) -> LegalMoves:
         # "You must challenge it before the next player begins their turn": the window stays open through
         # the rest of the player's turn (token, cards, debts) and closes when the next player acts.
         words = list(last.words)
+        who = [p for p in state.active_players if p != last.player]
         for verdict in challenge_verdicts(judge or state.judge, words):
-            out.events += [Challenge(challenger=p, acceptable=verdict, words=words)
-                           for p in state.active_players if p != last.player]
+            out.events += [Challenge(challenger=p, acceptable=verdict, words=words) for p in who]
+        current = state.current_player
+        closes = ("when the next player begins their turn" if current == last.player
+                  else f"when {current} acts" if current is not None else "when the game is settled")
+        out.window = ChallengeWindow(last.player, tuple(words), tuple(who), closes)
     steps = state.pending
     if steps:
         step = steps[0]

@@ -117,10 +117,8 @@ class MonopolyEngine(WordEngine):
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
         """The play open to a challenge (who made it, its words), or None when the rules offer none."""
-        last = self.state.last_play
-        if last is None or not self.legal().challengers():
-            return None
-        return last.player, list(last.words)
+        window = self.legal().window
+        return (window.player, list(window.words)) if window is not None else None
 
     def end_game(self, tiles_left: dict[str, int], agreed: bool) -> None:
         """The end the rules offer: played out when a player went out, else by agreement when the table
