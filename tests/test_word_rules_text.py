@@ -19,6 +19,7 @@ from companion.games.classic.legal import legal_moves
 from companion.games.classic.rules import (
     Challenge,
     ClassicState,
+    EndGame,
     Exchange,
     Pass,
     Play,
@@ -28,10 +29,11 @@ from companion.games.classic.rules import (
     new_state,
 )
 from companion.games.monopoly_scrabble.profile import load_profile, toggle_property_square
-from companion.games.monopoly_scrabble.rules import Card, MonopolyEvent, MonopolyState
+from companion.games.monopoly_scrabble.rules import Card, JailFee, MonopolyEvent, MonopolyState, Sell, Step
+from companion.games.monopoly_scrabble.rules import Pass as MPass
 from companion.games.monopoly_scrabble.rules import Play as MPlay
 from companion.rules.board import PlacedTile, Tile, parse_square
-from companion.rules.errors import IllegalPlacement
+from companion.rules.errors import IllegalAction, IllegalPlacement
 from companion.rules.placement import validate_placement
 from companion.rules.tiles import load_tileset
 
@@ -384,3 +386,38 @@ def test_every_rule_of_the_word_games_texts_has_a_test() -> None:
             missing.append(f"{text}: {rule} -> {where}")
     assert not missing, missing
     assert {text for text, _, _ in RULES} == {"000", "001", "004"}
+
+
+# ---------------------------------------------------------------- refusals worded for the table
+
+
+def test_ending_with_an_empty_bag_before_the_end_does_not_say_the_bag_is_not_empty() -> None:
+    """The old refusal said "the bag is not empty" of an empty bag."""
+    log = classic()
+    log.push(Play(player="Ann", position="8G", word="CAT"))
+    log.state.bag_count = 0
+    with pytest.raises(IllegalAction, match="^the game is not over: nobody has gone out and the scoreless turns "
+                                            "have not ended it; end it by agreement or play on$"):
+        log.push(EndGame())
+
+
+def test_a_step_refused_names_what_the_game_waits_for_in_words() -> None:
+    """The old refusals named internal ids: "owes M200 to bank", "the debt", "None plays or passes",
+    the bingo's cards as `light_blue`."""
+    log = monopoly_game(small_track(), ["Car", "Dog"])
+    state = log.state
+    state.queue.append(Step("debt", "Car", 200, "bank", reason="a card"))
+    state.owners["orange"] = "Car"
+    with pytest.raises(IllegalAction, match=r"^first: Car owes M200 to the Bank \(a card\) and must sell Property "
+                                            r"Cards$"):
+        log.push(MPass(player="Car"))
+    with pytest.raises(IllegalAction, match=r"^the game is not waiting for a jail fee now: Car owes M200 to the Bank"):
+        log.push(JailFee(player="Car"))
+    with pytest.raises(IllegalAction, match="^the sale to pay a debt is Car's, not Dog's$"):
+        log.push(Sell(player="Dog", group="orange"))
+    state.queue[0] = Step("bingo_choice", "Car", options=("light_blue", "dark_blue"))
+    assert state.next_step() == "Car chooses a Property Card for the bingo: Light Blue, Dark Blue"
+    state.queue.clear()
+    state.ending = True
+    with pytest.raises(IllegalAction, match="^the game is not waiting for a card now: the game is over"):
+        log.push(Card(player="Car", effect="none"))

@@ -412,6 +412,9 @@ class ClassicState(WordBoardState):
     def _end(self, event: EndGame) -> None:
         reason = self.end_reason
         if reason is None and not event.agreed:
+            if self.bag_count == 0:
+                raise IllegalAction("the game is not over: nobody has gone out and the scoreless turns have not "
+                                    "ended it; end it by agreement or play on")
             raise IllegalAction("the game is not over: the bag is not empty and nobody has gone out")
         assert self.tileset is not None and self.rules is not None
         for name in [*event.racks, *event.time_used]:

@@ -72,6 +72,10 @@ BANK = "bank"
 POT = "pot"
 
 Judge = Callable[[list[str]], bool]
+ACCOUNT_WORDS = {BANK: "the Bank", POT: "Free Parking"}  # the two accounts as a sentence names them
+# What a refused step event was, in a sentence ("the game is not waiting for a jail fee now: ...").
+STEP_WORDS = {"jail_fee": "a jail fee", "bingo_choice": "a bingo's Property Card", "card": "a card",
+              "debt": "a sale to pay a debt"}
 
 
 # ---------------------------------------------------------------- events
@@ -208,16 +212,20 @@ class Step:
     reason: str = ""
     collect_go: bool = True
 
-    def describe(self) -> str:
+    def describe(self, card_names: dict[str, str] | None = None) -> str:
+        """The step in words; `card_names` gives the Property Cards' printed names (`describe_step`)."""
         if self.kind == "jail_fee":
             return f"{self.player} pays M{self.amount} to leave Jail"
         if self.kind == "bingo_choice":
-            return f"{self.player} chooses a Property Card for the bingo: {', '.join(self.options)}"
+            names = card_names or {}
+            return (f"{self.player} chooses a Property Card for the bingo: "
+                    f"{', '.join(names.get(g, g) for g in self.options)}")
         if self.kind == "card":
             deck = "Chance" if self.deck == "chance" else "Community Chest"
             return f"{self.player} draws a {deck} card; record its effect"
         if self.kind == "debt":
-            return f"{self.player} owes M{self.amount} to {self.creditor} ({self.reason}) and must sell Property Cards"
+            creditor = ACCOUNT_WORDS.get(self.creditor or "", self.creditor)
+            return f"{self.player} owes M{self.amount} to {creditor} ({self.reason}) and must sell Property Cards"
         if self.kind == "move":
             return f"{self.player} moves {self.amount} spaces"
         if self.kind == "end_game":
@@ -330,6 +338,10 @@ class MonopolyState(WordBoardState):
             steps.append(Step("end_game", self.went_out))
         return steps
 
+    def describe_step(self, step: Step) -> str:
+        """A pending step in words, with the Property Cards' printed names."""
+        return step.describe({g.id: g.name for g in self.profile.groups} if self.profile else None)
+
     def next_step(self) -> str:
         """One sentence for the table: what happens next."""
         if self.settings is None:
@@ -338,9 +350,11 @@ class MonopolyState(WordBoardState):
             return "the game is over: " + ", ".join(self.winner()) + " won"
         steps = self.pending
         if steps:
-            return steps[0].describe()
+            return self.describe_step(steps[0])
         if self.nobody_can_play:
             return "nobody can play: end the game (unplayed tiles are paid for)"
+        if self.current_player is None:
+            return "the game is over: it is being settled"
         return f"{self.current_player} plays a word or passes"
 
     @property
@@ -520,7 +534,7 @@ class MonopolyState(WordBoardState):
         if self.ending or self.went_out is not None:
             raise IllegalAction("the game is over: record the tiles left to settle it")
         if self.queue:
-            raise IllegalAction(f"first: {self.queue[0].describe()}")
+            raise IllegalAction(f"first: {self.describe_step(self.queue[0])}")
         if player != self.current_player:
             raise IllegalAction(f"it is {self.current_player}'s turn, not {player}'s")
         if self.acted:
@@ -528,11 +542,11 @@ class MonopolyState(WordBoardState):
 
     def _expect_step(self, kind: str, player: str) -> Step:
         if not self.queue or self.queue[0].kind != kind:
-            what = self.queue[0].describe() if self.queue else f"{self.current_player} plays or passes"
-            raise IllegalAction(f"the game is not waiting for a {kind.replace('_', ' ')} now: {what}")
+            what = self.describe_step(self.queue[0]) if self.queue else self.next_step()
+            raise IllegalAction(f"the game is not waiting for {STEP_WORDS[kind]} now: {what}")
         step = self.queue[0]
         if step.player != player:
-            raise IllegalAction(f"the {kind.replace('_', ' ')} is {step.player}'s, not {player}'s")
+            raise IllegalAction(f"the {STEP_WORDS[kind].removeprefix('a ')} is {step.player}'s, not {player}'s")
         return step
 
     def _close_challenge_window(self) -> None:
@@ -906,7 +920,7 @@ class MonopolyState(WordBoardState):
             raise IllegalAction("the game is already being settled")
         if self.went_out is not None:
             if self.queue:
-                raise IllegalAction(f"first: {self.queue[0].describe()}")
+                raise IllegalAction(f"first: {self.describe_step(self.queue[0])}")
         else:
             self._expect_turn(self.current_player or "", "end the game")
             if event.reason == "played_out":

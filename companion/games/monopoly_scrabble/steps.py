@@ -82,14 +82,14 @@ def MonopolySteps(app: AppState, word_entry: bool = True):
                              for c in choices], wrap=True))
     sales = legal.sales()
     if sales and step is not None:
-        items.append(ft.Text(f"{step.player} owes {theme.money(step.amount)} to {step.creditor} ({step.reason}) and "
-                             "has only " + theme.money(st.cash[step.player]) + ": sell Property Cards to the Bank "
-                             "at half their value.", weight=ft.FontWeight.BOLD, color="#B71C1C"))
+        items.append(ft.Text(f"{st.describe_step(step)}: " + theme.money(st.cash[step.player]) + " in cash. Sell "
+                             "Property Cards to the Bank at half their value.", weight=ft.FontWeight.BOLD,
+                             color="#B71C1C"))
         items.append(ft.Row([ft.OutlinedButton(f"Sell {names[s.group]}",
                                                on_click=lambda e, s=s: app.do("sell", s.player, s.group))
                              for s in sales], wrap=True))
     if "played_out" in legal.end_reasons() and step is not None:
-        items.append(ft.Text(step.describe() + ".", weight=ft.FontWeight.BOLD))
+        items.append(ft.Text(st.describe_step(step) + ".", weight=ft.FontWeight.BOLD))
         items.append(ft.FilledButton("Settle the game", on_click=lambda e: app.go("end")))
     return ft.Column(items, spacing=6)
 

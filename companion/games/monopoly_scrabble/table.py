@@ -194,10 +194,10 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
         lines.append("The game is over.")
     elif after.pending:
         step = after.pending[0]
-        if step.kind == "bingo_choice":  # the engine lists group ids; the table reads card names
+        if step.kind == "bingo_choice":  # the cards are the buttons under this line: no need to list them
             lines.append(f"Next: {step.player} chooses a Property Card for the bingo.")
         else:
-            lines.append("Next: " + step.describe() + ".")
+            lines.append("Next: " + after.describe_step(step) + ".")
     return lines
 
 
