@@ -1,12 +1,18 @@
 """Monopoly Builder engine figures: how long a table waits for the referee, and what random games look like.
 
-    .venv/bin/python benchmarks/builder.py [GAMES]
+    .venv/bin/python -m benchmarks.builder [GAMES]
+    .venv/bin/python -m benchmarks.builder --liveness [GAMES] [EVENTS]
 
 Plays GAMES (default 60) seeded random legal games (tests/games/builder_bot.py, 2-4 players) and prints:
 how many reach the penthouse, events per game, the CPU time of one event (push = validate on a copy and
 apply; median and 95th percentile over every event), the CPU time of an undo (a refold of the whole log)
 at the end of a game, and the CPU time of folding the shipped example game. Medians of CPU time: the
 machine is shared and noisy.
+
+`--liveness` runs the liveness law of issue #26 (`tests/test_liveness_builder.py`: live, offered = accepted,
+near-misses refused in one sentence with nothing changed, the log is the game) over GAMES (default 40)
+random games of up to EVENTS (default 600) events each, longer than the suite's run, and prints what it
+covered, how long it took, and the CPU time of `legal_moves` (median and 95th percentile over the states).
 """
 
 from __future__ import annotations
@@ -59,5 +65,33 @@ def main(games: int) -> None:
     print(f"fold of the example game ({len(events)} events): median {statistics.median(fold_ms):.1f} ms CPU")
 
 
+def liveness(games: int, events: int) -> None:
+    from companion.games.monopoly_builder.legal import legal_moves
+    from tests.test_liveness_builder import run
+
+    started = time.perf_counter()
+    report = run(range(1000, 1000 + games), events)
+    took = time.perf_counter() - started
+    print(f"liveness law: {report.games} games, {report.events} events ({report.finished} to the end), "
+          f"{report.offered_checked} offered moves applied, {report.near_misses_refused} near-misses refused, "
+          f"longest log {report.longest} events: {took:.1f} s wall, {1000 * took / max(1, report.events):.1f} ms per event")
+    print("failures:", report.failures[:3] or "none")
+    legal_ms: list[float] = []
+    for seed in range(20):
+        rng = random.Random(seed)
+        log = new_game(SEATS[:2 + seed % 3])
+        while not log.state.finished and len(log.events) < 600:
+            t = time.process_time()
+            legal_moves(log.state)
+            legal_ms.append((time.process_time() - t) * 1000)
+            log.push(next_event(log.state, rng))
+    q = statistics.quantiles(legal_ms, n=20)
+    print(f"legal_moves: median {statistics.median(legal_ms):.2f} ms CPU, 95th percentile {q[18]:.2f} ms, "
+          f"over {len(legal_ms)} states of 20 bot games")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
+    if len(sys.argv) > 1 and sys.argv[1] == "--liveness":
+        liveness(int(sys.argv[2]) if len(sys.argv) > 2 else 40, int(sys.argv[3]) if len(sys.argv) > 3 else 600)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)

@@ -78,9 +78,10 @@ def test_a_game_to_the_penthouse_through_the_table():
     g.end_turn()
     g.roll(1, 4)  # Bob lands on Ann's Oriental Avenue
     owner, sentence, amount = g.rent_prompt()
-    assert (owner, amount) == ("Ann", 50) and "until the next roll" in sentence
+    assert (owner, amount) == ("Ann", 50) and "until the next player rolls" in sentence
     g.ask_rent()
-    assert "Bob pays M50 to Ann: rent on Oriental Avenue." in g.turn_lines and g.rent_prompt() is None
+    # said once, naming the deed and the amount (the ledger's "Bob pays M50 to Ann" is not repeated)
+    assert g.turn_lines == ["Ann asks Bob for M50 rent on Oriental Avenue."] and g.rent_prompt() is None
     g.bank_trade("purple", "yellow")  # 4 purple for 1 yellow
     assert g.hand("Bob") == {"red": 0, "purple": 0, "green": 0, "yellow": 1}
     g.end_turn()
@@ -124,9 +125,10 @@ def test_the_rent_prompt_expires_at_the_next_roll():
     g.roll(1, 4)
     assert g.rent_prompt() is not None
     g.end_turn()
-    g.roll(1, 2)  # Ann rolls: the owner did not ask in time
+    g.roll(1, 2)  # Ann rolls: the owner did not ask in time, and the table is told
     assert g.rent_prompt() is None
-    with pytest.raises(TableError, match="rent is asked before the next roll, or it is lost"):
+    assert "Ann did not ask Bob for the M50 rent on Oriental Avenue: the rent is lost." in g.turn_lines
+    with pytest.raises(TableError, match="rent is asked before the next player rolls, or it is lost"):
         g.ask_rent()
 
 
@@ -223,7 +225,7 @@ def test_discard_free_parking_steal_and_jail_through_the_table():
     assert g.waiting_for() == "Ann is in Jail: pay M50, use a card, or roll for doubles."
     assert g.chip_lines("Ann")[-1] == "in Jail"
     g.jail_pay()
-    assert g.turn_lines == ["Ann pays M50 and leaves Jail.", "Ann pays M50 to the Bank: leaves Jail."]
+    assert g.turn_lines == ["Ann pays M50 and leaves Jail."]  # said once
     assert g.phase == "roll" and g.bstate.cash["Ann"] == 850
 
 
@@ -260,8 +262,7 @@ def test_the_next_roll_ends_the_turn_in_one_tap():
     g.roll(3, 3)  # doubles, to Roll for Resources
     g.resource_roll(1, 1)
     assert g.next_roller() is None  # Bob holds 8 resources: his next roll starts with a discard
-    g.end_turn()
-    g.discard({"purple": 2})
+    g.discard({"purple": 2})  # doubles: the discard begins his next turn, no end_turn to record
     g.roll(1, 2)  # St. Charles Place
     g.auction()
     g.close_auction()
@@ -270,7 +271,6 @@ def test_the_next_roll_ends_the_turn_in_one_tap():
     g.auction()
     g.close_auction()
     assert g.next_roller() is None  # Ann picked up Bob's discards on the way: 8 resources, a discard first
-    g.end_turn()
     g.discard({"red": 2})
     g.roll(3, 4)  # Ann again: Go to Jail, the turn passes to Bob
     assert g.current_player == "Bob" and "Ann" in g.bstate.jail
@@ -302,7 +302,7 @@ def test_kept_chance_cards_a_forced_trade_and_leaving_jail_with_a_card():
     assert g.kept_cards("Bob") == ["get_out_of_jail"]
     g.end_and_roll(4, 4)  # Ann: doubles, to Steal 1 Resource
     g.steal(None, None)
-    g.end_and_roll(6, 6)  # Ann's second doubles: from 12 to 24, Go to Jail
+    g.roll(6, 6)  # Ann's second doubles (the next roll after doubles, no end_turn): from 12 to 24, Go to Jail
     assert "Ann" in g.bstate.jail and g.current_player == "Bob"
     with pytest.raises(TableError, match="Bob is not in Jail"):
         g.jail_card()
@@ -348,3 +348,17 @@ def test_the_profile_editor_refuses_an_unplayable_profile_and_saves_a_playable_o
     act.save()
     assert app.info.startswith("Board profile saved") and load_profile(saved).number("oriental_avenue", "price") == 120
     assert load_profile(saved).deed("oriental_avenue").price.confidence == "table"
+
+
+def test_the_setup_screen_offers_the_bank_trade_and_rent_window_settings():
+    from companion.games.monopoly_builder.table import DEFAULT_SETTINGS, SETTING_CHOICES
+
+    assert DEFAULT_SETTINGS["bank_trade"] == "trade_step" and DEFAULT_SETTINGS["rent_window"] == "next_player"
+    assert [k for k, _ in SETTING_CHOICES["bank_trade"]] == ["trade_step", "your_turn"]
+    g = new_builder(PLAYERS, settings={"bank_trade": "your_turn", "rent_window": "next_roll"})
+    assert (g.settings.bank_trade, g.settings.rent_window) == ("your_turn", "next_roll")
+    g.bank_trade("red", "purple")  # before the roll: allowed with this setting
+    assert g.hand("Ann")["purple"] == 1
+    g = new_builder(PLAYERS)
+    with pytest.raises(TableError, match="Trade step"):
+        g.bank_trade("red", "purple")

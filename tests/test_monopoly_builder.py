@@ -116,7 +116,8 @@ def test_turn_order_discard_roll_gather_move_trade_build_end() -> None:
     log = game(2)
     s = push(log, Roll(player="Ann", dice=(1, 1)))          # Collect Red: 6 chips, doubles
     assert s.positions["Ann"] == 2 and chips(s, "Ann") == {"red": 6} and s.phase == "act"
-    refused(log, Roll(player="Ann", dice=(1, 2)), "not possible now")  # trade/build first, then end
+    # doubles: trade and build, then the next roll is Ann's next turn (an end_turn, as old logs have, is accepted)
+    assert "roll" in s.allowed_events() and "end_turn" not in s.allowed_events()
     s = push(log, EndTurn(player="Ann"), Roll(player="Ann", dice=(2, 2)))  # doubles: Ann again; Roll for Resources
     assert s.phase == "resource_roll"
     refused(log, EndTurn(player="Ann"), "not possible now")
@@ -389,8 +390,18 @@ def test_free_parking_trades_two_for_one_with_the_bank() -> None:
     refused(log, FreeParking(player="Ann", give={"red": 2}, take="green"), "only once")
 
 
-def test_four_for_one_with_the_bank_any_time_on_your_turn() -> None:
+def test_four_for_one_with_the_bank_in_the_trade_step() -> None:
+    # The turn order: "Roll the Dice, Gather Resources, Move Your Token, Trade Resources": the Bank's 4-for-1
+    # comes after the move (the default), not during the start-of-turn discard or before the roll.
     log = game(2)
+    refused(log, BankTrade(player="Ann", give="red", take="purple"), "Trade step")
+    s = push(log, Roll(player="Ann", dice=(1, 2)), Buy(player="Ann"), BankTrade(player="Ann", give="red", take="purple"))
+    assert chips(s, "Ann") == {"purple": 1} and s.resources[BANK]["red"] == 20
+    refused(log, BankTrade(player="Bob", give="purple", take="red"), "Ann's turn")
+
+
+def test_four_for_one_with_the_bank_any_time_on_your_turn_as_a_setting() -> None:
+    log = game(2, bank_trade="your_turn")
     s = push(log, BankTrade(player="Ann", give="red", take="purple"))  # before rolling: still her turn
     assert chips(s, "Ann") == {"purple": 1} and s.resources[BANK]["red"] == 20
     refused(log, BankTrade(player="Bob", give="purple", take="red"), "Ann's turn")

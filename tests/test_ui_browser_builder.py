@@ -74,7 +74,9 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.text("Ann lands on Oriental Avenue.")
             ref.shot("b03-builder-buy")
             ref.click("Buy for M120")
-            ref.text("Ann pays M120 to the Bank: buys Oriental Avenue.")
+            ref.text("Ann buys Oriental Avenue for M120.")  # said once (the ledger line is not repeated)
+            ref.wait_ident("tokens")  # the referee's screen shows where the tokens are
+            ref.text("Tokens: Ann on Oriental Avenue, Bob on GO.")
             ref.click("End turn")
             ref.text("Bob rolls the dice.")
 
@@ -84,10 +86,10 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.click("Undo last action")
             ref.text("Bob rolls the dice.")
             ref.tap_ident("dice-1-4")
-            ref.wait_ident("rent")
+            ref.wait_ident("rent-oriental_avenue")
             ref.shot("b04-builder-rent")
             ref.click("Ann asks for M50")
-            ref.text("Bob pays M50 to Ann: rent on Oriental Avenue.")
+            ref.text("Ann asks Bob for M50 rent on Oriental Avenue.")
             ref.click("1 yellow")
             ref.click("Trade 4 purple for 1 yellow")
             ref.text("Bob trades 4 purple for 1 yellow with the Bank.")
@@ -125,14 +127,14 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.tap_ident("site-B1")
             ref.click("Build floor 1 on B1")
             ref.text("Ann builds floor 1 on B1.")
-            ref.click("End turn (Ann rolls again: doubles)")
-            ref.text("Ann rolls the dice.")
+            # Doubles: the next roll is Ann's next turn, with no End turn to record.
+            ref.text("Ann rolls again (doubles): tap the two dice as they fell.")
 
             # The Bank: a mortgage and a trade between players.
             ref.click("Bank")
             ref.wait_ident("cash")
             ref.click("Mortgage Virginia Avenue (+M160)")
-            ref.text("The Bank pays Ann M160: mortgages Virginia Avenue.")
+            ref.text("Ann mortgages Virginia Avenue for M160.")
             ref.shot("b08-builder-bank")
             ref.tap_ident("trade-get-yellow-plus")
             ref.fill("Ann pays (M)", "15")
@@ -150,8 +152,8 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
             ref.text("Winner: Ann")
             ref.text("1. Ann: 25 points")
             ref.text("Buildings: 5 floors (penthouse) 16, 1 floor 1 = 17")
-            ref.text("Community Builder (2 buildings side by side): 5")
-            ref.text("Billionaire Builder (most cash, M1,005): 3")
+            ref.text("Community Builder: 2 buildings side by side, the most: 5")
+            ref.text("Billionaire Builder: the most cash, M1,005: 3")
             ref.wait_ident("chart")
             ref.shot("b09-builder-end")
             fol.text("Game over. Winner: Ann")
@@ -175,7 +177,8 @@ def test_builder_game_to_the_penthouse(tmp_path, playwright_instance):  # noqa: 
 
 def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # noqa: F811
     """The steps the first game does not reach, on the default profile with three players: a token swapped
-    at setup, Roll for Resources, discarding down to 6, Free Parking's 2-for-1, three doubles to Jail,
+    at setup, a token corrected and the correction undone, Roll for Resources, discarding down to 6 (after
+    doubles, with no End turn), Free Parking's 2-for-1, three doubles to Jail,
     a Chance card kept, Steal 1 Resource, and leaving Jail by paying."""
     with app_server(tmp_path) as url:
         browser = launch(playwright_instance)
@@ -199,13 +202,24 @@ def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # no
             ref.text("Bob: Penguin (red)")
             ref.click("Start game")
             ref.text("Ann rolls the dice.")
+            # The referee's screen shows where the tokens are; a token the app has elsewhere is corrected
+            # (an event like any other: undo takes it back).
+            ref.text("Tokens: Ann on GO, Bob on GO, Cleo on GO.")
+            ref.click("A token is elsewhere on the board?")
+            ref.click("Bob")
+            ref.click("10 Collect 2 Purple")
+            ref.text("Tokens: Ann on GO, Bob on Collect 2 Purple, Cleo on GO.")
+            ref.text("Bob's token is really on Collect 2 Purple: it is put there (no GO money, no resources "
+                     "picked up, the space does nothing).")
+            ref.click("Undo last action")
+            ref.text("Tokens: Ann on GO, Bob on GO, Cleo on GO.")
             ref.tap_ident("dice-3-3")  # a 6 for everyone, then Roll for Resources
             ref.text("Ann takes 2 yellow (a roll of 6).")
             ref.text(re.compile(r"Chart: 2 red, 3 red"))
             ref.tap_ident("dice-1-1")
             ref.text("Ann rolls 1+1 = 2 for resources: red.")
-            ref.click("End turn (Ann rolls again: doubles)")
-            ref.text("Ann has 8 resources: discard 2 onto their space.")
+            # Doubles with 8 chips: the discard that begins Ann's next turn, no End turn to record.
+            ref.text("Ann trades and builds, then discards 2 and rolls again (doubles).")
             ref.tap_ident("discard-red-plus")
             ref.tap_ident("discard-yellow-plus")
             ref.shot("b11-builder-discard")
@@ -215,10 +229,11 @@ def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # no
             ref.text("Ann lands on Free Parking.")
             ref.tap_ident("parking-yellow-plus")
             ref.tap_ident("parking-yellow-plus")
+            ref.text("Trade 2 yellow for 1 red")  # both taps drawn: a tap on a node being redrawn is lost
             ref.click("1 purple")
             ref.click("Trade 2 yellow for 1 purple")
             ref.text("Ann trades 2 yellow for 1 purple at Free Parking.")
-            ref.text("Or Ann rolls again now: tap the two dice as they fell.")
+            ref.text("Ann rolls again (doubles): tap the two dice as they fell.")
             ref.tap_ident("dice-2-2")  # the third doubles, tapped straight away: Jail
             ref.text("Ann rolls doubles three times in a row and goes to Jail.")
             ref.text("Bob rolls the dice.")
@@ -230,8 +245,8 @@ def test_builder_turn_steps_in_the_browser(tmp_path, playwright_instance):  # no
             ref.text("Cleo steals one resource from another player.")
             ref.click("purple from Ann")
             ref.text("Cleo steals a purple resource from Ann.")
-            ref.click("End turn (Cleo rolls again: doubles)")
-            ref.text("Cleo has 9 resources: discard 3 onto their space.")  # Ann's discards picked up on the way
+            # Ann's discards picked up on the way: 9 chips, the discard before Cleo's next roll
+            ref.text("Cleo trades and builds, then discards 3 and rolls again (doubles).")
             for _ in range(3):
                 ref.tap_ident("discard-green-plus")
             ref.click("Discard 3 green")

@@ -258,7 +258,7 @@ def test_builder_screens_at_phone_and_laptop_width(tmp_path, playwright_instance
         ref.tap_ident("dice-2-3")
         ref.text("Ann lands on Oriental Avenue.")
         ref.click("Buy for M100")
-        ref.text("Ann pays M100 to the Bank: buys Oriental Avenue.")
+        ref.text("Ann buys Oriental Avenue for M100.")
         ref.tap_ident("site-A1")  # a floor on A1 (2 chips of any colour), then B1 picked: its cost shown
         ref.wait_ident("build")
         ref.click("Build floor 1 on A1")

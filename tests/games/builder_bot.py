@@ -2,8 +2,9 @@
 
 `next_event(state, rng)` picks one event the rules should accept now (what a table might do: roll, buy or
 auction, pay for floors with the chips in hand, trade, mortgage when short...). `play(seed)` plays a
-whole game with it. Every choice comes from the state's public helpers (`allowed_events`, `floor_cost`,
-`next_floor`, `rent_due`), so a refusal of a bot's event is a bug in the rules or in those helpers.
+whole game with it. Every choice comes from the rules' offered moves (`legal.legal_moves` and its parts:
+rents, builds with their payments) and the state's public helpers (`discard_owed`, `rolls_again`), so a
+refusal of a bot's event is a bug in the rules or in those helpers.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import random
 from collections.abc import Mapping
 
 from companion.events import Event, GameLog
+from companion.games.monopoly_builder.legal import rent_moves
 from companion.games.monopoly_builder.profile import FloorCost, Profile
 from companion.games.monopoly_builder.rules import (
     BANK,
@@ -32,7 +34,6 @@ from companion.games.monopoly_builder.rules import (
     JailCard,
     JailPay,
     Mortgage,
-    Rent,
     ResourceRoll,
     Roll,
     Steal,
@@ -92,11 +93,11 @@ def next_event(s: BuilderState, rng: random.Random) -> Event:
         free = [x for x in s.deeds_of(d) if x not in s.mortgaged]
         return Mortgage(player=d, deed=free[0]) if free else Bankrupt(player=d)
     p = s.players[s.to_move]
-    due = s.rent_due()
-    if due is not None and due[1] > 0 and rng.random() < 0.7:
-        return Rent(player=due[0].owner)
-    if s.phase == "discard":
-        extra = s.hand(p) - s.profile.counts.hand_limit.value
+    rents = rent_moves(s)
+    if rents and rng.random() < 0.7:
+        return rng.choice(rents)
+    if s.phase == "discard" or (s.rolls_again() and s.discard_owed()):
+        extra = s.discard_owed()
         chips: dict[str, int] = {}
         for _ in range(extra):
             colour = max(s.resources[p], key=lambda c: s.resources[p][c] - chips.get(c, 0))
@@ -176,6 +177,8 @@ def next_event(s: BuilderState, rng: random.Random) -> Event:
     free = [d for d in s.deeds_of(p) if d not in s.mortgaged]
     if free and roll > 0.97:
         return Mortgage(player=p, deed=free[0])
+    if s.rolls_again():
+        return Roll(player=p, dice=dice(rng))  # doubles: the next roll is the next turn, no end_turn
     return EndTurn(player=p)
 
 

@@ -1,6 +1,7 @@
 """The Bank (Monopoly Builder): cash and resources of every player and the Bank, the 16 Title Deeds with
 owners, rents and mortgages (mortgage and unmortgage in one tap), trades between players and with the
-Bank, kept Chance cards, resources lying on spaces, and the transactions with undo (on a wide page the holdings on the left, trades and transactions beside
+Bank, kept Chance cards, resources lying on spaces, and the transactions with undo; every button is one of
+the moves the rules offer now (on a wide page the holdings on the left, trades and transactions beside
 them). Every action is an
 engine event; a refusal is the error line and changes nothing."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.games.monopoly_builder.rules import BANK
+from companion.games.monopoly_builder.rules import BANK, Mortgage, Unmortgage
 from companion.games.monopoly_builder.table import CARD_NAMES, BuilderTable, chips_text
 from companion.games.monopoly_builder.trades import bank_trade_panel, hands_panel, player_trade_panel
 from companion.games.monopoly_builder.turn import debt_panel, rent_panel
@@ -22,6 +23,8 @@ from companion.ui.models import AppState
 def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
     st = game.bstate
     pr = game.profile
+    mortgages = {m.deed: m.player for m in game.offered(Mortgage)}
+    unmortgages = {m.deed: m.player for m in game.offered(Unmortgage)}
     rows: list[ft.Control] = []
     for g in pr.groups:
         for d in pr.group_deeds(g.id):
@@ -32,12 +35,12 @@ def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
                     + f", rent {theme.money(st.rent_for(d) if owner else pr.number(d, 'rent'))}, "
                     f"gives {pr.deed_resource(d)} on {pr.number(d, 'dice_number')}")
             column: list[ft.Control] = [ft.Text(text, size=12)]
-            if owner and not mortgaged:
+            if d in mortgages:
                 column.append(ft.TextButton(f"Mortgage {pr.deed_name(d)} (+{theme.money(value)})",
-                                            on_click=lambda e, o=owner, d=d: app.do("mortgage", o, d)))
-            elif owner and mortgaged:
+                                            on_click=lambda e, o=mortgages[d], d=d: app.do("mortgage", o, d)))
+            elif d in unmortgages:
                 column.append(ft.TextButton(f"Unmortgage {pr.deed_name(d)} (-{theme.money(value)})",
-                                            on_click=lambda e, o=owner, d=d: app.do("unmortgage", o, d)))
+                                            on_click=lambda e, o=unmortgages[d], d=d: app.do("unmortgage", o, d)))
             # No wrapping here: a wrapping row cannot hold the expanding text (Flutter draws a grey box).
             rows.append(ft.Row([
                 ft.Container(width=8, height=28, bgcolor=theme.group(g.id), border_radius=2),
@@ -79,9 +82,8 @@ def BuilderBank(app: AppState):
     items += _deed_rows(app, game)
     # On a wide page what everyone holds (cash, resources, deeds) on the left; trades and the log beside it.
     holdings, items = items, []
-    if not game.finished and st.phase != "auction":
-        items += bank_trade_panel(app, game)
-        items += player_trade_panel(app, game)
+    items += bank_trade_panel(app, game)
+    items += player_trade_panel(app, game)
     items.append(ft.Row([heading("Transactions"),
                          ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),
                                        disabled=not game.can_undo())], wrap=True))

@@ -63,6 +63,8 @@ class BuilderTab:
         self.parking: dict[str, int] = {}
         self.steal_from = ""
         self.forced_target = ""
+        self.token_open = False  # a token correction: shown, and whose token
+        self.token_player = ""
         # trades between players (the Bank screen)
         self.trader = ""
         self.partner = ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.games.monopoly_builder.rules import EndGame
 from companion.games.monopoly_builder.table import BuilderTable
 from companion.ui import theme
 from companion.ui.components.chart import HistoryChart
@@ -18,17 +19,7 @@ REASONS = {"penthouse": "the penthouse is built", "agreed": "ended by agreement"
 
 def score_card(game: BuilderTable, player: str, rank: int) -> ft.Control:
     s = game.scores()[player]
-    pr = game.profile
-    points = pr.building_points.value
-    heights = ", ".join(f"{h} floor{'s' if h > 1 else ''}" + (" (penthouse)" if h > pr.counts.max_floors.value else "")
-                        + f" {points[h - 1]}" for h in s.buildings) or "none"
-    monos = ", ".join(f"{pr.group(g).name} {pr.group(g).points.value}" for g in s.monopolies) or "none"
-    lines = [
-        f"Buildings: {heights} = {s.building_points}",
-        f"Monopolies: {monos} = {s.monopoly_points}",
-        f"Billionaire Builder (most cash, {theme.money(s.cash)}): {s.billionaire}",
-        f"Community Builder ({s.community_size} buildings side by side): {s.community}",
-    ]
+    lines = game.score_lines(player)
     if player in game.bstate.bankrupt:
         lines.append("Bankrupt (the buildings still score).")
     return ft.Semantics(identifier=f"score-{rank}", content=ft.Container(
@@ -60,13 +51,8 @@ def BuilderEnd(app: AppState):
             ("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners), size=26,
             weight=ft.FontWeight.BOLD, color="#1B5E20")))
         reason = REASONS.get(st.end_reason or "", st.end_reason or "")
-        scores = game.scores()
-        best = max(s.total for s in scores.values())
-        tied = [p for p in game.players if scores[p].total == best]
-        note = f"The game is over: {reason}."
-        if len(tied) > 1:
-            note += " Equal points: the tie goes to the most money."
-        items.append(ft.Text(note, size=13))
+        items.append(ft.Semantics(identifier="result", content=ft.Text(
+            f"The game is over: {reason}. {game.result_line()}", size=13)))
     for rank, p in enumerate(game.ranking(), 1):
         items.append(score_card(game, p, rank))
     side: list[ft.Control] = []  # on a wide page beside the score cards: the chart and what to do next
@@ -79,6 +65,7 @@ def BuilderEnd(app: AppState):
             ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: undo_to_turn(app)),
         ], wrap=True))
     else:
-        side.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do("end_game")))
+        if game.offered(EndGame):
+            side.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do("end_game")))
         side.append(ft.TextButton("Back to the turn", on_click=lambda e: app.go("builder_turn")))
     return side_by_side(items, side)

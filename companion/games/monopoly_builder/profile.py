@@ -32,6 +32,7 @@ validated profile or raises `RulesDataError` with one sentence saying what is wr
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -376,8 +377,7 @@ class Profile(BaseModel):
 
     def foundation_cells(self) -> list[str]:
         """Every foundation, named `A1` (column letter, row number), row by row."""
-        return [cell_name(r, c) for r, row in enumerate(self.foundations.value)
-                for c, ch in enumerate(row) if ch == FOUNDATION]
+        return list(_foundation_cells(tuple(self.foundations.value)))
 
     def placeholders(self) -> list[str]:
         """Every value still marked placeholder (as `set_value` paths), for the app to ask the table to check."""
@@ -531,3 +531,9 @@ def toggle_foundation(profile: Profile, cell: str) -> Profile:
     data["foundations"] = {"value": ["".join(r) for r in rows], "confidence": "table",
                            "note": profile.foundations.note}
     return validate_profile(data)
+
+
+@functools.lru_cache(maxsize=64)
+def _foundation_cells(rows: tuple[str, ...]) -> tuple[str, ...]:
+    """The foundations of a grid (cached: the rules ask for them on every build and every event)."""
+    return tuple(cell_name(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == FOUNDATION)

@@ -5,23 +5,31 @@ track, floor costs, Chance cards, foundations) comes from a board profile
 (`companion.games.monopoly_builder.profile`, default `assets/profiles/monopoly_builder.json`), EMBEDDED in the
 `start` event with the table settings, so a log replays the same after the profile file is edited.
 
-A turn: `discard` (only with more than 6 resources) -> `roll` (dice in the event: everyone gathers, the
-token moves, picking up chips on the spaces it passes, and the space acts) -> what the space asks
-(`buy` or `auction` + `bid`s + `auction_end`, `chance`, `resource_roll`, `steal`) -> trades and building
-(`trade`, `bank_trade`, `free_parking`, `forced_trade`, `build`, `mortgage`, `unmortgage`) -> `end_turn`
-(doubles: the same player goes again). `rent` (the owner asks) is accepted until the next roll. A
-player who owes more than their cash has a `debt`: they mortgage or trade until it is paid (it is paid
-automatically as soon as their cash covers it) or declare `bankrupt`. Building the penthouse ends the
-game; `end_game` ends it by agreement. Event fields and examples: `docs/event-format.md`.
+A turn: `discard` (only with more than 6 resources, counted from the hand as it is now) -> `roll` (dice
+in the event: everyone gathers, the token moves, picking up chips on the spaces it passes, and the space
+acts) -> what the space asks (`buy` or `auction` + `bid`s + `auction_end`, `chance`, `resource_roll`,
+`steal`) -> trades and building (`bank_trade` in this Trade step, `free_parking`, `forced_trade`, `build`)
+-> `end_turn` (after doubles the same player's next `roll`, or the `discard` before it, is their next turn).
+At any time: `trade` between players, `mortgage`, `unmortgage`, `rent` (the owner asks, until the next
+player rolls), `token` (a correction: the token is really on that space), `end_game`. A player who owes
+more than their cash has a `debt`: they mortgage or trade until it is paid (it is paid automatically as
+soon as their cash covers it) or declare `bankrupt`. Building the penthouse ends the game. Event fields
+and examples: `docs/event-format.md`.
+
+What a moment asks (the discard owed, the open rents and their owners, whether the roll is another turn
+after doubles) is derived from the state as it is after every event, never remembered from an earlier
+moment: `phase` is the stored `stage` with the discard derived from the hand. Which moves are legal now,
+concretely, is `legal.legal_moves(state)`: the app draws its buttons from it.
 
 State (`BuilderState`): `cash` per account (`bank`, each player) and `ledger` (every transaction, through
 `companion.rules.ledger`), `owners`, `mortgaged`, `resources` (holder -> colour -> chips; holders are
 `bank` and the players), `space_resources` (track index -> colour -> chips), `buildings` (foundation ->
 owner and floors), `blocks` (each player's unbuilt blocks), `penthouse_by`, `positions`, `jail` (player
--> failed rolls), `kept_cards`, `deck`, `bankrupt`, `phase` (what the turn waits for), `rent`, `auction`,
-`debt`, `last_roll`, `last_handout`, `notes`. Helpers: `current_player`, `allowed_events()`,
-`waiting_for()`, `rent_for(deed)`, `rent_due()`, `floor_cost(player, floor)`, `next_floor(cell, player)`,
-`scores()`, `winner()`, `summary()`.
+-> failed rolls), `kept_cards`, `deck`, `bankrupt`, `stage` (the step events left the turn in), `rents`
+(the rent windows open), `auction`, `debt`, `last_roll`, `last_handout`, `notes`. Helpers:
+`current_player`, `phase`, `discard_owed()`, `rolls_again()`, `allowed_events()`, `waiting_for()`,
+`rent_for(deed)`, `rents_due()`, `least_bid()`, `bank_trade_now(player)`, `floor_cost(player, floor)`,
+`next_floor(cell, player)`, `scores()`, `winner()`, `result_line()`, `summary()`.
 
 Money, chips and blocks are conserved: money moves only through `companion.rules.ledger.transfer` (the sum
 over accounts is always the Bank's float); chips only through `_move_chips` between holders and spaces
@@ -87,6 +95,14 @@ class Settings(BaseModel):
         "Community Builder group ('owner'), or 16 points but not in any group ('apart')")
     jail_doubles_again: bool = Field(
         default=False, description="doubles that free a player from Jail also give another roll")
+    bank_trade: Literal["trade_step", "your_turn"] | None = Field(
+        default=None, description="when the 4-for-1 with the Bank is allowed: in the Trade step after the move, "
+        "as the text's turn order says ('trade_step', the default of a new game), or at any time on the player's "
+        "own turn ('your_turn'); None: a log recorded before this setting existed (it allowed 'your_turn')")
+    rent_window: Literal["next_player", "next_roll"] = Field(
+        default="next_player", description="an owner may ask for rent until the next player rolls "
+        "('next_player', the text's words: the lander's own re-roll after doubles keeps it open), or only until "
+        "the next roll of anyone ('next_roll', the stricter reading)")
 
     @model_validator(mode="after")
     def _check(self) -> Settings:
@@ -157,9 +173,13 @@ class AuctionEnd(Event):
 
 
 class Rent(PlayerEvent):
-    """The owner (`player`) asks for the rent of the deed the current mover landed on, before the next roll."""
+    """The owner (`player`) asks for the rent of a deed a player landed on, before the next player rolls.
+    `deed` and `amount` name what is asked (recorded by the app; a log without them asks the first open
+    rent of this owner at its amount now)."""
 
     type: Literal["rent"] = "rent"
+    deed: str | None = None
+    amount: int | None = None
 
 
 class ChanceDraw(PlayerEvent):
@@ -249,6 +269,14 @@ class Unmortgage(PlayerEvent):
     deed: str
 
 
+class PlaceToken(PlayerEvent):
+    """A correction: `player`'s token is really on track space `space` (an index of the profile's track). The
+    token is put there: no GO money, no resources picked up, the space does nothing."""
+
+    type: Literal["token"] = "token"
+    space: int
+
+
 class Bankrupt(PlayerEvent):
     """A player who cannot pay their debt: no more turns; assets to the creditor or back to the Bank."""
 
@@ -269,7 +297,7 @@ class EndGame(Event):
 BuilderEvent = Annotated[
     Start | Discard | Roll | JailPay | JailCard | Buy | Auction | Bid | AuctionEnd | Rent | ChanceDraw
     | ResourceRoll | Steal | FreeParking | BankTrade | Trade | ForcedTrade | Build | Mortgage | Unmortgage
-    | Bankrupt | EndTurn | EndGame | Undo,
+    | Bankrupt | EndTurn | EndGame | PlaceToken | Undo,
     Field(discriminator="type"),
 ]
 _EVENT_UNION: Any = BuilderEvent  # mypy reads a long union as a type[] call; the adapter is still typed
@@ -355,6 +383,10 @@ class Score:
 
 # Immutable rules data shared between the copies GameLog makes on every event.
 _SHARED_FIELDS = ("settings", "profile")
+# Containers whose items are immutable (copied one level) and those holding containers of immutables (two).
+_FLAT_FIELDS = frozenset({"cash", "ledger", "owners", "mortgaged", "positions", "jail", "deck", "buildings",
+                          "blocks", "bankrupt", "last_handout", "rents", "notes"})
+_NESTED_FIELDS = frozenset({"resources", "space_resources", "kept_cards"})
 
 
 @dataclass
@@ -382,13 +414,13 @@ class BuilderState(RulesState):
     penthouse_by: str | None = None
     bankrupt: list[str] = field(default_factory=list)
     to_move: int = 0
-    phase: Phase = "roll"
+    stage: Phase = "roll"  # the step of the turn as events left it; `phase` adds what is derived
     doubles: int = 0
     again: bool = False
     turn: int = 0
     last_roll: tuple[int, int] | None = None
     last_handout: list[Handout] = field(default_factory=list)
-    rent: RentDue | None = None
+    rents: list[RentDue] = field(default_factory=list)  # the rent windows open, oldest first
     auction: AuctionState | None = None
     debt: Debt | None = None
     free_parking_open: bool = False
@@ -401,8 +433,12 @@ class BuilderState(RulesState):
         for name, value in self.__dict__.items():
             if name in _SHARED_FIELDS or not isinstance(value, (dict, list, set)):
                 setattr(other, name, value)
-            elif name in ("ledger", "notes", "last_handout", "bankrupt"):
-                setattr(other, name, list(value))
+            elif isinstance(value, dict) and name in _NESTED_FIELDS:  # holder -> colour -> chips, player -> cards
+                setattr(other, name, {k: copy.copy(v) for k, v in value.items()})
+            elif isinstance(value, dict) and name in _FLAT_FIELDS:  # values are ints, strings, frozen records
+                setattr(other, name, dict(value))
+            elif isinstance(value, (list, set)) and name in _FLAT_FIELDS:
+                setattr(other, name, copy.copy(value))
             else:
                 setattr(other, name, copy.deepcopy(value, memo))
         return other
@@ -468,14 +504,89 @@ class BuilderState(RulesState):
         name = "monopoly_rent" if self.has_monopoly(owner, group) else "rent"
         return self.profile.number(deed, name)
 
+    def rents_due(self) -> list[tuple[RentDue, int]]:
+        """Every rent an owner may still ask (until the next player rolls), with its owner and amount now:
+        derived from who owns the deed now (a deed that changed hands since the landing is asked by its new
+        owner; one that came to the payer or the Bank is asked by nobody), 0 while it is mortgaged."""
+        out = []
+        for r in self.rents:
+            owner = self.owners[r.deed]
+            if owner is None or owner == r.payer or owner in self.bankrupt:
+                continue
+            out.append((RentDue(r.payer, owner, r.deed), self.rent_for(r.deed)))
+        return out
+
     def rent_due(self) -> tuple[RentDue, int] | None:
-        """The rent the owner may still ask (until the next roll) and its amount now, or None."""
-        if self.rent is None:
-            return None
-        owner = self.owners[self.rent.deed]
-        if owner is None or owner == self.rent.payer:
-            return None  # the deed changed hands since the landing: its owner now asks, if anyone
-        return RentDue(self.rent.payer, owner, self.rent.deed), self.rent_for(self.rent.deed)
+        """The oldest rent an owner may still ask and its amount now, or None (see `rents_due`)."""
+        due = self.rents_due()
+        return due[0] if due else None
+
+    @property
+    def rent(self) -> RentDue | None:
+        """The oldest open rent window as recorded at the landing (None: none open)."""
+        return self.rents[0] if self.rents else None
+
+    @property
+    def phase(self) -> Phase:
+        """What the turn waits for now: the stage the events left, with the start-of-turn discard derived
+        from the hand as it is now (a trade before the roll can raise it, lower it or settle it)."""
+        if self.stage == "roll" and self.discard_owed() > 0:
+            return "discard"
+        return self.stage
+
+    def rolls_again(self) -> bool:
+        """The player whose turn it is rolled doubles (and is not in Jail): their next roll is another turn,
+        recorded as a roll with no `end_turn` before it."""
+        p = self.mover
+        return self.stage == "act" and self.again and p is not None and p not in self.jail
+
+    def discard_owed(self) -> int:
+        """How many chips the player whose turn it is must discard before their next roll: the hand over the
+        limit now, at the start of a turn (or before another turn after doubles); 0 otherwise."""
+        p = self.mover
+        if p is None or self.profile is None or not (self.stage == "roll" or self.rolls_again()):
+            return 0
+        return max(0, self.hand(p) - self.profile.counts.hand_limit.value)
+
+    def least_bid(self) -> int:
+        """The lowest bid the auction accepts now (the opening bid, or the high bid plus the least raise)."""
+        assert self.profile is not None
+        a = self.auction
+        amounts = self.profile.amounts
+        if a is None or a.high_bidder is None:
+            return amounts.auction_start.value
+        return a.high_bid + amounts.auction_raise.value
+
+    def bank_trade_now(self, player: str) -> str | None:
+        """Why `player` may not trade 4-for-1 with the Bank now (ignoring the chips), or None."""
+        mover = self.mover
+        if mover is None:
+            return "the game is over"
+        if player != mover:
+            return f"it is {mover}'s turn, not {player}'s: {player} cannot trade with the Bank now"
+        if self.stage == "auction":
+            return "trading with the Bank must wait until the auction is closed"
+        assert self.settings is not None
+        if self.settings.bank_trade == "trade_step" and self.stage != "act":
+            return (f"the 4-for-1 with the Bank is in the Trade step, after the move: first, "
+                    f"{self.waiting_for()}")
+        return None
+
+    def result_line(self) -> str:
+        """Who won and why, in one sentence: the points, and the money when it broke a tie."""
+        scores = self.scores()
+        best = max(s.total for s in scores.values())
+        top = [p for p, s in scores.items() if s.total == best]
+        winners = self.winner()
+        points = f"{best} point{'' if best == 1 else 's'}"
+        if len(top) == 1:
+            return f"{top[0]} won with {points}"
+        if len(winners) == 1:
+            w = winners[0]
+            others = ", ".join(f"{p} {money(self.cash[p])}" for p in top if p != w)
+            return (f"{_and(top)} have {points} each: {w} won with the most money "
+                    f"({money(self.cash[w])}; {others})")
+        return f"{_and(winners)} tie with {points} and {money(self.cash[winners[0]])} each"
 
     def floor_cost(self, player: str, floor: int) -> FloorCost:
         """What floor `floor` (1-4; 5 = the penthouse) costs this player, from their reference card."""
@@ -527,8 +638,7 @@ class BuilderState(RulesState):
         if self.settings is None:
             return "start the game"
         if self.finished:
-            names = " and ".join(self.winner())
-            return f"the game is over: {names} won"
+            return f"the game is over: {self.result_line()}"
         if self.debt is not None:
             d = self.debt
             return (f"{d.debtor} owes {money(d.amount)} to {self._account_name(d.creditor)} ({d.reason}): "
@@ -536,8 +646,7 @@ class BuilderState(RulesState):
         p = self.players[self.to_move]
         assert self.profile is not None
         if self.phase == "discard":
-            extra = self.hand(p) - self.profile.counts.hand_limit.value
-            return f"{p} has {self.hand(p)} resources: discard {extra} onto their space"
+            return f"{p} has {self.hand(p)} resources: discard {self.discard_owed()} onto their space"
         if self.phase == "roll":
             if p in self.jail:
                 return f"{p} is in Jail: pay {money(self.profile.amounts.jail_fee.value)}, use a card, or roll for doubles"
@@ -559,37 +668,21 @@ class BuilderState(RulesState):
             return f"{p} rolls for resources"
         if self.phase == "steal":
             return f"{p} steals one resource from another player"
+        if p in self.jail:
+            return f"{p} is in Jail: {p} may trade but not build, then ends the turn"
+        if self.rolls_again():
+            owed = self.discard_owed()
+            then = f"discards {owed} and rolls again (doubles)" if owed else "rolls again (doubles)"
+            return f"{p} trades and builds, then {then}"
         return f"{p} trades and builds, then ends the turn"
 
     def allowed_events(self) -> list[str]:
-        """Event types the engine would consider now (each is still validated in full)."""
+        """The event types of the moves `legal.legal_moves` offers now (in the order first offered)."""
+        from companion.games.monopoly_builder.legal import legal_moves
+
         if self.settings is None:
             return ["start"]
-        if self.finished:
-            return []
-        if self.debt is not None:
-            return ["mortgage", "trade", "bankrupt", "end_game"]
-        always = ["trade", "mortgage", "unmortgage", "end_game"]
-        due = self.rent_due()
-        if due is not None and due[1] > 0:
-            always.append("rent")
-        p = self.players[self.to_move]
-        mine = ["bank_trade"] + (["forced_trade"] if "forced_trade" in self.kept_cards[p] else [])
-        if self.phase == "discard":
-            return ["discard", *mine, *always]
-        if self.phase == "roll":
-            jail = ["jail_pay"] + (["jail_card"] if "get_out_of_jail" in self.kept_cards[p] else [])
-            return ["roll", *(jail if p in self.jail else []), *mine, *always]
-        if self.phase == "auction":  # trades wait for the hammer; a mortgage may raise cash for a bid
-            return ["bid", "auction_end", *(e for e in always if e != "trade")]
-        single = {"buy": ["buy", "auction"], "chance": ["chance"], "resource_roll": ["resource_roll"],
-                  "steal": ["steal"]}
-        if self.phase in single:
-            return [*single[self.phase], *mine, *always]
-        act = ["end_turn", *mine] + ([] if p in self.jail else ["build"])
-        if self.free_parking_open:
-            act.append("free_parking")
-        return [*act, *always]
+        return list(dict.fromkeys(m.type for m in legal_moves(self)))
 
     def scores(self) -> dict[str, Score]:
         """Every player's score breakdown as it stands (final once the game is over)."""
@@ -807,7 +900,7 @@ class BuilderState(RulesState):
                 FreeParking: self._free_parking, BankTrade: self._bank_trade, Trade: self._trade,
                 ForcedTrade: self._forced_trade, Build: self._build, Mortgage: self._mortgage,
                 Unmortgage: self._unmortgage, Bankrupt: self._bankrupt, EndTurn: self._end_turn,
-                EndGame: self._end_game}
+                EndGame: self._end_game, PlaceToken: self._place_token}
 
     def _handle(self, event: Event) -> None:
         if isinstance(event, PlayerEvent) and event.player not in self.players:
@@ -823,7 +916,7 @@ class BuilderState(RulesState):
         if not self.finished and not self.penthouse_possible():
             # Every block is used and no building has its four floors (or only bankrupt players could
             # build): the game's end can never come, so it ends now and is scored as it stands.
-            self.finished, self.end_reason, self.phase = True, "the penthouse can no longer be built", "over"
+            self.finished, self.end_reason, self.stage = True, "the penthouse can no longer be built", "over"
             self._note("nobody can build the penthouse any more: the game ends and is scored")
 
     def _start(self, event: Start) -> None:
@@ -864,21 +957,19 @@ class BuilderState(RulesState):
             raise IllegalAction(f"it is {mover}'s turn, not {player}'s: {player} cannot {action} now")
 
     def _expect_phase(self, phase: Phase, action: str) -> None:
-        if self.phase != phase:
+        if self.phase != phase:  # `phase`: the discard owed is derived from the hand now
             raise IllegalAction(f"{action} is not possible now: {self.waiting_for()}")
 
     def _begin_turn(self) -> None:
-        p = self.players[self.to_move]
-        assert self.profile is not None
         self.free_parking_open = False
         self.turn += 1
-        self.phase = "discard" if self.hand(p) > self.profile.counts.hand_limit.value else "roll"
+        self.stage = "roll"  # a discard owed before the roll is derived from the hand (`phase`)
 
     def _advance(self) -> None:
         """The turn is over: the same player again after doubles, else the next player still in play."""
         self.free_parking_open = False
         if not self.active_players:
-            self.finished, self.end_reason, self.phase = True, "everyone is bankrupt", "over"
+            self.finished, self.end_reason, self.stage = True, "everyone is bankrupt", "over"
             return
         p = self.players[self.to_move]
         if self.again and p not in self.bankrupt and p not in self.jail:
@@ -898,16 +989,22 @@ class BuilderState(RulesState):
         p = event.player
         assert self.profile is not None
         self._expect_mover(p, "discard")
-        self._expect_phase("discard", "discarding")
-        extra = self.hand(p) - self.profile.counts.hand_limit.value
+        limit = self.profile.counts.hand_limit.value
+        extra = self.discard_owed()
+        if extra == 0:
+            if self.stage == "roll" or self.rolls_again():
+                raise IllegalAction(f"{p} holds {self.hand(p)} resources, no more than {limit}: nothing to discard")
+            raise IllegalAction(f"discarding is not possible now: {self.waiting_for()}")
         self._check_chips(p, event.resources, "to discard")
         if sum(event.resources.values()) != extra:
             raise IllegalAction(f"{p} has {self.hand(p)} resources and must discard exactly {extra} to keep "
-                                f"{self.profile.counts.hand_limit.value}")
+                                f"{limit}")
+        if self.rolls_again():
+            self._advance()  # doubles: the discard begins the player's next turn
         for colour, n in event.resources.items():
             self._move_chips(p, self.positions[p], colour, n)
         self._note(f"{p} discards {_chips(event.resources)} onto {self.space_name(self.positions[p])}")
-        self.phase = "roll"
+        self.stage = "roll"
 
     def _jail_pay(self, event: JailPay) -> None:
         p = event.player
@@ -944,11 +1041,13 @@ class BuilderState(RulesState):
         p = event.player
         assert self.profile is not None and self.settings is not None
         self._expect_mover(p, "roll")
+        if self.rolls_again() and self.discard_owed() == 0:
+            self._advance()  # doubles: this roll is the player's next turn, with no end_turn to record
         self._expect_phase("roll", "rolling")
         d1, d2 = event.dice
         total, double = d1 + d2, d1 == d2
         self.last_roll = (d1, d2)
-        self.rent = None  # an owner who has not asked by now has lost the rent
+        self._close_rent_windows(p)
         self.last_handout = []
         self._note(f"{p} rolls {d1}+{d2} = {total}" + (" (doubles)" if double else ""))
         if p in self.jail:
@@ -963,7 +1062,7 @@ class BuilderState(RulesState):
                 self.jail[p] += 1
                 if self.jail[p] < 3:
                     self._note(f"{p} stays in Jail (attempt {self.jail[p]} of 3)")
-                    self.phase = "act"
+                    self.stage = "act"
                     return
                 del self.jail[p]
                 self._charge(p, BANK, self.profile.amounts.jail_fee.value, "third failed roll in Jail")
@@ -981,6 +1080,23 @@ class BuilderState(RulesState):
             self.again = False
         self._gather(total)
         self._move_by(p, total)
+
+    def _close_rent_windows(self, roller: str) -> None:
+        """A roll closes the rent windows it ends (the next player's roll; any roll with the stricter
+        setting): an owner who has not asked by now has lost the rent, and the table is told."""
+        assert self.settings is not None and self.profile is not None
+        strict = self.settings.rent_window == "next_roll"
+        askable = {(r.payer, r.deed): (r.owner, amount) for r, amount in self.rents_due()}
+        kept = []
+        for r in self.rents:
+            if not strict and r.payer == roller:
+                kept.append(r)
+                continue
+            owner, amount = askable.get((r.payer, r.deed), (None, 0))
+            if owner is not None and amount > 0:
+                self._note(f"{owner} did not ask {r.payer} for the {money(amount)} rent on "
+                           f"{self.profile.deed_name(r.deed)}: the rent is lost")
+        self.rents = kept
 
     def _gather(self, total: int) -> None:
         """Every owner of an unmortgaged deed with this number takes its chips; a 6 gives every player
@@ -1029,24 +1145,24 @@ class BuilderState(RulesState):
         assert self.profile is not None
         space = self.profile.track.spaces[pos]
         self._note(f"{player} lands on {space.name}")
-        self.phase = "act"
+        self.stage = "act"
         if space.kind == "deed":
             assert space.deed is not None
             owner = self.owners[space.deed]
             if owner is None:
-                self.phase = "buy"
+                self.stage = "buy"
             elif owner != player and space.deed not in self.mortgaged:
-                self.rent = RentDue(player, owner, space.deed)
+                self.rents.append(RentDue(player, owner, space.deed))
         elif space.kind == "collect":
             assert space.resource is not None
             self._from_bank(player, space.resource, self.profile.counts.collect.value, space.name)
         elif space.kind == "roll_for_resources":
-            self.phase = "resource_roll"
+            self.stage = "resource_roll"
         elif space.kind == "chance":
-            self.phase = "chance"
+            self.stage = "chance"
         elif space.kind == "steal":
             if any(self.hand(o) for o in self.players if o != player):
-                self.phase = "steal"
+                self.stage = "steal"
         elif space.kind == "free_parking":
             self.free_parking_open = True
         elif space.kind == "go_to_jail":
@@ -1066,7 +1182,7 @@ class BuilderState(RulesState):
         self._transfer(p, BANK, price, f"buys {self.profile.deed_name(deed)}")
         self.owners[deed] = p
         self._note(f"{p} buys {self.profile.deed_name(deed)} for {money(price)}")
-        self.phase = "act"
+        self.stage = "act"
 
     def _auction(self, event: Auction) -> None:
         p = event.player
@@ -1075,7 +1191,7 @@ class BuilderState(RulesState):
         self._expect_phase("buy", "an auction")
         deed = self._deed_here(p)
         self.auction = AuctionState(deed)
-        self.phase = "auction"
+        self.stage = "auction"
         self._note(f"{self.profile.deed_name(deed)} goes up for auction")
 
     def _bid(self, event: Bid) -> None:
@@ -1104,28 +1220,39 @@ class BuilderState(RulesState):
         if a.high_bidder is None:
             self._note(f"nobody bids: {name} stays with the Bank")
         else:
-            if self.cash[a.high_bidder] < a.high_bid:
-                raise IllegalAction(f"{a.high_bidder} no longer has the {money(a.high_bid)} bid")
-            self._transfer(a.high_bidder, BANK, a.high_bid, f"wins the auction of {name}")
             self.owners[a.deed] = a.high_bidder
             self._note(f"{a.high_bidder} wins {name} for {money(a.high_bid)}")
+            # A trade since the bid may have left the bidder short: they owe it (mortgage, trade or bankruptcy).
+            self._charge(a.high_bidder, BANK, a.high_bid, f"wins the auction of {name}")
         self.auction = None
-        self.phase = "act"
+        self.stage = "act"
 
     def _rent(self, event: Rent) -> None:
         p = event.player
         assert self.profile is not None
-        due = self.rent_due()
-        if due is None:
-            raise IllegalAction("no rent can be asked now: rent is asked before the next roll, or it is lost")
-        r, amount = due
-        if self.owners[r.deed] != p:
-            raise IllegalAction(f"{p} does not own {self.profile.deed_name(r.deed)}: only its owner asks for the rent")
+        due = self.rents_due()
+        if event.deed is not None:
+            self._known_deed(event.deed)
+            due = [(r, a) for r, a in due if r.deed == event.deed]
+            if not due:
+                raise IllegalAction(f"no rent can be asked on {self.profile.deed_name(event.deed)} now: rent is "
+                                    f"asked after a landing, before the next player rolls, or it is lost")
+        if not due:
+            raise IllegalAction("no rent can be asked now: rent is asked before the next player rolls, or it is lost")
+        mine = [(r, a) for r, a in due if r.owner == p]
+        if not mine:
+            raise IllegalAction(f"{p} does not own {self.profile.deed_name(due[0][0].deed)}: only its owner asks "
+                                f"for the rent")
+        # The latest landing first: a log from before rent windows outlived a re-roll asked only that one.
+        r, amount = mine[-1]
+        name = self.profile.deed_name(r.deed)
         if amount == 0:
-            raise IllegalAction(f"{self.profile.deed_name(r.deed)} is mortgaged: it earns no rent")
-        self.rent = None
-        self._note(f"{p} asks {r.payer} for {money(amount)} rent on {self.profile.deed_name(r.deed)}")
-        self._charge(r.payer, p, amount, f"rent on {self.profile.deed_name(r.deed)}")
+            raise IllegalAction(f"{name} is mortgaged: it earns no rent")
+        if event.amount is not None and event.amount != amount:
+            raise IllegalAction(f"the rent on {name} is {money(amount)} now, not {money(event.amount)}")
+        self.rents.remove(next(x for x in self.rents if x.payer == r.payer and x.deed == r.deed))
+        self._note(f"{p} asks {r.payer} for {money(amount)} rent on {name}")
+        self._charge(r.payer, p, amount, f"rent on {name}")
 
     def _chance(self, event: ChanceDraw) -> None:
         p = event.player
@@ -1140,7 +1267,7 @@ class BuilderState(RulesState):
         if self.deck[card.id] < 1:
             raise IllegalAction(f"every '{card.text}' card is held by a player: it cannot be drawn")
         self._note(f"{p} draws Chance: {card.text}")
-        self.phase = "act"
+        self.stage = "act"
         if card.effect in KEPT_CARDS:
             self.deck[card.id] -= 1
             self.kept_cards[p].append(card.id)
@@ -1171,7 +1298,7 @@ class BuilderState(RulesState):
         colour = space.chart[str(total)]
         self._note(f"{p} rolls {event.dice[0]}+{event.dice[1]} = {total} for resources: {colour}")
         self._from_bank(p, colour, self.profile.counts.roll_for_resources.value, f"Roll for Resources ({total})")
-        self.phase = "act"
+        self.stage = "act"
 
     def _steal(self, event: Steal) -> None:
         p = event.player
@@ -1187,7 +1314,29 @@ class BuilderState(RulesState):
                 raise IllegalAction(f"{event.target} has no {event.resource} resource to steal")
             self._move_chips(event.target, p, event.resource, 1)
             self._note(f"{p} steals a {event.resource} resource from {event.target}")
-        self.phase = "act"
+        self.stage = "act"
+
+    def _place_token(self, event: PlaceToken) -> None:
+        p = event.player
+        assert self.profile is not None
+        size = len(self.profile.track.spaces)
+        if not 0 <= event.space < size:
+            raise IllegalAction(f"there is no space {event.space} on the track: its spaces are 0 (GO) to {size - 1}")
+        name = self.space_name(event.space)
+        if event.space == self.positions[p]:
+            raise IllegalAction(f"{p}'s token is already on {name}")
+        if p in self.jail:
+            raise IllegalAction(f"{p} is in Jail: the token stays there until {p} leaves Jail")
+        if self.stage == "auction":
+            raise IllegalAction("a token is corrected once the auction is closed")
+        if p == self.mover and self.stage not in ("roll", "act"):
+            raise IllegalAction(f"{p}'s landing is being played ({self.waiting_for()}): undo the roll to "
+                                f"correct where the token went")
+        self.positions[p] = event.space
+        if p == self.mover:
+            self.free_parking_open = False  # the landing it opened was elsewhere
+        self._note(f"{p}'s token is really on {name}: it is put there (no GO money, no resources picked up, "
+                   f"the space does nothing)")
 
     def _expect_my_turn_free(self, player: str, action: str) -> None:
         """Trades with the Bank happen on the player's own turn, outside an auction."""
@@ -1219,7 +1368,9 @@ class BuilderState(RulesState):
     def _bank_trade(self, event: BankTrade) -> None:
         p = event.player
         assert self.profile is not None
-        self._expect_my_turn_free(p, "trade with the Bank")
+        problem = self.bank_trade_now(p)
+        if problem:
+            raise IllegalAction(problem)
         self._colour(event.give)
         self._colour(event.take)
         rate = self.profile.counts.bank_trade_rate.value
@@ -1264,10 +1415,6 @@ class BuilderState(RulesState):
             raise IllegalAction(f"{p} trades with another player in the game, not {q}")
         if q in self.bankrupt:
             raise IllegalAction(f"{q} is bankrupt and cannot trade")
-        if self.debt is not None and self.debt.debtor not in (p, q):
-            raise IllegalAction(f"{self.debt.debtor} must first settle their debt")
-        if self.phase == "auction":
-            raise IllegalAction("trades wait until the auction is closed")
         if event.give.empty() and event.get.empty():
             raise IllegalAction("the trade gives nothing either way")
         self._check_bundle(p, event.give)
@@ -1324,7 +1471,7 @@ class BuilderState(RulesState):
             self.buildings[cell] = Building(p, old.floors, True)
             self.penthouse_by = p
             self._note(f"{p} builds the penthouse on {cell}: the game is over")
-            self.finished, self.end_reason, self.phase = True, "penthouse", "over"
+            self.finished, self.end_reason, self.stage = True, "penthouse", "over"
             return
         self.blocks[p] -= 1
         self.buildings[cell] = Building(p, floor)
@@ -1371,6 +1518,7 @@ class BuilderState(RulesState):
             raise IllegalAction(f"{p} can still mortgage {unmortgaged[0]} to pay what they owe")
         self.debt = None
         creditor = d.creditor
+        self.rents = [r for r in self.rents if p != r.payer and self.owners[r.deed] != p]
         self._transfer(p, creditor, self.cash[p], f"bankrupt: {d.reason}")
         for colour, n in list(self.resources[p].items()):
             self._move_chips(p, creditor, colour, n)
@@ -1388,8 +1536,6 @@ class BuilderState(RulesState):
                 self.kept_cards[creditor].append(card)
         self.bankrupt.append(p)
         self.jail.pop(p, None)
-        if self.rent is not None and p in (self.rent.payer, self.rent.owner):
-            self.rent = None
         self._note(f"{p} is bankrupt: their assets go to {self._account_name(creditor)}; "
                    f"their buildings stay and still score")
         if self.players[self.to_move] == p:
@@ -1407,8 +1553,13 @@ class BuilderState(RulesState):
         self._advance()
 
     def _end_game(self, event: EndGame) -> None:
-        self.finished, self.end_reason, self.phase = True, event.reason or "agreed", "over"
+        self.finished, self.end_reason, self.stage = True, event.reason or "agreed", "over"
         self._note("the table ends the game: it is scored as it stands")
+
+
+def _and(names: list[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _chips(chips: Mapping[str, int]) -> str:
@@ -1429,6 +1580,7 @@ def new_game(players: list[tuple[str, str]], profile: Profile | str = "monopoly_
         raise IllegalAction(str(exc)) from None
     log: GameLog[BuilderState] = GameLog(new_state)
     seats = [Seat(name=n, colour=c) for n, c in players]
+    table.setdefault("bank_trade", "trade_step")  # a new game follows the text's turn order
     log.push(Start(settings=Settings(players=seats, profile=chosen.model_dump(mode="json"), **table)))
     return log
 

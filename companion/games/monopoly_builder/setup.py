@@ -23,7 +23,8 @@ from companion.ui.table import PlayerInfo
 
 SETTING_TITLES = {"dice": "Dice", "bonus_tie": "A tie for a Builder's Bonus card",
                   "penthouse_building": "The building under the penthouse",
-                  "jail_doubles_again": "Doubles that free a player from Jail"}
+                  "jail_doubles_again": "Doubles that free a player from Jail",
+                  "bank_trade": "The Bank's 4-for-1", "rent_window": "Until when an owner may ask for rent"}
 
 
 def pick_token(app: AppState, seat: int, colour: str, box: list[str]) -> None:

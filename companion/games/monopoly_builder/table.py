@@ -2,10 +2,11 @@
 
 What it owns: turning the table's taps into engine events (`roll`, `buy`, `bid`, `rent`, `build`...),
 the app's own dice when the table lets it roll, the token colours of the setup screen mapped onto the
-box's four resource colours, a suggested payment for a floor (the player can change it), and wording
-what the engine did (its notes, its hand-outs, its ledger) as sentences for every screen. Every
-decision (who gathers, where the token goes, rent, debts, whether a floor may go there, the score) is
-the engine's.
+box's four resource colours, which of the offered payments for a floor to suggest (the player can change
+it), and wording what the engine did (its notes, its hand-outs, its ledger) as sentences for every screen.
+What may be done now is only what `legal.legal_moves` offers (`offered(kind)`); why something may not is
+the rules' own sentence (`why_not`). Every decision (who gathers, where the token goes, rent, debts,
+whether a floor may go there, the score) is the engine's.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.events import GameLog, effective_events
+from companion.events import Event, GameLog, effective_events
+from companion.games.monopoly_builder.legal import legal_moves
 from companion.games.monopoly_builder.profile import Profile, cell_name
 from companion.games.monopoly_builder.rules import (
     BANK,
@@ -39,6 +41,7 @@ from companion.games.monopoly_builder.rules import (
     JailCard,
     JailPay,
     Mortgage,
+    PlaceToken,
     Rent,
     ResourceRoll,
     Roll,
@@ -64,8 +67,13 @@ SETTING_CHOICES: dict[str, list[tuple[str, str]]] = {
     "penthouse_building": [("owner", "Penthouse building counts for its owner's group"),
                            ("apart", "Penthouse building scores 16 but joins no group")],
     "jail_doubles_again": [("no", "Doubles out of Jail: no extra roll"), ("yes", "Doubles out of Jail: roll again")],
+    "bank_trade": [("trade_step", "4-for-1 with the Bank after the move"),
+                   ("your_turn", "4-for-1 with the Bank any time on your turn")],
+    "rent_window": [("next_player", "Rent until the next player rolls"),
+                    ("next_roll", "Rent only until the next roll (after doubles too)")],
 }
-DEFAULT_SETTINGS = {"dice": "entered", "bonus_tie": "none", "penthouse_building": "owner", "jail_doubles_again": "no"}
+DEFAULT_SETTINGS = {"dice": "entered", "bonus_tie": "none", "penthouse_building": "owner", "jail_doubles_again": "no",
+                    "bank_trade": "trade_step", "rent_window": "next_player"}
 
 
 def app_roll() -> tuple[int, int]:
@@ -143,6 +151,26 @@ class BuilderTable(TableBase):
         self.turn_lines: list[str] = []
         self._history: tuple[int, list[dict[str, int]]] | None = None
 
+    # ----- what may be done now: only what the rules offer
+    def legal(self) -> list[Event]:
+        """The rules' offered moves now (`legal.legal_moves`), asked once per change of the game."""
+        moves: list[Event] = self.view("legal", lambda _old: legal_moves(self.bstate))
+        return moves
+
+    def offered(self, kind: type[Any]) -> list[Any]:
+        """The offered moves of one event class (what one picker or button draws)."""
+        return [m for m in self.legal() if isinstance(m, kind)]
+
+    def why_not(self, event: Event) -> str:
+        """The rules' sentence for refusing `event` now (tried on a copy: nothing changes), or ''."""
+        trial = copy.deepcopy(self.bstate)
+        try:
+            trial.apply(event)
+        except RulesError as exc:
+            text = str(exc)
+            return text[:1].upper() + text[1:] + "."
+        return ""
+
     # ----- views
     @property
     def bstate(self) -> BuilderState:
@@ -211,16 +239,39 @@ class BuilderTable(TableBase):
             return ""
         return f"Last roll: {dice_text(st.last_roll)}."
 
+    def rent_prompts(self) -> list[tuple[Rent, str]]:
+        """Each rent an owner may still ask (the offered `rent` moves), with the sentence that explains it."""
+        out = []
+        payers = {(r.owner, r.deed): r.payer for r, _amount in self.bstate.rents_due()}
+        for move in self.offered(Rent):
+            assert move.deed is not None and move.amount is not None
+            payer = payers.get((move.player, move.deed), "")
+            sentence = (f"{payer} landed on {move.player}'s {self.deed_name(move.deed)}: {move.player} may ask "
+                        f"for {money(move.amount)} rent until the next player rolls, or it is lost.")
+            out.append((move, sentence))
+        return out
+
     def rent_prompt(self) -> tuple[str, str, int] | None:
-        """(owner, sentence, amount) while an owner may still ask for rent (until the next roll)."""
-        due = self.bstate.rent_due()
-        if due is None:
+        """(owner, sentence, amount) of the oldest rent an owner may still ask, or None."""
+        prompts = self.rent_prompts()
+        if not prompts:
             return None
-        r, amount = due
-        if amount <= 0:
-            return None
-        return r.owner, (f"{r.payer} landed on {r.owner}'s {self.deed_name(r.deed)}: {r.owner} may ask for "
-                         f"{money(amount)} rent until the next roll, or it is lost."), amount
+        move, sentence = prompts[0]
+        assert move.amount is not None
+        return move.player, sentence, move.amount
+
+    def token_lines(self) -> list[str]:
+        """Where every token is (the referee's screen and the followers')."""
+        st = self.bstate
+        return ["Tokens: " + ", ".join(f"{p} on {st.space_name(st.positions[p])}" + (" (in Jail)" if p in st.jail else "")
+                                       + (" (bankrupt)" if p in st.bankrupt else "") for p in self.players) + "."]
+
+    def token_corrections(self) -> dict[str, list[tuple[int, str]]]:
+        """Player -> the spaces their token may be put on now (the offered `token` moves), as (index, name)."""
+        out: dict[str, list[tuple[int, str]]] = {}
+        for move in self.offered(PlaceToken):
+            out.setdefault(move.player, []).append((move.space, f"{move.space} {self.bstate.space_name(move.space)}"))
+        return out
 
     def deed_here(self) -> str | None:
         p = self.mover
@@ -236,22 +287,19 @@ class BuilderTable(TableBase):
                 f"{pr.deed_resource(deed)} on a roll of {pr.number(deed, 'dice_number')}.")
 
     def least_bid(self) -> int:
-        a = self.bstate.auction
-        amounts = self.profile.amounts
-        if a is None or a.high_bidder is None:
-            return amounts.auction_start.value
-        return a.high_bid + amounts.auction_raise.value
+        return self.bstate.least_bid()
 
     def bidders(self) -> list[str]:
-        return [p for p in self.bstate.active_players]
+        """Who may bid now (an offered bid: still in play, with the cash for the least bid)."""
+        return list(dict.fromkeys(m.player for m in self.offered(Bid)))
 
     def kept_cards(self, player: str) -> list[str]:
         return list(self.bstate.kept_cards.get(player, []))
 
     def drawable_cards(self) -> list[tuple[str, str]]:
-        """(card id, text) of the Chance cards still in the deck."""
-        deck = self.bstate.deck
-        return [(c.id, c.text) for c in self.profile.chance.cards if deck.get(c.id, 0) > 0]
+        """(card id, text) of the Chance cards that may be drawn now (the offered `chance` moves)."""
+        offered = {m.card for m in self.offered(ChanceDraw)}
+        return [(c.id, c.text) for c in self.profile.chance.cards if c.id in offered]
 
     def chart_line(self) -> str:
         p = self.mover
@@ -280,28 +328,71 @@ class BuilderTable(TableBase):
             rows.append(row)
         return rows
 
+    def build_payments(self, cell: str) -> list[dict[str, int]]:
+        """The payments offered for the next floor on `cell` (the offered `build` moves there)."""
+        return [dict(m.paid) for m in self.offered(Build) if m.cell == cell]
+
     def build_quote(self, cell: str) -> tuple[int, str, dict[str, int]] | str:
         """What building on `cell` means for the player whose turn it is: (floor, cost in words, a
-        suggested payment) or the sentence saying why not. The suggestion pays the named colours first,
-        then the 'any colour' part from the colours the player holds most of (keeping scarce ones)."""
+        suggested payment among those offered) or the rules' sentence saying why not. The suggestion pays
+        the named colours first, then the 'any colour' part from the colours the player holds most of."""
         st = self.bstate
         p = st.mover
         if p is None:
             return "The game is over."
-        if p in st.jail:
-            return f"{p} is in Jail and may not build this turn."
-        problem = st.build_problem(cell, p)
-        if problem:
-            return problem[:1].upper() + problem[1:] + "."
-        floor = st._floor_at(cell)
-        cost = st.floor_cost(p, floor)
+        b = st.buildings.get(cell)
+        floor = 1 if b is None else b.floors + 1
         top = self.profile.counts.max_floors.value
+        cost = st.floor_cost(p, min(floor, top + 1))
+        suggested = suggest_payment(cost.colours, cost.any, st.resources[p], st.colours)
+        offered = self.build_payments(cell)
+        if not offered:
+            return self.why_not(Build(player=p, cell=cell, paid=suggested)) or "No floor can be built there now."
         what = "the penthouse" if floor > top else f"floor {floor}"
         words = f"{what} on {cell} costs {cost.describe()}"
-        return floor, words, suggest_payment(cost.colours, cost.any, st.resources[p], st.colours)
+        return floor, words, suggested if suggested in offered else offered[0]
 
     def scores(self) -> dict[str, Any]:
         return self.bstate.scores()
+
+    def score_lines(self, player: str) -> list[str]:
+        """One player's score in words: buildings by height, monopolies, the two Builder's Bonus cards
+        (who holds each and why), as the engine counts them."""
+        st = self.bstate
+        scores = st.scores()
+        s = scores[player]
+        pr = self.profile
+        points = pr.building_points.value
+        top = pr.counts.max_floors.value
+        heights = ", ".join(f"{h} floor{'s' if h > 1 else ''}" + (" (penthouse)" if h > top else "") + f" {points[h - 1]}"
+                            for h in s.buildings) or "none"
+        monos = ", ".join(f"{pr.group(g).name} {pr.group(g).points.value}" for g in s.monopolies) or "none"
+        most_cash = max(st.cash[p] for p in self.players)
+        rich = [p for p in self.players if scores[p].billionaire]
+        if s.billionaire:
+            shared = " (shared: a tie)" if len(rich) > 1 else ""
+            bill = f"Billionaire Builder: the most cash, {money(s.cash)}{shared}: {s.billionaire}"
+        elif st.cash[player] == most_cash:
+            bill = f"Billionaire Builder: nobody (a tie for the most cash, {money(most_cash)}): 0"
+        else:
+            bill = f"Billionaire Builder: not {player} ({money(s.cash)}; the most is {money(most_cash)}): 0"
+        size = s.community_size
+        group = ("no buildings" if size == 0 else "1 building" if size == 1 else f"{size} buildings side by side")
+        largest = max(scores[p].community_size for p in self.players)
+        if largest == 0:
+            comm = "Community Builder: nobody (no buildings): 0"
+        elif s.community:
+            comm = f"Community Builder: {group}, the most: {s.community}"
+        elif size and size == largest:
+            comm = f"Community Builder: nobody ({group}, a tie for the most): 0"
+        else:
+            comm = f"Community Builder: not {player} ({group}; the most is {largest}): 0"
+        return [f"Buildings: {heights} = {s.building_points}", f"Monopolies: {monos} = {s.monopoly_points}",
+                bill, comm]
+
+    def result_line(self) -> str:
+        """Who won and why (the money when it broke a tie on points): the engine's sentence."""
+        return self.bstate.result_line() + "."
 
     def ranking(self) -> list[str]:
         scores = self.bstate.scores()
@@ -330,8 +421,7 @@ class BuilderTable(TableBase):
 
     def follow_lines(self) -> list[str]:
         st = self.bstate
-        lines = ["Tokens: " + ", ".join(f"{p} on {st.space_name(st.positions[p])}" + (" (in Jail)" if p in st.jail else "")
-                                        for p in self.players) + "."]
+        lines = self.token_lines()
         owned = [f"{self.deed_name(d)}: {o}" + (" (mortgaged)" if d in st.mortgaged else "")
                  for d, o in st.owners.items() if o]
         if owned:
@@ -397,11 +487,16 @@ class BuilderTable(TableBase):
     def close_auction(self) -> None:
         self.push(AuctionEnd())
 
-    def ask_rent(self) -> None:
-        due = self.bstate.rent_due()
-        if due is None:
-            raise TableError("No rent can be asked now: rent is asked before the next roll, or it is lost.")
-        self.push(Rent(player=due[0].owner))
+    def ask_rent(self, deed: str | None = None) -> None:
+        """The owner asks the rent offered on `deed` (None: the oldest offered); the event names both."""
+        moves = [m for m in self.offered(Rent) if deed is None or m.deed == deed]
+        if not moves:
+            raise TableError("No rent can be asked now: rent is asked before the next player rolls, or it is lost.")
+        self.push(moves[0])
+
+    def correct_token(self, player: str, space: int) -> None:
+        """The table says where a token really is: an event like any other (undo takes it back)."""
+        self.push(PlaceToken(player=player, space=space))
 
     def chance(self, card: str) -> None:
         self.push(ChanceDraw(player=self._mover(), card=card))
@@ -444,19 +539,16 @@ class BuilderTable(TableBase):
             self.turn_lines = [f"{player} ends the turn."]
 
     def next_roller(self) -> str | None:
-        """Who rolls next if the turn ends now, when that roll is the next thing to do (not a discard, not
-        a Jail choice): the screen then offers the next roll directly, one tap for End turn and roll."""
-        st = self.bstate
-        p = st.mover
-        if p is None or st.phase != "act" or st.debt is not None:
+        """Who rolls next if the turn ends now, when the rules then offer that roll (not a discard first)
+        and it is not a Jail turn (whose choices the screen shows): one tap for End turn and roll."""
+        ends = self.offered(EndTurn)
+        if not ends:
             return None
-        trial = copy.deepcopy(st)
-        try:
-            trial.apply(EndTurn(player=p))
-        except RulesError:
-            return None
+        trial = copy.deepcopy(self.bstate)
+        trial.apply(ends[0])
         nxt = trial.mover
-        return nxt if trial.phase == "roll" and nxt is not None and nxt not in trial.jail else None
+        rolls = any(isinstance(m, Roll) for m in legal_moves(trial))
+        return nxt if rolls and nxt is not None and nxt not in trial.jail else None
 
     def end_and_roll(self, a: int, b: int) -> None:
         """End the turn and record the next player's roll (two events: undo takes back the roll first)."""
@@ -527,11 +619,18 @@ def describe_transaction(t: Transaction) -> str:
 
 
 def changes(before: BuilderState, after: BuilderState) -> list[str]:
-    """What one action did, in the engine's order: its notes, then the money that moved, then the chips
-    handed out (the hand-out is also shown on its own to everyone)."""
-    lines = [n[:1].upper() + n[1:] + "." for n in after.notes[len(before.notes):]]
-    lines += [describe_transaction(t) for t in after.ledger[len(before.ledger):]]
+    """What one action did, in the engine's order: its notes, then the money that moved that no note has
+    already told (a purchase, a rent, a mortgage is said once: 'Ann buys Oriental Avenue for M100')."""
+    notes = after.notes[len(before.notes):]
+    lines = [n[:1].upper() + n[1:] + "." for n in notes]
+    lines += [describe_transaction(t) for t in after.ledger[len(before.ledger):] if not _told(t, notes)]
     return lines
+
+
+def _told(t: Transaction, notes: list[str]) -> bool:
+    """A note of the same action names this payment: its amount and the players in it."""
+    players = [a for a in (t.payer, t.payee) if a != BANK]
+    return any(money(t.amount) in n and all(p in n for p in players) for n in notes)
 
 
 def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_builder",
@@ -547,7 +646,8 @@ def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_bu
         colours = box_colours([p.colour for p in players], list(prof.colours.value))
         log = new_game(list(zip(names, colours)), prof, dice=chosen["dice"], bonus_tie=chosen["bonus_tie"],
                        penthouse_building=chosen["penthouse_building"],
-                       jail_doubles_again=chosen["jail_doubles_again"] == "yes")
+                       jail_doubles_again=chosen["jail_doubles_again"] == "yes", bank_trade=chosen["bank_trade"],
+                       rent_window=chosen["rent_window"])
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
     seats = [PlayerInfo(n, SHELL_COLOUR.get(c, "grey")) for n, c in zip(names, colours)]

@@ -1,14 +1,16 @@
 """Trades (Monopoly Builder): 4-for-1 with the Bank on the player's turn, 2-for-1 at Free Parking once on
 landing, a FORCED TRADE! card, and any deal between two players (cash, resources, deeds, kept cards).
-Each panel builds a draft in the tab (`BuilderTab`) and records it in one tap; the engine refuses what
-the rules do not allow, with a sentence, and nothing changes."""
+Each panel's choices are drawn from the moves the rules offer now (`BuilderTable.offered`), builds a draft
+in the tab (`BuilderTab`) and records it in one tap. A deal between players is free-form (any cash, chips,
+deeds and cards both agree): its pickers list what each player holds and the rules judge the whole deal,
+refusing one they do not allow with a sentence, and nothing changes."""
 
 from __future__ import annotations
 
 import flet as ft
 
 from companion.games.monopoly_builder.drafts import BuilderTab, TradeSide
-from companion.games.monopoly_builder.rules import VARIANT
+from companion.games.monopoly_builder.rules import VARIANT, BankTrade, ForcedTrade, FreeParking, Trade
 from companion.games.monopoly_builder.table import CARD_NAMES, BuilderTable, chips_text
 from companion.games.monopoly_builder.widgets import chip_stepper, chips_row, heading
 from companion.ui.components.choice import Choice
@@ -23,18 +25,14 @@ def _after(app: AppState, tab: BuilderTab) -> None:
 
 def bank_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     tab: BuilderTab = app.local(VARIANT)
-    st = game.bstate
     p = game.mover
-    if p is None or "bank_trade" not in st.allowed_events() or st.debt is not None:
+    offered = game.offered(BankTrade)
+    if p is None or not offered:
         return []
     rate = game.profile.counts.bank_trade_rate.value
-    hand = st.resources[p]
-    can_give = [c for c in st.colours if hand[c] >= rate]
-    if not can_give:
-        return [ft.Text(f"Trade with the Bank: {rate} of one colour for 1 of another ({p} has no colour {rate} times).",
-                        size=12, italic=True)]
+    can_give = list(dict.fromkeys(m.give for m in offered))
     give = tab.give if tab.give in can_give else can_give[0]
-    takes = [c for c in st.colours if c != give]
+    takes = [m.take for m in offered if m.give == give]
     take = tab.take if tab.take in takes else takes[0]
 
     def record() -> None:
@@ -55,12 +53,14 @@ def free_parking_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     tab: BuilderTab = app.local(VARIANT)
     st = game.bstate
     p = game.mover
-    if p is None or not st.free_parking_open:
+    offered = game.offered(FreeParking)
+    if p is None or not offered:
         return []
     need = game.profile.counts.free_parking_give.value
     given = {c: n for c, n in tab.parking.items() if n}
-    takes = [c for c in st.colours if not given.get(c)]
-    take = tab.take if tab.take in takes else (takes[0] if takes else "")
+    takes = [m.take for m in offered if m.give == given] or list(dict.fromkeys(m.take for m in offered))
+    take = tab.take if tab.take in takes else takes[0]
+    ok = any(m.give == given and m.take == take for m in offered)
 
     def record() -> None:
         app.do("free_parking", dict(tab.parking), take)
@@ -71,24 +71,21 @@ def free_parking_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         chip_stepper("parking", st.colours, tab.parking, st.resources[p], app.touch),
         ft.Row([ft.Text("Take", size=13), Choice([(c, f"1 {c}") for c in takes], take,
                                                   lambda v: (setattr(tab, "take", v), app.touch()))], wrap=True),
-        ft.OutlinedButton(f"Trade {chips_text(given)} for 1 {take}" if sum(given.values()) == need
-                          else f"Choose {need} resources to give", on_click=lambda e: record(),
-                          disabled=sum(given.values()) != need or not take),
+        ft.OutlinedButton(f"Trade {chips_text(given)} for 1 {take}" if ok
+                          else f"Choose {need} resources to give", on_click=lambda e: record(), disabled=not ok),
     ]
 
 
 def forced_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     tab: BuilderTab = app.local(VARIANT)
-    st = game.bstate
     p = game.mover
-    if p is None or "forced_trade" not in st.allowed_events():
+    offered = game.offered(ForcedTrade)
+    if p is None or not offered:
         return []
-    others = [o for o in st.active_players if o != p and st.hand(o)]
-    if not others or not st.hand(p):
-        return [ft.Text(f"{p} holds a FORCED TRADE! card (no one to trade with now).", size=12, italic=True)]
+    others = list(dict.fromkeys(m.target for m in offered))
     target = tab.forced_target if tab.forced_target in others else others[0]
-    mine = [c for c in st.colours if st.resources[p][c]]
-    theirs = [c for c in st.colours if st.resources[target][c]]
+    mine = list(dict.fromkeys(m.give for m in offered if m.target == target))
+    theirs = list(dict.fromkeys(m.take for m in offered if m.target == target))
     give = tab.give if tab.give in mine else mine[0]
     take = tab.take if tab.take in theirs else theirs[0]
 
@@ -140,9 +137,9 @@ def _side(app: AppState, game: BuilderTable, who: str, side: TradeSide, ident: s
 def player_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     """A deal between two players: both sides, then one tap once both agree."""
     tab: BuilderTab = app.local(VARIANT)
-    st = game.bstate
-    players = st.active_players
-    if len(players) < 2 or game.finished:
+    # The players a deal may be between: those in the rules' offered trades (still in play).
+    players = list(dict.fromkeys(p for m in game.offered(Trade) for p in (m.player, m.partner)))
+    if len(players) < 2:
         return []
     trader = tab.trader if tab.trader in players else (game.current_player or players[0])
     partners = [p for p in players if p != trader]

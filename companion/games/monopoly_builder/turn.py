@@ -1,8 +1,10 @@
-"""The referee's turn screen (Monopoly Builder), in the order of a turn: what the turn waits for, the
-latest roll and the resources it handed out (to everyone), what the last tap did, the rent an owner may
-still ask, then the step of the moment (discard, Jail, roll, buy or auction, Chance, Roll for Resources,
-steal) and, once the token has moved, the trades, the building grid and End turn (on a wide page the grid on the left, the rest beside it). Every tap is one
-engine event through `app.do`; the engine refuses what the rules do not allow."""
+"""The referee's turn screen (Monopoly Builder), in the order of a turn: what the turn waits for, where
+the tokens are (with a correction: "the token is really on X"), the latest roll and the resources it
+handed out (to everyone), what the last tap did, each rent an owner may still ask, then the step of the
+moment (discard, Jail, roll, buy or auction, Chance, Roll for Resources, steal) and, once the token has
+moved, the trades, the building grid and End turn (or, after doubles, the next roll) (on a wide page the
+grid on the left, the rest beside it). Every button and picker is drawn from the moves the rules offer
+now (`BuilderTable.offered`, from `legal.legal_moves`); every tap is one engine event through `app.do`."""
 
 from __future__ import annotations
 
@@ -12,7 +14,22 @@ from companion.games.monopoly_builder.dice import DicePad
 from companion.games.monopoly_builder.drafts import BuilderTab
 from companion.games.monopoly_builder.grid import BuildingGrid
 from companion.games.monopoly_builder.profile import cell_name
-from companion.games.monopoly_builder.rules import VARIANT
+from companion.games.monopoly_builder.rules import (
+    VARIANT,
+    Auction,
+    AuctionEnd,
+    Bankrupt,
+    Build,
+    Buy,
+    Discard,
+    EndTurn,
+    JailCard,
+    JailPay,
+    Mortgage,
+    ResourceRoll,
+    Roll,
+    Steal,
+)
 from companion.games.monopoly_builder.table import BuilderTable, chips_text
 from companion.games.monopoly_builder.trades import (
     bank_trade_panel,
@@ -21,6 +38,7 @@ from companion.games.monopoly_builder.trades import (
 )
 from companion.games.monopoly_builder.widgets import boxed, chip_stepper, chips_row, heading
 from companion.ui import theme
+from companion.ui.components.choice import Choice
 from companion.ui.components.layout import split, wide
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
@@ -46,15 +64,55 @@ def news(game: BuilderTable) -> list[ft.Control]:
 
 
 def rent_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
-    prompt = game.rent_prompt()
-    if prompt is None:
-        return []
-    owner, sentence, amount = prompt
-    return [ft.Semantics(identifier="rent", content=ft.Container(
-        bgcolor="#E3F2FD", padding=8, border_radius=6, content=ft.Column([
-            ft.Text(sentence, size=13),
-            ft.FilledButton(f"{owner} asks for {theme.money(amount)}", on_click=lambda e: app.do("ask_rent")),
-        ], spacing=4, tight=True)))]
+    """Each rent an owner may still ask (the offered rent moves), one tap each."""
+    out: list[ft.Control] = []
+    for move, sentence in game.rent_prompts():
+        assert move.amount is not None
+        out.append(ft.Semantics(identifier=f"rent-{move.deed}", content=ft.Container(
+            bgcolor="#E3F2FD", padding=8, border_radius=6, content=ft.Column([
+                ft.Text(sentence, size=13),
+                ft.FilledButton(f"{move.player} asks for {theme.money(move.amount)}",
+                                on_click=lambda e, d=move.deed: app.do("ask_rent", d)),
+            ], spacing=4, tight=True))))
+    return out
+
+
+def token_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
+    """Where the tokens are, and the correction of one the app has on the wrong space: a player, then the
+    space their token is really on, one tap (an event: undo takes it back). Offered only where the rules
+    offer it (not in Jail, not during an auction, not while the mover's landing is being played)."""
+    tab: BuilderTab = app.local(VARIANT)
+    lines: list[ft.Control] = [ft.Semantics(identifier="tokens", content=ft.Text(" ".join(game.token_lines()), size=13))]
+    corrections = game.token_corrections()
+    if not corrections:
+        return lines
+
+    def toggle() -> None:
+        tab.token_open = not tab.token_open
+        app.touch()
+
+    lines.append(ft.TextButton("A token is elsewhere on the board?" if not tab.token_open else "Close the token correction",
+                               icon=ft.Icons.PLACE, on_click=lambda e: toggle()))
+    if not tab.token_open:
+        return lines
+    who = tab.token_player if tab.token_player in corrections else next(iter(corrections))
+
+    def pick_player(v: str) -> None:
+        tab.token_player = v
+        app.touch()
+
+    def record(space: int) -> None:
+        app.do("correct_token", who, space)
+        if not app.error:
+            tab.token_open = False
+
+    lines += [
+        Choice([(p, p) for p in corrections], who, pick_player),
+        ft.Text(f"{who}'s token is really on:", size=13),
+        ft.Row([ft.OutlinedButton(name, on_click=lambda e, i=i: record(i)) for i, name in corrections[who]],
+               wrap=True, spacing=4, run_spacing=4),
+    ]
+    return lines
 
 
 def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
@@ -63,7 +121,7 @@ def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     if d is None:
         return []
     p = d.debtor
-    free = [x for x in st.deeds_of(p) if x not in st.mortgaged]
+    free = [m.deed for m in game.offered(Mortgage) if m.player == p]
     items: list[ft.Control] = [ft.Text(
         f"{p} owes {theme.money(d.amount)} to {'the Bank' if d.creditor == 'bank' else d.creditor} ({d.reason}) and "
         f"has {theme.money(st.cash[p])}: mortgage deeds or trade (Bank screen) to raise it.",
@@ -71,7 +129,7 @@ def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     items.append(ft.Row([ft.OutlinedButton(
         f"Mortgage {game.deed_name(x)} (+{theme.money(game.profile.number(x, 'mortgage'))})",
         on_click=lambda e, x=x: app.do("mortgage", p, x)) for x in free], wrap=True, spacing=4, run_spacing=4))
-    if not free:
+    if game.offered(Bankrupt):
         items.append(ft.FilledButton(f"{p} declares bankruptcy", on_click=lambda e: app.do("bankrupt", p)))
     return items
 
@@ -84,51 +142,66 @@ def _dice(app: AppState, game: BuilderTable, action: str, label: str,
     return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(action, a, b), False, legend)
 
 
-def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
-    """The step the turn waits for."""
+def discard_panel(app: AppState, game: BuilderTable, p: str) -> list[ft.Control]:
+    """The discard the rules offer (how many, from the hand now): the button records only an offered one."""
     tab: BuilderTab = app.local(VARIANT)
+    st = game.bstate
+    offered = [m.resources for m in game.offered(Discard)]
+    extra = st.discard_owed()
+    chosen = sum(tab.discard.values())
+    picked = {c: n for c, n in tab.discard.items() if n}
+
+    def discard() -> None:
+        app.do("discard", dict(tab.discard))
+        _then(app, tab)
+
+    return [
+        heading(f"{p} discards {extra} onto {st.space_name(st.positions[p])}"),
+        chip_stepper("discard", st.colours, tab.discard, st.resources[p], app.touch),
+        ft.FilledButton(f"Discard {chips_text(tab.discard)}" if picked in offered else f"Choose {extra - chosen} more"
+                        if chosen < extra else f"{chosen - extra} too many", on_click=lambda e: discard(),
+                        disabled=picked not in offered),
+    ]
+
+
+def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
+    """The step the turn waits for, its buttons drawn from the moves the rules offer now."""
     st = game.bstate
     p = game.mover
     if p is None or st.debt is not None:
         return []
     phase = st.phase
     if phase == "discard":
-        extra = st.hand(p) - game.profile.counts.hand_limit.value
-        chosen = sum(tab.discard.values())
-
-        def discard() -> None:
-            app.do("discard", dict(tab.discard))
-            _then(app, tab)
-
-        return [
-            heading(f"{p} discards {extra} onto {st.space_name(st.positions[p])}"),
-            chip_stepper("discard", st.colours, tab.discard, st.resources[p], app.touch),
-            ft.FilledButton(f"Discard {chips_text(tab.discard)}" if chosen == extra else f"Choose {extra - chosen} more"
-                            if chosen < extra else f"{chosen - extra} too many", on_click=lambda e: discard(),
-                            disabled=chosen != extra),
-        ]
+        return discard_panel(app, game, p)
     if phase == "roll":
         out: list[ft.Control] = []
         if p in st.jail:
             fee = game.profile.amounts.jail_fee.value
             out.append(ft.Text(f"{p} is in Jail (roll {st.jail[p] + 1} of 3 for doubles).", weight=ft.FontWeight.BOLD))
-            row: list[ft.Control] = [ft.OutlinedButton(f"Pay {theme.money(fee)} and roll", on_click=lambda e: app.do("jail_pay"))]
-            if "get_out_of_jail" in st.kept_cards[p]:
+            row: list[ft.Control] = []
+            if game.offered(JailPay):
+                row.append(ft.OutlinedButton(f"Pay {theme.money(fee)} and roll", on_click=lambda e: app.do("jail_pay")))
+            if game.offered(JailCard):
                 row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do("jail_card")))
             out.append(ft.Row(row, wrap=True))
-            out.append(_dice(app, game, "roll", f"Or {p} rolls for doubles", "doubles: out of Jail and move"))
+            if game.offered(Roll):
+                out.append(_dice(app, game, "roll", f"Or {p} rolls for doubles", "doubles: out of Jail and move"))
             return out
-        out.append(_dice(app, game, "roll", f"{p} rolls"))
+        if game.offered(Roll):
+            out.append(_dice(app, game, "roll", f"{p} rolls"))
         return out
     if phase == "buy":
         deed = game.deed_here()
         assert deed is not None
         price = game.profile.number(deed, "price")
-        return [
-            ft.Semantics(identifier="deed", content=ft.Text(game.deed_line(deed), size=13)),
-            ft.Row([ft.FilledButton(f"Buy for {theme.money(price)}", on_click=lambda e: app.do("buy")),
-                    ft.OutlinedButton("Auction it", on_click=lambda e: app.do("auction"))], wrap=True),
-        ]
+        row = []
+        if game.offered(Buy):
+            row.append(ft.FilledButton(f"Buy for {theme.money(price)}", on_click=lambda e: app.do("buy")))
+        if game.offered(Auction):
+            row.append(ft.OutlinedButton("Auction it", on_click=lambda e: app.do("auction")))
+        why = [] if game.offered(Buy) else [ft.Text(game.why_not(Buy(player=p)), size=12, italic=True)]
+        return [ft.Semantics(identifier="deed", content=ft.Text(game.deed_line(deed), size=13)), *why,
+                ft.Row(row, wrap=True)]
     if phase == "auction":
         return auction_panel(app, game)
     if phase == "chance":
@@ -137,17 +210,26 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
                     text, on_click=lambda e, cid=cid: app.do("chance", cid)))
                     for cid, text in game.drawable_cards()], spacing=4)]
     if phase == "resource_roll":
+        if not game.offered(ResourceRoll):
+            return []
         return [heading(f"{p} rolls for resources"), ft.Text(game.chart_line(), size=12),
                 _dice(app, game, "resource_roll", "Roll for Resources", "only the total counts here")]
     if phase == "steal":
         rows: list[ft.Control] = [heading(f"{p} steals 1 resource: tap whose and which")]
-        for o in st.active_players:
-            if o == p or not st.hand(o):
-                continue
+        by_target: dict[str, list[str]] = {}
+        nothing = False
+        for m in game.offered(Steal):
+            if m.target is None:
+                nothing = True
+            else:
+                assert m.resource is not None
+                by_target.setdefault(m.target, []).append(m.resource)
+        for o, colours in by_target.items():
             rows.append(ft.Row([ft.Text(o, width=60, weight=ft.FontWeight.BOLD)] + [
                 ft.OutlinedButton(f"{c} from {o}", on_click=lambda e, o=o, c=c: app.do("steal", o, c))
-                for c in st.colours if st.resources[o][c]], wrap=True, spacing=4, run_spacing=4))
-        rows.append(ft.TextButton("Steal nothing", on_click=lambda e: app.do("steal", None, None)))
+                for c in colours], wrap=True, spacing=4, run_spacing=4))
+        if nothing:
+            rows.append(ft.TextButton("Steal nothing", on_click=lambda e: app.do("steal", None, None)))
         return rows
     if phase == "act":
         return act_panel(app, game)
@@ -184,26 +266,30 @@ def auction_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         ft.Text(f"Empty = {theme.money(least)}. Who bids:", size=12),
         ft.Row([ft.OutlinedButton(f"{b} bids", on_click=lambda e, b=b: bid(b))
                 for b in game.bidders() if b != a.high_bidder], wrap=True, spacing=4),
-        ft.FilledButton(close, on_click=lambda e: app.do("close_auction")),
+        *([ft.FilledButton(close, on_click=lambda e: app.do("close_auction"))] if game.offered(AuctionEnd) else []),
     ]
 
 
 def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
-    """After the move: trades, building (the grid below, or on the left of a wide page), End turn."""
+    """After the move: trades, building (the grid below, or on the left of a wide page), then End turn; after
+    doubles the next roll instead (or the discard the rules ask before it), with no End turn to record."""
     st = game.bstate
     p = game.mover
     assert p is not None
     out: list[ft.Control] = []
     out += free_parking_panel(app, game)
-    again = st.again and p not in st.jail
-    label = f"End turn ({p} rolls again: doubles)" if again else "End turn"
     out.append(ft.Row([ft.Text(f"{p} holds", size=13), chips_row(st.resources[p], st.colours)], wrap=True))
-    if p in st.jail:
-        out.append(ft.Text(f"{p} is in Jail: no building this turn.", size=13, italic=True))
-    else:
+    if game.offered(Build):
         where = "on the left" if wide() else "below"
         out.append(ft.Text(f"To build: tap a foundation on the grid {where}.", size=13, italic=True))
-    out.append(ft.FilledButton(label, icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do("end_turn")))
+    elif p in st.jail:
+        out.append(ft.Text(f"{p} is in Jail: no building this turn.", size=13, italic=True))
+    if game.offered(EndTurn):
+        out.append(ft.FilledButton("End turn", icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do("end_turn")))
+    if game.offered(Discard):  # doubles, with more than the hand limit: the discard begins the next turn
+        out += discard_panel(app, game, p)
+    elif game.offered(Roll) and not app.local(VARIANT).site:  # doubles: the next roll is the next turn
+        out.append(_dice(app, game, "roll", f"{p} rolls again (doubles)"))
     nxt = game.next_roller()
     if nxt is not None and not app.local(VARIANT).site:  # while a floor is being paid, the build comes first
         # One tap for an ordinary turn: the next roll ends this turn (after the rent, trades and building).
@@ -223,8 +309,8 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     if p is None or isinstance(quote, str):
         return []
     floor, words, _ = quote
-    paying = sum(tab.pay.values())
-    cost = st.floor_cost(p, floor)
+    offered = game.build_payments(tab.site)
+    paying = {c: n for c, n in tab.pay.items() if n}
     top = game.profile.counts.max_floors.value
     what = "the penthouse" if floor > top else f"floor {floor}"
 
@@ -240,7 +326,7 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             ft.Text("Paid with (change it if the player pays other chips):", size=12),
             chip_stepper("pay", st.colours, tab.pay, st.resources[p], app.touch),
             ft.Row([ft.FilledButton(f"Build {what} on {tab.site}", on_click=lambda e: build(),
-                                    disabled=paying != cost.total),
+                                    disabled=paying not in offered),
                     ft.TextButton("Cancel", on_click=lambda e: (tab.clear_turn(), app.touch()))], wrap=True),
         ], spacing=4, tight=True)))]
 
@@ -252,8 +338,8 @@ def pick_site(app: AppState, row: int, col: int) -> None:
     cell = cell_name(row, col)
     if game is None or game.finished:
         return
-    if game.phase != "act" or game.bstate.debt is not None:
-        app.fail("Build after the move, before ending the turn: " + game.waiting_for())
+    if not game.offered(Build):
+        app.fail("No floor can be built now: " + game.waiting_for())
         return
     quote = game.build_quote(cell)
     if isinstance(quote, str):
@@ -280,7 +366,6 @@ def BuilderTurn(app: AppState):
     game: BuilderTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")
-    st = game.bstate
     items: list[ft.Control] = [PlayersStrip(app)]
     if game.finished:
         items.append(ft.Text("The game is over: " + game.waiting_for(), size=18, weight=ft.FontWeight.BOLD))
@@ -290,15 +375,16 @@ def BuilderTurn(app: AppState):
             game.waiting_for(), size=18, weight=ft.FontWeight.BOLD)))
     items += news(game)
     if not game.finished:
+        items += token_panel(app, game)
         items += rent_panel(app, game)
         items += debt_panel(app, game)
         items += step_panel(app, game)
         items += build_panel(app, game)
-    building = (not game.finished and st.phase == "act" and st.debt is None and game.mover not in st.jail)
+    building = bool(game.offered(Build))
     # On a wide page the grid is on the left, the players, the roll, the step and the trades beside it.
     before, items = items, []
     grid = grid_panel(app, game, building)
-    if not game.finished and st.phase == "act" and st.debt is None:
+    if not game.finished:
         items += bank_trade_panel(app, game)
         items += forced_trade_panel(app, game)
     tail: list[ft.Control] = []

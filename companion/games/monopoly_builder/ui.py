@@ -39,9 +39,7 @@ def BuilderFollower(app: AppState):
     else:
         items.append(ft.Text(game.waiting_for(), size=14, italic=True))
     items += news(game)
-    prompt = game.rent_prompt()
-    if prompt is not None:
-        items.append(ft.Text(prompt[1], size=13))
+    items += [ft.Text(sentence, size=13) for _move, sentence in game.rent_prompts()]
     items += hands_panel(game)
     items += [ft.Text(line, size=13) for line in game.follow_lines()]
     grid = grid_panel(app, game, interactive=False)
