@@ -6,7 +6,8 @@ Each section walks `--games` random games (seeds 1000...) with the law of `tests
 test module sets it up (`tests/test_liveness_<game>.py`: the rules' `legal_moves`, plays from the move
 generator, phonies, near-misses, undo) and prints: games, games finished, events taken, offered moves
 applied, near-misses refused, the longest game, the events taken by kind, failures (the first few), and
-CPU time (`time.process_time`): total and median per game, as the machine may be shared.
+CPU time (`time.process_time`): total and median per game, and what one `legal_moves` call costs (median
+and 95th percentile: the screens ask it on every redraw), as the machine may be shared.
 """
 
 from __future__ import annotations
@@ -33,6 +34,16 @@ def run(name: str, games: int, max_events: int) -> None:
     else:
         import tests.test_liveness_monopoly_scrabble as module  # type: ignore[no-redef]
     taken: Counter[str] = Counter()
+    asked: list[float] = []  # CPU seconds of each `legal_moves` call (what each redraw of a screen asks)
+    rules_legal_moves = module.legal_moves
+
+    def timed(state: object, judge: object = None) -> object:
+        t0 = time.process_time()
+        out = rules_legal_moves(state, judge)
+        asked.append(time.process_time() - t0)
+        return out
+
+    module.legal_moves = timed
     game = module.law_game(taken)
     report = LawReport()
     per_game = []
@@ -50,6 +61,8 @@ def run(name: str, games: int, max_events: int) -> None:
           f"longest {report.longest} events")
     print(f"CPU {total:.1f} s in all, median {statistics.median(per_game):.2f} s per game, "
           f"{1000 * total / max(1, report.events):.1f} ms per event")
+    print(f"legal_moves: median {1000 * statistics.median(asked):.3f} ms CPU, 95th percentile "
+          f"{1000 * sorted(asked)[int(0.95 * (len(asked) - 1))]:.3f} ms, over {len(asked)} states")
     print("taken: " + ", ".join(f"{k} {n}" for k, n in sorted(taken.items())))
     print(f"failures: {len(report.failures)}" + "".join(f"\n  {f}" for f in report.failures[:5]))
 
