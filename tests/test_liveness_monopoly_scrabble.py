@@ -395,3 +395,18 @@ def test_the_tables_buttons_are_the_rules_offers() -> None:
         table.card("none")
     swaps = table.legal().blank_swaps()
     assert [(s.square, s.source) for s in swaps] == [("H8", "rack"), ("H8", "bank")]
+
+
+def test_with_the_bag_empty_the_end_screen_ends_the_game_as_nobody_can_play() -> None:
+    """Rules text 000: once the bag is empty the game ends when nobody can play: not an agreement. The old
+    table called it one until every player had passed."""
+    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.ui.table import PlayerInfo
+
+    table = new_monopoly([PlayerInfo("Car", "red"), PlayerInfo("Dog", "blue")], banker="Car",
+                         profile=validate_profile(small_track()))
+    assert table.end_reason is None  # the bag is full: only an agreement ends the game now
+    table.mstate.bag_count = 0
+    assert table.end_reason == "no_plays"
+    table.end_game({}, agreed=table.end_reason is None)  # what the end screen does
+    assert table.finished and table.mstate.end_reason == "no_plays"

@@ -129,13 +129,13 @@ class MonopolyEngine(WordEngine):
 
     @property
     def end_reason(self) -> str | None:
-        """Why the game ends now, when the rules say it does (a player went out; nobody can play)."""
-        st = self.state
-        if "played_out" in self.legal().end_reasons():
-            return "played_out"
-        if st.nobody_can_play:
-            return "no_plays"
-        return st.end_reason
+        """Why the game may end now by the rules, not by agreement: a player went out, or the bag is empty
+        (the game then ends as nobody can play, rules text 000); None while only an agreement ends it."""
+        offered = self.legal().end_reasons()
+        for reason in ("played_out", "no_plays"):
+            if reason in offered:
+                return reason
+        return self.state.end_reason
 
     def history(self) -> list[dict[str, int]]:
         """Wealth (cash + printed card values) of each player after every event in force, folded again
