@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from companion.events import Event, GameLog, Undo
+from companion.events import Event, GameLog, Undo, effective_events
 from companion.rules.errors import RulesError
 
 S = TypeVar("S")
@@ -120,7 +120,9 @@ def walk(game: LawGame[Any], seed: int, max_events: int, report: LawReport,
         moves = check_state(game, log, rng, report, check_all_offered)
         if report.failures or not moves:
             break
-        if log.can_undo() and rng.random() < game.undo_chance and len(log.events) > 1:
+        # Never undo the `start` itself (counted among the events in force: after an undo, the log's
+        # length counts the undo too, and two undos in a row would otherwise reach the start).
+        if rng.random() < game.undo_chance and len(effective_events(log.events)) > 1:
             log.undo()
         else:
             log.push(game.choose(moves, rng) if game.choose is not None else rng.choice(moves))
