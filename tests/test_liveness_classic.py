@@ -269,7 +269,7 @@ def test_a_challenge_after_the_last_play_is_offered_before_the_settling() -> Non
     assert log.state.went_out == "Bob" and log.state.end_reason == "played_out"
     offered = legal_moves(log.state)
     assert offered.challengers() == ["Ann"] and offered.must_settle() and offered.play is None
-    assert offered.window is not None and offered.window.closes == "when the racks left are recorded"
+    assert offered.window is not None and offered.window.closes == "until the racks left are recorded"
     moves = _check(log)
     assert Challenge(challenger="Ann", acceptable=True, words=["ABS"]) in moves
     with pytest.raises(RulesError, match="Bob cannot challenge their own play"):
@@ -284,7 +284,7 @@ def test_every_other_player_may_challenge_and_only_until_the_next_player_acts() 
     log = _started(players=["Ann", "Bob", "Cleo"])
     log.push(Play(player="Ann", position="8G", word="CAT"))
     assert legal_moves(log.state).challengers() == ["Bob", "Cleo"]
-    assert legal_moves(log.state).window == ChallengeWindow("Ann", ("CAT",), ("Bob", "Cleo"), "when Bob acts")
+    assert legal_moves(log.state).window == ChallengeWindow("Ann", ("CAT",), ("Bob", "Cleo"), "until Bob acts")
     log.push(Pass(player="Bob"))
     assert legal_moves(log.state).challengers() == []
     with pytest.raises(RulesError, match="a challenge must come before the next turn"):
@@ -311,6 +311,7 @@ def test_the_tables_buttons_are_the_rules_offers() -> None:
     assert table.can_end_by_agreement()
     table.play("8G", "CAT")
     assert table.challengers() == ["Bob", "Cleo"] and table.last_play_words() == ("Ann", ["CAT"])
+    assert table.challenge_closes() == "until Bob acts"
     with pytest.raises(TableError, match="Ann cannot challenge their own play"):
         table.challenge("Ann")
     table.engine.state.bag_count = 6

@@ -325,12 +325,12 @@ def test_the_challenge_window_closes_when_the_next_player_acts_not_before() -> N
     while log.state.pending:  # the rest of Car's turn: the window stays open
         assert legal_moves(log.state).challengers() == ["Dog", "Hat"]
         window = legal_moves(log.state).window
-        assert window is not None and window.closes == "when the next player begins their turn"
+        assert window is not None and window.closes == "until the next player begins their turn"
         step = log.state.pending[0]
         log.push(Card(player=step.player, effect="none") if step.kind == "card"
                  else legal_moves(log.state).events[-1])
     assert log.state.current_player == "Dog" and legal_moves(log.state).challengers() == ["Dog", "Hat"]
-    assert legal_moves(log.state).window.closes == "when Dog acts"  # type: ignore[union-attr]
+    assert legal_moves(log.state).window.closes == "until Dog acts"  # type: ignore[union-attr]
     log.push(Pass(player="Dog"))
     assert legal_moves(log.state).challengers() == []
     with pytest.raises(RulesError, match="a challenge must come before the next player acts"):

@@ -78,7 +78,7 @@ class PlayOffer:
 @dataclass(frozen=True)
 class ChallengeWindow:
     """The latest play is open to a challenge: `player` made it, its `words`, who may challenge it
-    (`challengers`), and when the window closes (`closes`, words for the table)."""
+    (`challengers`), and until when (`closes`, words for the table: "until Bob acts")."""
 
     player: str
     words: tuple[str, ...]

@@ -73,8 +73,8 @@ def legal_moves(state: ClassicState, judge: Judge | None = None) -> LegalMoves:
         who = [p for p in state.players if p != last.player]
         for verdict in challenge_verdicts(judge, words):
             out.events += [Challenge(challenger=p, acceptable=verdict, words=words) for p in who]
-        closes = (f"when {state.current_player} acts" if state.current_player is not None
-                  else "when the racks left are recorded")
+        closes = (f"until {state.current_player} acts" if state.current_player is not None
+                  else "until the racks left are recorded")
         out.window = ChallengeWindow(last.player, tuple(words), tuple(who), closes)
     if state.end_reason is not None:
         out.events.append(EndGame())

@@ -99,6 +99,11 @@ class ClassicTable(WordTable):
     def challengers(self) -> list[str]:
         return self.engine.legal().challengers()
 
+    def challenge_closes(self) -> str:
+        """Until when the latest play may be challenged, in words ("until Bob acts"), or "" when it may not."""
+        window = self.engine.legal().window
+        return window.closes if window is not None else ""
+
     def exchange_counts(self) -> list[int]:
         return self.engine.legal().exchange_counts()
 

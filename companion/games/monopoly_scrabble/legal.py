@@ -128,8 +128,8 @@ def legal_moves(state: MonopolyState, judge: Judge | None = None) -> LegalMoves:
         for verdict in challenge_verdicts(judge or state.judge, words):
             out.events += [Challenge(challenger=p, acceptable=verdict, words=words) for p in who]
         current = state.current_player
-        closes = ("when the next player begins their turn" if current == last.player
-                  else f"when {current} acts" if current is not None else "when the game is settled")
+        closes = ("until the next player begins their turn" if current == last.player
+                  else f"until {current} acts" if current is not None else "until the game is settled")
         out.window = ChallengeWindow(last.player, tuple(words), tuple(who), closes)
     steps = state.pending
     if steps:

@@ -336,6 +336,11 @@ class MonopolyTable(WordTable):
     def can_end_by_agreement(self) -> bool:
         return self.legal().can_end_by_agreement()
 
+    def challenge_closes(self) -> str:
+        """Until when the latest play may be challenged, in words ("until Bob acts"), or "" when it may not."""
+        window = self.legal().window
+        return window.closes if window is not None else ""
+
     def legal(self) -> LegalMoves:
         return self.engine.legal()
 

@@ -137,7 +137,8 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
     last = game.last_play_words()
     if last is not None and not game.finished:
         player, words = last
-        items.append(ft.Text(f"Challenge {player}'s {', '.join(words)}? Who challenges:", size=13))
+        items.append(ft.Text(f"Challenge {player}'s {', '.join(words)}? Open {game.challenge_closes()}. "
+                             "Who challenges:", size=13))
         items.append(ft.Row([ft.OutlinedButton(f"Challenge by {p}", on_click=lambda e, p=p: app.challenge(p))
                              for p in game.challengers()], wrap=True))
     tail: list[ft.Control] = []
