@@ -19,7 +19,7 @@ from collections.abc import Sequence
 # so it is set here, before any subcommand imports numpy; an explicit setting in the environment wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-COMMAND_MODULES = ("app", "games", "gcg", "judge", "moves", "read", "replay")
+COMMAND_MODULES = ("app", "games", "gcg", "judge", "moves", "read", "replay", "watch")
 
 
 class CommandError(Exception):

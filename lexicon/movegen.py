@@ -37,7 +37,7 @@ from companion.rules.board import (
 )
 from companion.rules.tiles import BLANK, TileSet, load_tileset
 from lexicon.graph import ACCEPTS, CODE_MASK, LAST, find_arc
-from lexicon.store import UNKNOWN_CODE, Lexicon, load_lexicon
+from lexicon.store import UNKNOWN_CODE, Lexicon, LexiconError, load_lexicon
 
 BLANK_BIT = 0x40  # on a square or a word letter: the tile is a blank
 NEW_BIT = 0x80  # on a word letter: placed by this move
@@ -447,7 +447,14 @@ def _raw_moves(board: Board, rack: str, lexicon: Lexicon, layout: Layout, tilese
             pos.blanks, bytes(pos.blank_codes), pos.centre, pos.bingo_bonus, tuple(pos.bingo_sizes),
             pos.upper, pos.lower, lexicon.arcs, lexicon.root, limit_one)
         return result
-    raw = _generate_python(pos, lexicon.arcs, lexicon.root, limit_one)
+    try:
+        raw = _generate_python(pos, lexicon.arcs, lexicon.root, limit_one)
+    except IndexError:
+        # Only a graph the C check refused can point past its end: the cache is damaged, not the position.
+        if lexicon.checked is not False:
+            raise
+        raise LexiconError(f"the word list {lexicon.name} is damaged (its compiled graph points past its end): "
+                           "delete the cached copy so that it is compiled again") from None
     raw.sort(key=_sort_key)
     return raw
 

@@ -10,7 +10,8 @@ Two layers are raced, with the code paths the app uses:
   file), each rebuilding the game from the store, acting and saving. The store's optimistic check
   (`append(expected_seq)`) refuses the slower one, which reloads and looks again.
 
-The actions are a real game's turns (a GCG record), so every accepted action is also legal.
+The actions are the turns of a legal game made by play (`tests/games/classic_play.py`: the move generator
+with the shipped word list), so every accepted action is also legal, in any clone.
 """
 
 from __future__ import annotations
@@ -25,21 +26,19 @@ from typing import Any
 
 import pytest
 
-from companion.games.classic.gcg import classic_events_from_record
 from companion.games.classic.rules import Exchange, Pass, Play, Start
 from companion.games.classic.table import new_classic
-from companion.gcg import read_gcg
 from companion.store import Store
 from companion.ui.hub import Hub
 from companion.ui.persist import FILE_NAME
 from companion.ui.table import LOOK_AGAIN, PlayerInfo, StaleView, TableError
-from tests.conftest import REPO, shared_path
+from tests.conftest import REPO
+from tests.games.classic_play import self_play
 
 
 def _script() -> tuple[list[str], list[list[Any]]]:
-    """Players and the first turns (plays, passes, exchanges) of a real game."""
-    folder = shared_path("gcg", "human", "domino14+macondo", "gcgio", "testdata")
-    events = classic_events_from_record(read_gcg(folder / "noah_vs_peter.gcg"))
+    """Players and the first turns (plays, passes, exchanges) of a legal game."""
+    events = self_play(5)
     start = events[0]
     assert isinstance(start, Start)
     actions: list[list[Any]] = []

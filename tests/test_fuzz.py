@@ -13,10 +13,16 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.monopoly_scrabble.profile import load_profile, profile_path, validate_profile
+from companion.games.monopoly_scrabble.profile import (
+    load_profile,
+    profile_path,
+    save_profile,
+    validate_profile,
+)
 from companion.gcg import GcgError, parse_gcg_bytes
 from companion.gcg_replay import FindingKind, verify_file
 from companion.rules.board import load_layout
@@ -123,9 +129,14 @@ def test_damaged_profile_is_loaded_or_refused(rnd: random.Random, edits: int) ->
     for _ in range(edits):
         data = _mutate_json(data, rnd)
     try:
-        validate_profile(data)
+        profile = validate_profile(data)
     except RulesDataError as exc:
-        assert str(exc).startswith("the board profile")
+        assert str(exc).startswith("the board profile") and "\n" not in str(exc)
+        return
+    # Accepted (the edit left a consistent profile): it is whole, saves, and loads back the same.
+    saved = save_profile(profile, Path(tempfile.mkdtemp()) / "profile.json")
+    assert load_profile(saved) == profile
+    profile.load_layout()
 
 
 @FUZZ
@@ -135,21 +146,25 @@ def test_profile_and_tileset_files_of_random_bytes_are_refused(data: bytes) -> N
     for name, loader in (("profile.json", load_profile), ("tiles.json", load_tileset)):
         path = folder / name
         path.write_bytes(data)
-        try:
+        with pytest.raises(RulesDataError) as refused:
             loader(path)
-        except RulesDataError as exc:
-            assert str(exc)
+        assert str(refused.value) and "\n" not in str(refused.value)
 
 
 def test_damaged_profile_file_on_disk_is_refused_and_left_alone(tmp_path: Path) -> None:
     raw = (REPO / "assets" / "profiles" / "monopoly_scrabble.json").read_bytes()
     rnd = random.Random(3)
+    refused = 0
     for i in range(40):
         path = tmp_path / f"p{i}.json"
         data = damage(raw, rnd, 1 + i % 5)
         path.write_bytes(data)
         try:
-            load_profile(path)
-        except RulesDataError:
-            pass
+            profile = load_profile(path)
+        except RulesDataError as exc:
+            refused += 1
+            assert str(exc).startswith(f"board profile {path} ") and "\n" not in str(exc)  # names the file
+        else:  # the damage left a valid profile (a changed digit, a duplicated line): it is read as written
+            assert profile == validate_profile(json.loads(data))
         assert path.read_bytes() == data
+    assert refused >= 35  # of 40 (seeded: 38 refused; the other 2 damaged only a value)

@@ -125,7 +125,7 @@ def test_hostile_word_list_files(tmp_path: Path, data: bytes) -> None:
 
 
 def _real_logs() -> list[str]:
-    """A classic game from a real GCG record and a short Monopoly game, in the documented log format."""
+    """A classic game (from a real GCG record, else made by play) and a short Monopoly game, in the documented log format."""
     from companion.games.classic.gcg import classic_events_from_record
     from companion.gcg import GcgError, read_gcg
     from companion.rules.errors import RulesError
@@ -138,10 +138,10 @@ def _real_logs() -> list[str]:
             break
         except (GcgError, RulesError):
             continue
-    if not logs:
-        s = classic.Settings(players=["Ann", "Bob"])
-        logs.append(dump_events([classic.Start(settings=s), classic.Play(player="Ann", position="8G", word="CAT")],
-                                classic.VARIANT))
+    if not logs:  # no ../shared: a whole legal game made by play (the move generator, the shipped word list)
+        from tests.games.classic_play import self_play
+
+        logs.append(dump_events(self_play(1), classic.VARIANT))
     logs.append(json.dumps({"format": 1, "variant": "monopoly", "events": [
         {"type": "start", "settings": {"players": ["Ann", "Bob"]}}]}))
     return logs

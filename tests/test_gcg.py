@@ -196,11 +196,30 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
                           check=False, capture_output=True, text=True, cwd=REPO, timeout=120)
 
 
-def test_cli_summary_and_exit_status(tmp_path: Path) -> None:
+def test_cli_summary_of_recorded_games() -> None:
     folder = shared_path("gcg", "human", "quackle+quackle")
     done = _cli(str(folder))
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "files: 17, placements: 329, mismatches: 0"
+
+
+def test_cli_summary_and_exit_status(tmp_path: Path) -> None:
+    # Played games (the move generator, the shipped word list) written as GCG by the referee's exporter.
+    from companion.games.classic.gcg import record_from_classic
+    from companion.games.classic.rules import Play
+    from companion.gcg import write_gcg
+    from tests.games.classic_play import self_play
+
+    folder = tmp_path / "played"
+    folder.mkdir()
+    plays = 0
+    for seed in range(3):
+        events = self_play(seed)
+        (folder / f"game{seed}.gcg").write_text(write_gcg(record_from_classic(events)), encoding="utf-8")
+        plays += sum(isinstance(e, Play) for e in events)
+    done = _cli(str(folder))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"files: 3, placements: {plays}, mismatches: 0"
 
     bad = tmp_path / "bad.gcg"
     bad.write_text("#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +71 71\n>b: FOO BAR\n")

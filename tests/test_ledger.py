@@ -40,10 +40,14 @@ def test_money_is_never_created_or_lost(moves: list[tuple[str, str, int]]) -> No
     cash = {"bank": 10_000, "pot": 0, "Ann": 500, "Bob": 500}
     log: list[Transaction] = []
     for payer, payee, amount in moves:
+        before, logged = dict(cash), len(log)
         try:
             transfer(cash, log, payer, payee, amount, "move", 0, overdraft=("bank",))
         except IllegalAction:
-            pass
+            assert cash == before and len(log) == logged  # a refused move changes nothing
+        else:
+            assert len(log) == logged + (amount > 0)  # recorded once (a zero amount records nothing)
+            assert cash[payee] - before[payee] == (0 if payer == payee else amount)
         assert sum(cash.values()) == 11_000
         assert all(cash[a] >= 0 for a in ("pot", "Ann", "Bob"))
     assert money(1500) == "M1,500"

@@ -1,7 +1,10 @@
 """The grid locator on real board photos: corners within a quarter of a square of the labelled ones.
 
 Photos are read from the shared data folder (skipped when absent); a sample of each labelled set keeps
-the run short. The full sets are measured by `benchmarks/vision_locate.py`.
+the run short. The full sets are measured by `benchmarks/vision_locate.py`. What is not a matter of
+accuracy on real photos (the warp's size, corners that follow the image's orientation, a part of a board
+or a grid cut off by the photo's edge) is also checked on boards rendered in memory (`vision.synth`), so
+it runs in any clone.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from vision import locate
 from vision.errors import NoBoardFound
 from vision.locate import SIZE, GridLocation, locate_grid, warp_grid
 from vision.locate_synth import monopoly_photo, tile_wall
+from vision.synth import render
 
 SAMPLE = [
     ("cava_ro", "1_07.jpg"),
@@ -69,8 +73,8 @@ def test_noise_is_not_a_board() -> None:
 
 
 def test_warp_grid_size_and_margin() -> None:
-    img, meta = _load("declanfinerty", "board_002.jpg")
-    corners = np.array(meta["corners"], np.float32)
+    case = render("worn_wood", 7)
+    img, corners = case.image, np.array(case.corners, np.float32)
     assert warp_grid(img, corners, 20).shape == (300, 300, 3)
     assert warp_grid(img, corners, 20, 0.5).shape == (320, 320, 3)
 
@@ -106,6 +110,36 @@ def test_corners_follow_image_orientation(turn: int) -> None:
         moved = np.stack([h - 1 - label[:, 1], label[:, 0]], axis=1)[[3, 0, 1, 2]]
     loc = locate_grid(cv2.rotate(img, turn))
     assert _error_in_squares(loc.corners, moved) < 0.25
+
+
+def _turned_corners(label: np.ndarray, shape: tuple[int, ...], turn: int) -> np.ndarray:
+    """Labelled corners (TL, TR, BR, BL) of a photo turned by `turn`, in the turned photo's TL, TR, BR, BL."""
+    h, w = shape[:2]
+    if turn == cv2.ROTATE_180:
+        return np.stack([w - 1 - label[:, 0], h - 1 - label[:, 1]], axis=1)[[2, 3, 0, 1]]
+    return np.stack([h - 1 - label[:, 1], label[:, 0]], axis=1)[[3, 0, 1, 2]]
+
+
+@pytest.mark.parametrize("style", ["worn_wood", "cream_red_letters"])
+@pytest.mark.parametrize("turn", [cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE])
+def test_corners_of_a_rendered_board_follow_image_orientation(style: str, turn: int) -> None:
+    case = render(style, 7)
+    label = np.array(case.corners, float)
+    assert _error_in_squares(locate_grid(case.image).corners, label) < 0.25  # upright first
+    loc = locate_grid(cv2.rotate(case.image, turn))
+    assert _error_in_squares(loc.corners, _turned_corners(label, case.image.shape, turn)) < 0.25
+
+
+@pytest.mark.parametrize("cut", ["quarter", "top-cut"])
+def test_part_of_a_rendered_board_is_not_a_whole_grid(cut: str) -> None:
+    img = render("worn_wood", 7).image
+    h, w = img.shape[:2]
+    part = img[: h // 2, : w // 2] if cut == "quarter" else img[int(h * 0.4):, :]
+    try:
+        loc = locate_grid(part)
+    except NoBoardFound:
+        return  # refused: as good as doubtful
+    assert loc.doubtful
 
 
 def test_unlabelled_photos_are_located() -> None:

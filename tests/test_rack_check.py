@@ -1,8 +1,9 @@
 """"Can anyone still play?" and the best-play review, asked of the word-board table on real positions.
 
 Positions come from real GCG records (`../shared/data/gcg`), loaded into the referee's table exactly as
-the app loads an imported record; every yes, no and best play is checked against `companion moves`,
-the command-line move generator, run as a user runs it.
+the app loads an imported record, and from legal games made by play (`tests/games/classic_play.py`, any
+clone has them) for the claims that need no particular recorded endgame; every yes, no and best play is
+checked against `companion moves`, the command-line move generator, run as a user runs it.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import pytest
 from conftest import REPO, shared_path
 
 from companion.games.classic.gcg import classic_events_from_record
+from companion.games.classic.rules import EndGame, Play
 from companion.games.classic.table import ClassicTable, rebuild
 from companion.gcg import parse_gcg
 from companion.ui.table import TableError
+from tests.games.classic_play import self_play
 
 # A Quackle self-play game that ends with New_Player_1 holding RRV on a bag-empty board and passing
 # twice: the real endgame where a rack has no play.
@@ -37,6 +40,18 @@ def table_before(line_start: str) -> ClassicTable:
     cut = next(i for i, line in enumerate(lines) if line.startswith(line_start))
     events = classic_events_from_record(parse_gcg("\n".join(lines[:cut]) + "\n"))
     return rebuild("test", {}, events)
+
+
+def played_table() -> ClassicTable:
+    """The table of a played game at the first turn where the Q and exactly one blank are on the board
+    (so a rack of Qs, or of three blanks, is one the game cannot have)."""
+    events = [e for e in self_play(0) if not isinstance(e, EndGame)]
+    for cut in range(1, len(events) + 1):
+        table = rebuild("test", {}, events[:cut])
+        tiles = "".join(table.board.rows())
+        if "Q" in tiles.upper() and sum(ch.islower() for ch in tiles) == 1:
+            return table
+    raise AssertionError("the played game never held the Q and one blank")
 
 
 def cli_moves(tmp_path: Path, rows: list[str], rack: str) -> list[str]:
@@ -83,7 +98,7 @@ def test_a_mid_game_rack_has_a_play_matching_the_move_generator(tmp_path: Path) 
 
 
 def test_asking_changes_nothing_in_the_game() -> None:
-    table = table_before(NO_PLAY_LINE)
+    table = played_table()
     before = (table.board.rows(), len(table.log.events), table.moves, table.revision)
     table.rack_check("?N", best=True)
     table.rack_check("RRV")
@@ -99,20 +114,20 @@ def test_asking_changes_nothing_in_the_game() -> None:
     ("???", "The rack has 3 blanks but only 1 blank is off the board: check the rack."),
 ])
 def test_a_rack_the_game_cannot_have_gets_a_sentence(typed: str, sentence: str) -> None:
-    table = table_before(NO_PLAY_LINE)
+    table = played_table()
     with pytest.raises(TableError) as refused:
         table.rack_check(typed)
     assert str(refused.value) == sentence
 
 
 def test_a_constructed_board_where_qqq_has_no_play_but_a_vowel_rack_does(tmp_path: Path) -> None:
-    # Early in the game (three Qs are not in the set, so this is a made-up rack on a real board).
+    # Early in a played game (three Qs are not in the set, so this is a made-up rack on a real board).
     from companion.rack_check import check_rack
     from companion.rules.board import load_layout
     from companion.rules.tiles import load_tileset
     from lexicon import load_lexicon
 
-    table = table_before(">Quackle: ?BDDEIN")
+    table = rebuild("test", {}, self_play(0)[:4])
     lex, layout, tiles = load_lexicon("ENABLE"), load_layout("standard"), load_tileset("en")
     answer = check_rack(table.board, "QQQ", lex, layout, replace(tiles, counts=None))  # no counts: QQQ allowed
     assert not answer.can_play
@@ -143,6 +158,25 @@ def test_the_review_gives_each_turn_played_with_a_rack_its_best_play(tmp_path: P
     assert weet.best is not None and weet.best.score == 26 and weet.missed == 0
     assert table.play_reviews() is reviews  # kept until the log changes
     assert sum(r.missed for r in reviews) > 0  # Quackle's opponent missed points somewhere
+
+
+def test_the_review_of_a_played_game_gives_each_play_the_best_the_move_generator_finds(tmp_path: Path) -> None:
+    """A whole played game, every play entered with its rack (the player took one of the best three)."""
+    events = self_play(3)
+    table = rebuild("review", {}, events)
+    plays = [e for e in events if isinstance(e, Play)]
+    reviews = table.play_reviews()
+    assert [(r.player, r.rack, r.played) for r in reviews] == [(e.player, e.rack, f"{e.position} {e.word}")
+                                                               for e in plays]
+    before_each = [events[:i] for i, e in enumerate(events) if isinstance(e, Play)]
+    for i, (review, play, before) in enumerate(zip(reviews, plays, before_each, strict=True)):
+        assert review.played_in_list and review.best is not None and review.played_score is not None
+        assert review.best.score - review.played_score == review.missed >= 0
+        if i in (0, len(plays) // 2):  # the command line's best, on the empty board and a busy one
+            rows = rebuild("before", {}, before).board.rows()
+            assert cli_moves(tmp_path, rows, play.rack or "")[0] == review.best.notation
+    assert sum(r.missed for r in reviews) > 0  # picking among the best three missed points somewhere
+    assert table.play_reviews() is reviews
 
 
 def test_a_game_entered_without_racks_has_nothing_to_review() -> None:

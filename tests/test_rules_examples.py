@@ -70,7 +70,13 @@ def test_001_infolds_arithmetic() -> None:
     assert word.score == 32
     assert word.score - 2 * EN.value("S") == 30
     assert scored.bingo_bonus == 50 and scored.total == 32 + 50
-    assert 30 + (1 + 9 + 11 + 4 + 3) + 50 == 108
+    # Its cross words, each scored by the rules core with the premiums its letters sit on in INFOLDS (a
+    # two-tile play on a strip: the blank I, F on the double letter, O on the triple letter).
+    pairs = {"IN": ("..", "0"), "NF": (".d", ""), "FO": ("dt", ""), "OL": ("t.", ""), "LD": ("..", "")}
+    cross = {w: score_play(Board(), across(w, blanks=b), strip_layout(marks), EN).total
+             for w, (marks, b) in pairs.items()}
+    assert cross == {"IN": 1, "NF": 9, "FO": 11, "OL": 4, "LD": 3}  # the text's 28
+    assert (word.score - 2 * EN.value("S")) + sum(cross.values()) + scored.bingo_bonus == 108  # the text's total
 
 
 def test_001_letter_premium_before_word_premium_and_multipliers_multiply() -> None:

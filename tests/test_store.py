@@ -29,6 +29,7 @@ from companion.store import (
     StoreOpenError,
 )
 from tests.conftest import REPO, shared_path
+from tests.games.classic_play import self_play
 
 SETTINGS = Settings(players=["Ann", "Bob"])
 
@@ -270,6 +271,22 @@ def test_json_export_imports_back_identically(store: Store, tmp_path: Path) -> N
         assert other.events(copy) == store.events(game)
         assert other.fold(copy).scores == store.fold(game).scores
         assert other.game(copy).settings == json.loads(json.dumps(SETTINGS.model_dump(mode="json")))
+
+
+def test_played_games_round_trip_through_json_and_gcg(tmp_path: Path) -> None:
+    """Whole legal games (made by play, `tests/games/classic_play.py`), finished with their leftovers."""
+    with Store(tmp_path / "games.db") as store:
+        for seed in range(4):
+            events = self_play(seed)
+            game = store.create_game("classic", events[0].settings)
+            store.append(game, events, 0)
+            text = store.export_json(game)
+            assert store.export_json(store.import_json(text)) == text
+            gcg = store.export_gcg(game)
+            again = store.import_gcg(gcg)
+            assert store.export_gcg(again) == gcg
+            assert store.fold(again).scores == store.fold(game).scores
+            assert store.fold(again).finished and store.fold(again).scores != {"Ann": 0, "Bob": 0}
 
 
 def test_real_games_round_trip_through_json_and_gcg(tmp_path: Path) -> None:

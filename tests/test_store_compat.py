@@ -1,16 +1,23 @@
 """Saved games written by the release before the game registry (commit 8c68107) still open unchanged.
 
-The old code is taken from git into a temporary folder and run there: it writes a games.sqlite the way
-the old app did (a classic game and a Monopoly Scrabble game, through its GameStore). The current code
-then opens that file without changing its format, reads every event, folds each game to the same
-summary the old code printed, exports the same logs, and resumes the open game at the table.
+The old code, run from git into a temporary folder, wrote a games.sqlite the way the old app did (a
+classic game and a Monopoly Scrabble game, through its GameStore: `OLD_APP`). That folder is kept in
+`tests/data/store_compat_8c68107/` (the file, its clocks, and what the old code printed: logs, summaries,
+the format version), so the check runs in any checkout, a shallow one too. The current code opens a copy
+of that file without changing its format, reads every event, folds each game to the same summary the
+old code printed, exports the same logs, and resumes the open game at the table.
+
+Where the git history holds the old release, a second test runs the old code again and checks that the
+kept files are what it writes (`python -m tests.test_store_compat` writes them anew).
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +28,7 @@ from companion.ui.persist import GameStore
 from tests.conftest import REPO
 
 OLD_RELEASE = "8c68107"
+KEPT = REPO / "tests" / "data" / f"store_compat_{OLD_RELEASE}"
 
 OLD_APP = r"""
 import json, sys
@@ -54,26 +62,30 @@ print(json.dumps(out))
 """
 
 
-@pytest.fixture(scope="module")
-def old_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The previous release's code, checked out from git (skip when the history is not there)."""
+def _old_release_code(into: Path) -> bool:
+    """The previous release's code, checked out from git into `into`; False when the history lacks it."""
     found = subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{OLD_RELEASE}^{{commit}}"],
                            capture_output=True, check=False)
     if found.returncode != 0:
-        pytest.skip(f"the old release {OLD_RELEASE} is not in this checkout's git history")
-    folder = tmp_path_factory.mktemp("old-release")
+        return False
     archive = subprocess.run(["git", "-C", str(REPO), "archive", OLD_RELEASE, "companion", "assets/profiles",
                               "assets/rules", "assets/layouts", "assets/tilesets"], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    return folder
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return True
 
 
-def test_a_games_file_written_by_the_old_release_opens_unchanged(old_release: Path, tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    done = subprocess.run([sys.executable, "-c", OLD_APP, str(data)], cwd=old_release, capture_output=True,
+def _run_old_app(code: Path, data: Path) -> dict[str, dict[str, object]]:
+    """Run `OLD_APP` with the old code: it writes `data`/games.sqlite and prints what it wrote."""
+    done = subprocess.run([sys.executable, "-c", OLD_APP, str(data)], cwd=code, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    old = json.loads(done.stdout)
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_a_games_file_written_by_the_old_release_opens_unchanged(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(KEPT, data)  # a copy: the kept file must stay as the old release wrote it
+    old = json.loads((data / "old_release.json").read_text(encoding="utf-8"))
     path = data / "games.sqlite"
     before = path.read_bytes()
 
@@ -93,3 +105,26 @@ def test_a_games_file_written_by_the_old_release_opens_unchanged(old_release: Pa
     assert table is not None and table.kind == "classic"
     assert note.startswith("Resumed the open game of Ann, Bob (5 events).")
     assert table.scores() == {"Ann": 18, "Bob": 0} and table.current_player == "Ann"
+
+
+def test_the_kept_file_is_what_the_old_release_writes(tmp_path: Path) -> None:
+    code = tmp_path / "old-release"
+    code.mkdir()
+    if not _old_release_code(code):
+        pytest.skip(f"the old release {OLD_RELEASE} is not in this checkout's git history (a shallow clone): "
+                    f"the kept file in {KEPT.relative_to(REPO)} was checked where it is")
+    again = _run_old_app(code, tmp_path / "data")
+    kept = json.loads((KEPT / "old_release.json").read_text(encoding="utf-8"))
+    # Game ids are random: compare the games by variant.
+    assert sorted((g["variant"], g["log"], json.dumps(g["summary"], sort_keys=True), g["version"]) for g in again.values()) == \
+        sorted((g["variant"], g["log"], json.dumps(g["summary"], sort_keys=True), g["version"]) for g in kept.values())
+
+
+if __name__ == "__main__":  # write the kept files anew with the old release's code
+    with tempfile.TemporaryDirectory() as tmp:
+        if not _old_release_code(Path(tmp)):
+            sys.exit(f"the old release {OLD_RELEASE} is not in this checkout's git history")
+        shutil.rmtree(KEPT, ignore_errors=True)
+        written = _run_old_app(Path(tmp), KEPT)
+        (KEPT / "old_release.json").write_text(json.dumps(written, indent=1, sort_keys=True), encoding="utf-8")
+        print(f"wrote {KEPT}")

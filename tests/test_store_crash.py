@@ -2,8 +2,8 @@
 
 After each kill the file is reopened and must hold every turn the process reported as confirmed,
 each turn whole (all its events or none), every game must fold through the classic rules, and a new
-process must carry on appending. The turns are real games (Quackle self-play GCG records) cut into
-turns of 1 to 4 events. Each kill comes a random number of confirmed turns (1-40) plus a random
+process must carry on appending. The turns are legal games made by play (`tests/games/classic_play.py`:
+the move generator and the shipped word list, folded through the rules), cut into turns of 1 to 4 events. Each kill comes a random number of confirmed turns (1-40) plus a random
 0-4 ms after the driver started appending.
 """
 
@@ -21,20 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from companion.events import GameLog
-from companion.games.classic.gcg import classic_events_from_record
 from companion.games.classic.rules import new_state
-from companion.gcg import read_gcg
 from companion.store import Store
-from tests.conftest import REPO, shared_path
+from tests.conftest import REPO
+from tests.games.classic_play import self_play
 
 KILLS = 15
 
 
 def _script(rng: random.Random, unique: int = 8, copies: int = 8) -> dict[str, Any]:
-    paths = sorted(shared_path("gcg", "quackle_selfplay", "traditional").glob("*.gcg"))
     logs = []
-    for path in rng.sample(paths, unique):
-        events = classic_events_from_record(read_gcg(path))
+    for seed in rng.sample(range(1000), unique):
+        events = self_play(seed)
         logs.append([e.model_dump(mode="json", exclude_none=True) for e in events])
     games = []
     for copy in range(copies):

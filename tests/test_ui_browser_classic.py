@@ -54,14 +54,14 @@ def test_classic_game(tmp_path, playwright_instance):  # noqa: F811
             ref.click("New game")
             ref.click("Classic Scrabble")
             ref.click("Club")
-            ref.text(re.compile("Finish Line"))
+            ref.text(re.compile("Finish Line"), place="role:button")
             ref.shot("c01-classic-setup")
             ref.click("Start game")
             ref.text("Ann to play")
 
             # Clocks: Ann's runs once started.
             ref.click("Start clocks")
-            ref.text(re.compile(r"24:[45]\d"), timeout=8000)
+            ref.text(re.compile(r"24:[45]\d"), timeout=8000, place="player-0", contains=True)
 
             # Ann's play through the camera.
             ref.click("Camera")
@@ -69,39 +69,39 @@ def test_classic_game(tmp_path, playwright_instance):  # noqa: F811
             ref.shot("c02-camera")
             ref.click("Take photo")
             ref.wait_ident("play-score", timeout=30_000)
-            ref.text("PUNCT 20 = 20 points")
+            ref.text("PUNCT 20 = 20 points", place="play-score")
             ref.click("Confirm play")
-            ref.text(re.compile(r"Ann played PUNCT at 8H: \d+ points"))
+            ref.text(re.compile(r"Ann played PUNCT at 8H: \d+ points"), place="info", contains=True)
             ref.text("Bob to play")
 
             # Bob exchanges three tiles.
             ref.fill("Tiles", "3")
             ref.click("Exchange")
-            ref.text("Bob exchanged 3 tiles.")
+            ref.text("Bob exchanged 3 tiles.", place="info")
 
             # Ann extends through the U by hand; Bob challenges and loses 5 points (club rules).
             ref.fill("Word", "UNIT")
             ref.fill("Square", "I8")
             ref.click("Down")
             ref.click("Check")
-            ref.text(re.compile(r"UNIT \d+ = \d+ points"))
+            ref.text(re.compile(r"UNIT \d+ = \d+ points"), place="play-score")
             ref.click("Confirm play")
             ref.text("Bob to play")
             ref.click("Challenge by Bob")
             ref.wait_ident("verdict")
-            ref.text("ACCEPTABLE")
-            ref.text("Word list: ENABLE")
+            ref.text("ACCEPTABLE", place="verdict", contains=True)
+            ref.text("Word list: ENABLE", place="verdict", contains=True)
             ref.tap_ident("verdict")
             ref.text("Bob to play")
             ref.click("Pass")
-            ref.text("Bob passed.")
+            ref.text("Bob passed.", place="info")
 
             # Scoresheet and GCG export.
             ref.click("Scoresheet")
             ref.wait_ident("unseen")
             ref.click("Export GCG")
             ref.wait_ident("gcg")
-            ref.text(">Ann: PUNCT 8H PUNCT +20 20")
+            ref.text(">Ann: PUNCT 8H PUNCT +20 20", place="gcg", contains=True)
             ref.text("exchanged 3 tiles")
             ref.shot("c03-scoresheet")
             saved = list(tmp_path.glob("*.gcg"))
@@ -117,7 +117,7 @@ def test_classic_game(tmp_path, playwright_instance):  # noqa: F811
             ref.fill("Bob rack", "QZ")
             ref.click("Finish and show the winner")
             ref.wait_ident("winner")
-            ref.text("Winner: Ann")
+            ref.text("Winner: Ann", place="winner")
             ref.wait_ident("chart")
             ref.shot("c04-classic-end")
         except Exception:

@@ -31,20 +31,20 @@ def test_doubtful_photo_is_not_scored_and_the_referee_is_asked(tmp_path, playwri
             ref.fill("Word", "HOTEL")
             ref.fill("Square", "H8")
             ref.click("Check")
-            ref.text(re.compile(r"HOTEL \d+ = \d+ points"))
+            ref.text(re.compile(r"HOTEL \d+ = \d+ points"), place="play-score")
             ref.click("Confirm play")
             ref.text("Bob to play")
             with ref.page.expect_file_chooser() as fc:
                 ref.click("Upload photo")
             fc.value.set_files(str(PHOTO))
-            ref.text("The reader is not sure of this photo:", timeout=60_000)
-            ref.text(re.compile(r"No tile was read, but the board of the game holds 5"))
+            ref.text("The reader is not sure of this photo: check the board, correct it or enter the play by hand.", timeout=60_000, place="info")
+            ref.text(re.compile(r"No tile was read, but the board of the game holds 5"), contains=True)
             ref.button("The board is right").wait_for()
             # Nothing to score from: no words and points, no 'Confirm play' while the reading is doubted.
             assert ref.page.get_by_role("button", name="Confirm play").count() == 0
             ref.shot("v01-doubtful-read")
             ref.click("Enter by hand")
-            ref.text("Enter the play by hand below.")
+            ref.text("Enter the play by hand below.", place="info")
             ref.text("Bob to play")
         except Exception:
             failure_shot(ref, "doubtful-read")

@@ -22,17 +22,17 @@ def test_a_plugged_in_game_plays_and_resumes_in_the_app(tmp_path, playwright_ins
             ref.click("Counter (test game)")
             ref.text("Two players tap in turn; the first to 3 wins.")
             ref.click("Start game")
-            ref.text("Counts: Ann 0, Bob 0")
+            ref.text("Counts: Ann 0, Bob 0", place="counter")
             ref.click("Tap for Ann")
-            ref.text("Counts: Ann 1, Bob 0")
+            ref.text("Counts: Ann 1, Bob 0", place="counter")
             ref.click("Tap for Bob")
-            ref.text("Counts: Ann 1, Bob 1")
+            ref.text("Counts: Ann 1, Bob 1", place="counter")
             watcher = new_tab(browser, url)
-            watcher.text("Ann to play")
-            watcher.text("1 taps")  # the players' chips say what the game's table says (chip_lines)
-            watcher.text("Counts: Ann 1, Bob 1")
+            watcher.text("Ann to play", place="follow-status")
+            watcher.text("Ann 1 taps to play", place="player-0")  # the players' chips say what the game's table says (chip_lines)
+            watcher.text("Counts: Ann 1, Bob 1", place="counter")
             ref.click("Tap for Ann")
-            watcher.text("Counts: Ann 2, Bob 1")
+            watcher.text("Counts: Ann 2, Bob 1", place="counter")
         except Exception:
             failure_shot(ref, "plugin-1")
             raise
@@ -40,13 +40,13 @@ def test_a_plugged_in_game_plays_and_resumes_in_the_app(tmp_path, playwright_ins
     with app_server(tmp_path, env=PLUG_IN) as url:
         ref = new_tab(browser, url)
         try:
-            ref.text("Counts: Ann 2, Bob 1")  # a new tab follows the resumed game
+            ref.text("Counts: Ann 2, Bob 1", place="counter")  # a new tab follows the resumed game
             ref.click("Home")
             ref.text("Resumed the open game of Ann, Bob (4 events).")
             ref.click("Open")  # the home screen lists the table; its page offers to referee it
             ref.click("Referee this game")
             ref.click("Tap for Bob")
-            ref.text("Counts: Ann 2, Bob 2")
+            ref.text("Counts: Ann 2, Bob 2", place="counter")
             ref.click("Tap for Ann")
             ref.text("Winner: Ann")
         except Exception:

@@ -40,10 +40,10 @@ def test_open_game_survives_a_restart(tmp_path, playwright_instance):  # noqa: F
             assert ref.button("Pass").count() == 0
             ref.fill("Referee PIN", "1111")
             ref.click("Referee this game")
-            ref.text("That PIN is not the referee's PIN.")
+            ref.text("That PIN is not the referee's PIN.", place="error")
             ref.fill("Referee PIN", "2468")
             ref.click("Referee this game")
-            ref.text("Bob to play")
+            ref.text("Bob to play", place="follow-status")
             ref.click("Scoresheet")
             ref.text("8H HOTEL")
             ref.click("Turn")

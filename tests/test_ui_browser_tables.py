@@ -123,27 +123,27 @@ def test_two_games_at_once_each_at_its_own_address_with_its_qr_code_and_follower
                 tab = Tab(_context_for(browser, codes[game_id]).new_page(), codes[game_id])
                 tab.open()
                 tab.text("Watching (read-only)")
-                tab.text(f"{first} to play")
+                tab.text(f"{first} to play", place="follow-status")
                 followers.append(tab)
             fol_a, fol_b = followers
             fol_b.shot("t03-follower-table-b-360")
             # A change on one table reaches its follower, not the other table's.
             ref_a.click("Turn")
             ref_a.click("Pass")
-            fol_a.text("Bob to play")
+            fol_a.text("Bob to play", place="follow-status")
             ref_b.click("Turn")
             ref_b.fill("Word", "HOTEL")
             ref_b.fill("Square", "H8")
             ref_b.click("Confirm play")
-            fol_b.text("Dev to play")
+            fol_b.text("Dev to play", place="follow-status")
             fol_b.wait_ident("cell-7-7")
-            assert "Cleo to play" in fol_a.page.content() or fol_a.page.get_by_text("Bob to play").count() == 1
+            assert fol_a.find("Bob to play", place="follow-status").count() == 1  # table A's own line, still
             assert fol_a.page.get_by_text("Dev to play").count() == 0
             assert fol_b.page.get_by_text("Bob to play").count() == 0
             # Each game keeps its own PIN: game B's PIN does not open game A.
             fol_a.fill("Referee PIN", "2468")
             fol_a.click("Referee this game")
-            fol_a.text("That PIN is not the referee's PIN.")
+            fol_a.text("That PIN is not the referee's PIN.", place="error")
             # The home screen lists both tables; a new tab picks one.
             home = new_tab(browser, url, viewport=LAPTOP_WIDE)
             home.text("Games in progress")
@@ -158,7 +158,7 @@ def test_two_games_at_once_each_at_its_own_address_with_its_qr_code_and_follower
             exported = Path(download.value.path()).read_text(encoding="utf-8")
             home.tap(home.ident(f"table-{game_b}").get_by_role("button", name="Open"))
             home.text("Watching (read-only)")
-            home.text("Dev to play")
+            home.text("Dev to play", place="follow-status")
             home.page.wait_for_url(re.compile(rf"/table/{game_b}$"), timeout=25_000)
         except Exception:
             for i, tab in enumerate([ref_a, ref_b, *followers]):
@@ -198,9 +198,9 @@ def test_the_referee_pin_holds_after_a_reload_and_after_a_reconnect(tmp_path, pl
             fol.page.reload()
             fol.page.locator("flt-semantics-placeholder").dispatch_event("click")
             fol.text("Watching (read-only)")
-            fol.text("Ann to play")
+            fol.text("Ann to play", place="follow-status")
             fol.click("Referee this game")
-            fol.text("That PIN is not the referee's PIN.")
+            fol.text("That PIN is not the referee's PIN.", place="error")
             assert fol.button("Pass").count() == 0 and fol.button("Turn").count() == 0
         except Exception:
             failure_shot(ref, "pin-reload")
@@ -211,12 +211,12 @@ def test_the_referee_pin_holds_after_a_reload_and_after_a_reconnect(tmp_path, pl
     with app_server(tmp_path, port=port):
         try:
             ref.text("Watching (read-only)", timeout=60_000)
-            ref.text("Ann to play")
+            ref.text("Ann to play", place="follow-status")
             ref.shot("t05-reconnected-after-restart-360")
             assert ref.button("Pass").count() == 0
             ref.fill("Referee PIN", "1111")
             ref.click("Referee this game")
-            ref.text("That PIN is not the referee's PIN.")
+            ref.text("That PIN is not the referee's PIN.", place="error")
             ref.fill("Referee PIN", "8642")
             ref.click("Referee this game")
             ref.click("Pass")
@@ -260,7 +260,7 @@ def test_a_table_waiting_for_the_disk_holds_up_no_other_table(tmp_path, playwrig
             tabs += [fol1, fol2]
             for fol in (fol1, fol2):
                 fol.text("Watching (read-only)")
-                fol.text("Ann to play")
+                fol.text("Ann to play", place="follow-status")
             lock = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None, timeout=0)
             lock.execute("BEGIN IMMEDIATE")  # the store's busy timeout is 10 s: released well before
             try:

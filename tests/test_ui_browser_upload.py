@@ -34,9 +34,9 @@ def test_real_photo_upload_and_clocks_after_restart(tmp_path, playwright_instanc
                 ref.click("Upload photo")
             fc.value.set_files(str(PHOTO))
             ref.wait_ident("play-score", timeout=60_000)
-            ref.text("PUNCT 20 = 20 points")
+            ref.text("PUNCT 20 = 20 points", place="play-score")
             ref.click("Confirm play")
-            ref.text(re.compile(r"Ann played PUNCT at 8H: 20 points"))
+            ref.text(re.compile(r"Ann played PUNCT at 8H: 20 points"), place="info", contains=True)
             ref.text("Bob to play")
             # Bob's clock runs for more than 10 s (the running clock is saved every few seconds).
             ref.ident("player-1").filter(has_text=re.compile(r"24:4\d")).first.wait_for(timeout=30_000)
@@ -51,7 +51,7 @@ def test_real_photo_upload_and_clocks_after_restart(tmp_path, playwright_instanc
             assert re.search(r"24:[45]\d", bob.inner_text() or bob.get_attribute("aria-label") or ""), \
                 "Bob's time used came back after the restart (not 25:00)"
             ref.click("Home")
-            ref.text(re.compile(r"The clocks are as they were saved, paused"))
+            ref.text(re.compile(r"The clocks are as they were saved, paused"), contains=True)
         except Exception:
             failure_shot(ref, "upload-2")
             raise

@@ -10,9 +10,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def app(*args: str) -> subprocess.CompletedProcess[str]:
+def app(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "companion", "app", *args], cwd=REPO, capture_output=True, check=False,
-                          text=True, timeout=60)
+                          text=True, timeout=timeout)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def test_port_in_use(tmp_path):
@@ -34,6 +40,9 @@ def test_certificate_without_key_and_missing_files(tmp_path):
 
 def test_data_file_that_is_not_a_game_file(tmp_path):
     (tmp_path / "games.sqlite").write_text("my shopping list\n")
-    r = app("--data", str(tmp_path), "--port", "1")
+    # A free port: only the store's check can stop the app (without it the app serves, and the run times out).
+    r = app("--data", str(tmp_path), "--port", str(free_port()), timeout=30)
     assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == (f"companion app: '{tmp_path / 'games.sqlite'}' is not a game file (it is not an "
+                                "SQLite database): choose another file, it was left as it is")
     assert (tmp_path / "games.sqlite").read_text() == "my shopping list\n"  # untouched

@@ -155,7 +155,13 @@ def test_companion_read_uses_the_list_unless_told_not_to(capsys: pytest.CaptureF
 
 def test_companion_read_refuses_a_word_list_it_cannot_load(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    photo = _jheidel("IMG_20151016_170032")
-    assert main(["read", str(photo.image), "--words", str(tmp_path / "missing.txt")]) == 2
+    # Any photo will do (the list is refused before the photo is read): a board rendered in memory.
+    import cv2
+
+    from vision.synth import render
+
+    photo = tmp_path / "board.jpg"
+    assert cv2.imwrite(str(photo), render("worn_wood", 7).image)
+    assert main(["read", str(photo), "--words", str(tmp_path / "missing.txt")]) == 2
     err = capsys.readouterr().err
     assert "could not be loaded" in err and err.count("\n") == 1

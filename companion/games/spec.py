@@ -203,8 +203,8 @@ class Registry:
                 if not isinstance(spec, GameSpec):
                     raise TypeError(f"{target} is a {type(spec).__name__}, not a GameSpec")
                 self.register(spec, replace=True)
-            except Exception as exc:  # noqa: BLE001 - a broken plug-in is reported, the other games still load
-                LOG.error("the game %s named in %s could not be loaded: %s", target, ENV_VAR, exc)
+            except Exception as exc:  # a broken plug-in is reported (traceback in the log), the others still load
+                LOG.exception("the game %s named in %s could not be loaded", target, ENV_VAR)
                 self.problems[target] = f"{type(exc).__name__}: {exc}"
 
     def ids(self) -> list[str]:
@@ -224,8 +224,8 @@ class Registry:
                 raise UnknownGame(f"unknown game {game_id!r}: the games are {', '.join(self.available_ids())}")
             try:
                 spec = _load(target)
-            except Exception as exc:  # noqa: BLE001 - one broken game must not break the others
-                LOG.error("the game %s (%s) could not be loaded: %s", game_id, target, exc)
+            except Exception as exc:  # one broken game must not break the others (traceback in the log)
+                LOG.exception("the game %s (%s) could not be loaded", game_id, target)
                 self.problems[game_id] = f"{type(exc).__name__}: {exc}"
                 raise UnknownGame(f"the game {game_id!r} could not be loaded ({exc})") from None
             if not isinstance(spec, GameSpec) or spec.id != game_id:

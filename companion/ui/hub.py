@@ -27,6 +27,7 @@ from collections.abc import Callable
 from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore, SavedGame
 from companion.ui.table import TableBase
 
+LOG = logging.getLogger("companion.ui")
 TABLE_PREFIX = "/table/"
 PIN_NEEDED = "This game has a referee PIN: type it and tap 'Referee this game' first. Nothing was changed."
 
@@ -202,6 +203,11 @@ class Hub:
         self.store.save_soon(game).add_done_callback(
             lambda _: loop.call_soon_threadsafe(self._saved, game))
 
+    def notify(self, game: TableBase) -> None:
+        """Redraw every tab showing `game` (the acting tab too) for a change that is not the game's and
+        has nothing to save: the watch state of a table watched by a camera (`companion.ui.watching`)."""
+        self._redraw(game, set())
+
     def _saved(self, game: TableBase) -> None:
         """A save of `game` has returned (on the event loop): once none is left, its tabs draw."""
         with self._lock:
@@ -216,7 +222,7 @@ class Hub:
             try:
                 redraw()
             except Exception:  # one tab's failure must not keep the others from drawing
-                logging.getLogger("companion.ui").warning("a held redraw failed", exc_info=True)
+                LOG.warning("a held redraw failed", exc_info=True)
         self._redraw(game, excluded)
 
     def hold(self, key: str, redraw: Callable[[], None]) -> bool:
@@ -241,7 +247,8 @@ class Hub:
                 # callback in a copied context so the caller's page stays current (otherwise the
                 # caller's later re-renders are sent to another tab).
                 contextvars.copy_context().run(cb)
-            except Exception:  # noqa: BLE001 - a closed tab: forget it
+            except Exception:  # a closed tab, or a bug: logged, and the tab is no longer redrawn
+                LOG.warning("redrawing the tab %s failed: it is no longer redrawn", key, exc_info=True)
                 self.unsubscribe(key)
 
     @property

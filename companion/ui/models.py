@@ -19,6 +19,7 @@ two word-board games and live here; any other game keeps its drafts in its own p
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,10 @@ from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_bo
 from companion.ui.hub import HUB, PIN_NEEDED
 from companion.ui.table import TOKEN_COLOURS, PlayerInfo, TableBase, TableError
 from companion.ui.word_table import PlayCheck
+
+# Faults the user is told about in one sentence are logged here with their traceback (a bug in `vision/`
+# must not look like a bad photo in the log either).
+LOG = logging.getLogger("companion.ui")
 
 
 def game_ui(kind: str) -> Any:
@@ -69,6 +74,8 @@ class Form:
         # The shell's tools (word lookup, rack check: `components/tools.py`), by name: their drafts.
         self.tools: dict[str, Any] = {}
         self.play_rack = ""  # the player's rack typed with a play, for tables that record it (`play_with_rack`)
+        self.settle = ""  # watching: the settle seconds typed (the table's setting, `TableWatch.set_settle`)
+        self.watch_question = 0  # watching: the last question loaded into this tab's correction screen
 
 
 @ft.observable
@@ -333,7 +340,8 @@ class AppState:
             self.busy = ""
             self.fail(str(exc))
             return
-        except Exception as exc:  # noqa: BLE001 - the reader failed on this photo: say so, keep the turn
+        except Exception as exc:  # the reader failed on this photo: say so, keep the turn
+            LOG.exception("the board reader failed on a photo")
             self.busy = ""
             self.fail(f"The board could not be read from this photo ({exc}). Try again or enter the play by hand.")
             return
@@ -508,10 +516,8 @@ class AppState:
         except ValueError as exc:
             self.fail(str(exc))
             return
-        except Exception as exc:  # noqa: BLE001 - a bug: say so plainly, keep the game as it was
-            import traceback
-
-            traceback.print_exc()
+        except Exception as exc:  # a bug: say so plainly, keep the game as it was
+            LOG.exception("the table action %s failed", action)
             self.fail(f"Something went wrong ({exc.__class__.__name__}: {exc}). The game was not changed.")
             return
         self.clear_draft()
@@ -558,6 +564,11 @@ class AppState:
         self.verdict = verdict
         self.verdict_until = time.time() + 6
         HUB.publish(game, exclude=self.session_key)
+        if self.watching():
+            # The ruling shows on the turn screen (`components/watch.py`): leaving it would stop the camera.
+            self.say(game.notice)
+            self.touch()
+            return
         self.go("verdict")
 
     def close_verdict(self) -> None:
@@ -567,6 +578,87 @@ class AppState:
             self.go_home()
             return
         self.go(game_ui(game.kind).play_screen)
+
+    # ----- watching the board (issue #22): the table's `TableWatch` (`companion.ui.watching`) and
+    # this tab's part in it; the screen is `components/watch.py`.
+    def watch(self) -> Any:
+        """The watch of this tab's table, or None when its game cannot be watched."""
+        game = self.game
+        return game.watch() if game is not None and callable(getattr(game, "watch", None)) else None
+
+    def watching(self) -> bool:
+        watch = self.watch()
+        return watch is not None and bool(watch.on)
+
+    def watch_on(self) -> None:
+        """Switch Watch on: this tab's camera feeds the table's watcher; its commits are this tab's plays."""
+        game, watch = self.game, self.watch()
+        if game is None or watch is None:
+            return
+        if HUB.may_change(game, self.session_key):
+            self.refused()
+            self.fail(PIN_NEEDED)
+            return
+        self.camera_open = False
+        watch.start(self.record_watched, self.load_watch_question, lambda: HUB.notify(game), self.session_key)
+        self.say("")
+        self.touch()
+
+    def watch_off(self) -> None:
+        watch = self.watch()
+        if watch is not None:
+            watch.stop()
+        self.touch()
+
+    async def watch_hold(self) -> None:
+        """A tap on the referee's screen while a move counts down: the countdown stops."""
+        watch = self.watch()
+        if watch is not None and watch.on and watch.view.countdown_until is not None:
+            await watch.hold()
+
+    async def watch_carry_on(self) -> None:
+        """The referee answers the watcher's question with "nothing was played": it watches on."""
+        watch = self.watch()
+        if watch is not None and watch.on:
+            self.clear_draft()
+            await watch.carry_on()
+            self.say("Watching on: the board as the game has it.")
+
+    def set_watch_settle(self) -> None:
+        watch = self.watch()
+        if watch is None:
+            return
+        problem = watch.set_settle(self.form.settle)
+        if problem:
+            self.fail(problem)
+            return
+        self.form.settle = ""
+        self.say(f"A still board with new tiles is confirmed after {watch.settle():g} s.")
+
+    def record_watched(self, check: PlayCheck, moves: int) -> str:
+        """Record a move the watcher committed, as a confirmed photo is (one play); '' or the refusal.
+        `moves`: the game's moves when the watcher was last told the board (a change since: refused)."""
+        game = self.game
+        if game is None:
+            return "The table is gone."
+        self.form.seen = (game.id, moves)
+        self._play(check.position, check.word)
+        return self.error
+
+    def load_watch_question(self, view: Any) -> None:
+        """The watcher asks: its reading goes to this tab's photo-correction screen, the squares ringed."""
+        if view.question_seq == self.form.watch_question or view.proposal_rows is None or self.game is None:
+            return
+        self.form.watch_question = view.question_seq
+        conf = [list(r) for r in (view.confidence or [[1.0] * len(view.proposal_rows)] * len(view.proposal_rows))]
+        for r, c in view.squares:
+            conf[r][c] = 0.0  # ringed on the board as unsure
+        self.read_conf = tuple(tuple(r) for r in conf)
+        self.selected = None
+        self.set_read_rows(list(view.proposal_rows))
+        self.read_doubts = (view.question,)
+        self.say("")
+        self.touch()
 
     # ----- end of game
     def end_game(self, agreed: bool = False) -> None:

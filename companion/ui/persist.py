@@ -167,11 +167,12 @@ class GameStore:
                     break
             try:
                 self._save_all([game for game, _ in waiting])
-            except BaseException as exc:  # a bug: the waiting tabs must still be told (and shown the line)
+            except Exception as exc:  # a bug: logged with its traceback; the tables show the line
                 LOG.exception("saving the games failed")
                 self.error = f"The game could not be saved ({exc})."
-            for _, done in waiting:
-                done.set_result(None)
+            finally:  # whatever happened (a BaseException goes on up), the waiting tabs are told
+                for _, done in waiting:
+                    done.set_result(None)
 
     def _save_all(self, games: list[TableBase]) -> None:
         """Save `games` in one transaction (one fsync); errors become `self.error`, the last one said."""

@@ -159,6 +159,7 @@ class WordTable(TableBase):
         self.last_read: BoardRead | None = None
         self.last_verdict: Verdict | None = None
         self._reviews: tuple[int, list[TurnReview]] | None = None
+        self._watch: Any = None  # the camera's watcher of this table (`watch()`), made on first use
 
     # ----- read-only views
     @property
@@ -300,6 +301,19 @@ class WordTable(TableBase):
     def set_read(self, read: BoardRead | None) -> None:
         self.last_read = read
         self._changed()
+
+    # ----- watched by a camera (issue #22): the table's watcher, shared by every tab showing the table
+    def watch(self) -> Any:
+        """The table's `companion.ui.watching.TableWatch` (made on first use; off until the referee
+        switches Watch on)."""
+        if self._watch is None:
+            from companion.ui.watching import TableWatch
+
+            self._watch = TableWatch(self)
+        return self._watch
+
+    def watching(self) -> bool:
+        return self._watch is not None and bool(self._watch.on)
 
     # ----- "can anyone still play?" and the best-play review: the move generator, changing nothing
     def rack_check(self, rack: str, best: bool = False) -> RackAnswer:

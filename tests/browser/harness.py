@@ -2,6 +2,21 @@
 
 Flutter draws on a canvas; one click on `flt-semantics-placeholder` switches on the semantics tree,
 after which buttons, text fields and texts are DOM nodes Playwright can find by role and name.
+
+Waiting for a text: `tab.text(text, place=..., contains=False)`.
+- Exact by default: one node's whole text equals `text` (case as shown; Playwright trims and joins
+  whitespace). A regular expression must match the node's whole text (it is anchored).
+- `contains=True`: a case-sensitive substring (a regex: a search) instead, for lines that carry a
+  changing tail (a time, a count) the test does not pin.
+- `place`: where the text must be, so that a line already elsewhere on the page (the history, an earlier
+  message) does not satisfy the wait: a semantics identifier (`"info"`, `"error"`, `"status"`, the
+  `ft.Semantics(identifier=...)` of the app) or `"role:<aria role>"` (`"role:button"`). Without it the
+  whole page: use that only for text the page shows once.
+- `tab.find(text, place=..., contains=...)`: the same match without waiting, to count (`.count() == 0`).
+
+Screenshots (`tab.shot`) go to `tests/_artifacts/screenshots/` (ignored by git), so a test run leaves the
+checkout clean; `COMPANION_SCREENSHOTS=docs` writes them to `docs/screenshots/` instead, the README's
+pictures (`COMPANION_SCREENSHOTS=docs ./dev.sh test -m browser` refreshes them).
 """
 
 from __future__ import annotations
@@ -20,7 +35,10 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "docs" / "screenshots"
+# The README's pictures are refreshed only when asked (COMPANION_SCREENSHOTS=docs); a plain run writes
+# its screenshots where git does not look.
+SCREENSHOTS = (REPO / "docs" / "screenshots" if os.environ.get("COMPANION_SCREENSHOTS") == "docs"
+               else REPO / "tests" / "_artifacts" / "screenshots")
 CHROMIUM = "/usr/bin/chromium"
 BASE_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
              "--disable-component-update", "--no-first-run"]
@@ -190,10 +208,28 @@ class Tab:
                 if ("not attached" not in str(exc) and "Timeout" not in str(exc)) or attempt == 4:
                     raise
 
-    def text(self, text: str | re.Pattern[str], timeout: float = WAIT_MS) -> Any:
-        loc = self.page.get_by_text(text).first
+    def text(self, text: str | re.Pattern[str], timeout: float = WAIT_MS, *, place: str | None = None,
+             contains: bool = False) -> Any:
+        """Wait until a node in `place` (the page when None) shows `text`: its whole text unless `contains`
+        (see the module docstring); returns that node."""
+        loc = self.find(text, place=place, contains=contains).first
         loc.wait_for(timeout=timeout)
         return loc
+
+    def find(self, text: str | re.Pattern[str], *, place: str | None = None, contains: bool = False) -> Any:
+        """Every node in `place` showing `text`, matched as `text()` matches, without waiting (`.count()`)."""
+        if isinstance(text, re.Pattern):
+            wanted: str | re.Pattern[str] = text if contains else re.compile(f"^(?:{text.pattern})$", text.flags)
+        else:
+            wanted = re.compile(re.escape(text)) if contains else text
+        exact = isinstance(wanted, str)  # a string is matched whole and case-sensitive
+        if place is None:
+            return self.page.get_by_text(wanted, exact=exact)
+        scope = (self.page.get_by_role(place.removeprefix("role:")) if place.startswith("role:")
+                 else self.ident(place))
+        # the text on a node inside the place, or on the place's own node (Flutter merges a Text into the
+        # semantics node that wraps it)
+        return scope.get_by_text(wanted, exact=exact).or_(scope.and_(self.page.get_by_text(wanted, exact=exact)))
 
     def ident(self, identifier: str) -> Any:
         return self.page.locator(f'[flt-semantics-identifier="{identifier}"]')

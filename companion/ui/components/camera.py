@@ -2,9 +2,40 @@
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 import flet as ft
 
 from companion.ui.models import AppState
+
+LOG = logging.getLogger("companion.ui")
+
+
+async def start_camera(camera: Any, app: AppState, resolution: Any) -> tuple[bool, str]:
+    """Start `camera` (the back one when there is one): whether it is ready, and the line shown under it.
+    Any failure is said in that line (the upload is offered instead) and logged with its traceback."""
+    try:
+        cams = await camera.get_available_cameras()
+        if not cams:
+            return False, "No camera found: use Upload photo."
+        back = [c for c in cams if "back" in str(getattr(c, "lens_direction", "")).lower()]
+        await camera.initialize(description=(back or cams)[0], resolution_preset=resolution, enable_audio=False)
+        app.camera_mirrored = not back
+        return True, "Point at the whole board, then take the photo."
+    except Exception as exc:  # any camera failure: say so, offer the upload instead
+        LOG.warning("the camera could not start", exc_info=True)
+        return False, f"The camera could not start ({exc}). Use Upload photo instead."
+
+
+async def take_photo(camera: Any, app: AppState) -> bytes | None:
+    """The photo's bytes, or None with the error line said (the fault logged); the turn stays as it was."""
+    try:
+        return bytes(await camera.take_picture())
+    except Exception as exc:  # any camera failure: say so, keep the turn as it was
+        LOG.warning("the camera could not take the photo", exc_info=True)
+        app.fail(f"The photo could not be taken ({exc}).")
+        return None
 
 
 @ft.component
@@ -23,30 +54,18 @@ def CameraPanel(app: AppState):
     latest.current = camera
 
     async def start():
-        try:
-            cams = await latest.current.get_available_cameras()
-            if not cams:
-                set_status("No camera found: use Upload photo.")
-                return
-            back = [c for c in cams if "back" in str(getattr(c, "lens_direction", "")).lower()]
-            await latest.current.initialize(description=(back or cams)[0], resolution_preset=fc.ResolutionPreset.VERY_HIGH,
-                                    enable_audio=False)
-            app.camera_mirrored = not back
-            set_ready(True)
-            set_status("Point at the whole board, then take the photo.")
-        except Exception as exc:  # noqa: BLE001 - any camera failure: say so, offer the upload instead
-            set_status(f"The camera could not start ({exc}). Use Upload photo instead.")
+        ready_now, line = await start_camera(latest.current, app, fc.ResolutionPreset.VERY_HIGH)
+        set_ready(ready_now)
+        set_status(line)
 
     ft.on_mounted(lambda: ft.context.page.run_task(start))
 
     async def shoot(e):
-        try:
-            data = await latest.current.take_picture()
-        except Exception as exc:  # noqa: BLE001 - any camera failure: say so, keep the turn as it was
-            app.fail(f"The photo could not be taken ({exc}).")
+        data = await take_photo(latest.current, app)
+        if data is None:
             return
         app.camera_open = False
-        await app.read_photo(bytes(data), mirrored=app.camera_mirrored)
+        await app.read_photo(data, mirrored=app.camera_mirrored)
 
     return ft.Column([
         ft.Container(content=camera, width=320, height=240, bgcolor="#000000"),

@@ -11,6 +11,7 @@ import flet as ft
 
 from companion.ui.components.layout import split
 from companion.ui.components.players import PlayersStrip
+from companion.ui.components.watch import WatchFollower
 from companion.ui.models import AppState, game_ui
 
 VERDICT_SECONDS = 8
@@ -44,6 +45,7 @@ def FollowScreen(app: AppState):
     elif current:
         items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
             f"{current} to play", size=18, weight=ft.FontWeight.BOLD)))
+    items.append(WatchFollower(app))  # a table watched by a camera: what the watcher sees, as it happens
     from companion.ui.hub import HUB
 
     pin = HUB.store.has_pin(game) and not HUB.is_referee(game, app.session_key)

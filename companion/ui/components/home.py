@@ -4,18 +4,38 @@ side by side."""
 
 from __future__ import annotations
 
+import logging
+
 import flet as ft
 
 from companion.ui.models import AppState
 
+LOG = logging.getLogger("companion.ui")
+
 
 def _label(kind: str) -> str:
-    from companion.games import GAMES
+    from companion.games import GAMES, UnknownGame
 
     try:
         return str(GAMES.get(kind).label)
-    except Exception:  # noqa: BLE001 - a game whose code is gone still lists (and exports) by its id
+    except UnknownGame:  # a game whose code is gone (the registry logged why) still lists by its id
         return kind
+
+
+def export_text(app: AppState, game_id: str) -> str | None:
+    """A stored game's log for the Export button, or None with the one sentence shown: a store that cannot
+    be read says so, and so does a fault of the app (logged with its traceback); nothing changes."""
+    from companion.store import StoreError
+    from companion.ui.hub import HUB
+
+    try:
+        return HUB.store.export_json(game_id)
+    except (StoreError, OSError) as exc:
+        app.fail(f"The game could not be exported ({exc}).")
+    except Exception as exc:  # a bug: logged, said in the same sentence, nothing changed
+        LOG.exception("exporting the game %s failed", game_id)
+        app.fail(f"The game could not be exported ({exc}).")
+    return None
 
 
 @ft.component
@@ -25,10 +45,8 @@ def Home(app: AppState):
     picker = ft.use_memo(lambda: ft.FilePicker(), [])
 
     async def export(game_id: str, kind: str) -> None:
-        try:
-            text = HUB.store.export_json(game_id)
-        except Exception as exc:  # noqa: BLE001 - a store that cannot be read: say so, change nothing
-            app.fail(f"The game could not be exported ({exc}).")
+        text = export_text(app, game_id)
+        if text is None:
             return
         await picker.save_file(dialog_title="Export the game", file_name=f"{kind}-{game_id}.json",
                                src_bytes=text.encode("utf-8"))

@@ -6,11 +6,14 @@ carries a rack (games imported from GCG records do; the referee may type racks w
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import flet as ft
 
 from companion.rack_check import TurnReview
 from companion.ui.models import AppState
+
+LOG = logging.getLogger("companion.ui")
 
 
 def offers_review(game: object) -> bool:
@@ -34,6 +37,16 @@ def _line(review: TurnReview) -> str:
     return f"{review.number}. {review.player} ({review.rack}): played {played}; {verdict}."
 
 
+def review_lines(game: object) -> list[str]:
+    """The review's lines (run in a worker thread), or the one sentence saying it could not be made: the
+    review is extra, a failure keeps the screen; the fault (a bug in the move generator) is logged."""
+    try:
+        return [_line(r) for r in game.play_reviews()]  # type: ignore[attr-defined]
+    except Exception as exc:  # the review is extra: say what failed, keep the screen
+        LOG.exception("the best-play review failed")
+        return [f"The review could not be made ({exc.__class__.__name__}: {exc})."]
+
+
 @ft.component
 def PlayReview(app: AppState):
     game = app.game
@@ -44,11 +57,7 @@ def PlayReview(app: AppState):
 
     async def compute(e) -> None:
         set_busy(True)
-        try:
-            reviews = await asyncio.get_running_loop().run_in_executor(None, game.play_reviews)
-            set_lines([_line(r) for r in reviews])
-        except Exception as exc:  # noqa: BLE001 - the review is extra: say what failed, keep the screen
-            set_lines([f"The review could not be made ({exc.__class__.__name__}: {exc})."])
+        set_lines(await asyncio.get_running_loop().run_in_executor(None, review_lines, game))
         set_busy(False)
 
     items: list[ft.Control] = [ft.Text("Review: the best play of each turn", size=18, weight=ft.FontWeight.BOLD)]

@@ -16,22 +16,12 @@ from companion.ui.components.choice import Choice
 from companion.ui.components.correction import Correction
 from companion.ui.components.layout import split
 from companion.ui.components.players import PlayersStrip
+from companion.ui.components.watch import WatchPanel, play_summary
 from companion.ui.models import AppState
 
 
 def _words(check) -> ft.Control:
-    parts = [f"{w} {s}" for w, s in check.words]
-    if check.bonus:
-        parts.append(f"{check.bonus_label} +{check.bonus}")
-    score = ft.Semantics(identifier="play-score", content=ft.Text(
-        f"{', '.join(parts)} = {check.total} points", size=16, weight=ft.FontWeight.BOLD))
-    effects = [e for e in check.effects if " plays " not in e]
-    if not effects:
-        return score
-    # What confirming will do (Monopoly Scrabble: token, money, cards), worked out by the engine.
-    return ft.Column([score, ft.Semantics(identifier="play-effects", content=ft.Column(
-        [ft.Text("If confirmed:", size=12, italic=True)] + [ft.Text(e, size=13) for e in effects],
-        spacing=1, tight=True))], spacing=4, tight=True)
+    return play_summary(check)
 
 
 @ft.component
@@ -68,6 +58,10 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
         items.append(ft.OutlinedButton(label, on_click=lambda e: app.toggle_clocks()))
     if steps is not None:
         items.append(steps(app))
+    watching = app.watching()
+    if not game.finished and current is not None and app.watch() is not None:
+        # Watch the board (issue #22): the camera's preview and the watch state, above the turn's entries.
+        items.append(WatchPanel(app))
     if current is not None and callable(getattr(game, "play_with_rack", None)):
         # Optional: the tiles are then checked against it, and the end screen reviews each rack's best play.
         items.append(ft.TextField(label="Rack (optional)", value=f.play_rack, width=200, dense=True,
@@ -103,11 +97,11 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
             ft.OutlinedButton("Discard photo", on_click=lambda e: (app.clear_draft(), app.say(""))),
         ], wrap=True))
     elif current is not None and game.turn_stage() == "word":
-        items.append(ft.Row([
-            ft.FilledButton("Upload photo", icon=ft.Icons.UPLOAD_FILE, on_click=upload),
-            ft.OutlinedButton("Camera", icon=ft.Icons.PHOTO_CAMERA, on_click=lambda e: app.toggle_camera()),
-        ], wrap=True))
-        if app.camera_open:
+        photo: list[ft.Control] = [ft.FilledButton("Upload photo", icon=ft.Icons.UPLOAD_FILE, on_click=upload)]
+        if not watching:  # one camera at a time: the watch's is on
+            photo.append(ft.OutlinedButton("Camera", icon=ft.Icons.PHOTO_CAMERA, on_click=lambda e: app.toggle_camera()))
+        items.append(ft.Row(photo, wrap=True))
+        if app.camera_open and not watching:
             items.append(CameraPanel(app))
         items.append(ft.Text("Or enter the play by hand (lower-case letter = blank):", size=13))
         items.append(ft.Row([

@@ -1,0 +1,249 @@
+"""Watch mode in a real browser (issue #22): a phone standing over the board referees a Monopoly Scrabble
+game while the referee taps nothing but Watch and one challenge.
+
+Chromium's fake camera plays a y4m stream of the whole game (`browser/watch_game.py`: a rendered board,
+a hand laying each move's tiles one or two at a time with pauses, a challenged play lifted off the board),
+flet-camera hands each picture to the app, the table's watcher (`vision.watch`) reads it, and the moves are
+recorded as confirmed photos are. A follower's tab shows the watch state as it happens. The final scores,
+money and record must be exactly those of the same game played straight into the engine.
+
+And bad input: a camera the browser refuses, a stream that stops mid-move: one sentence, nothing recorded.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import cv2
+import pytest
+from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
+from browser.harness import LAPTOP, PHONE, SCREENSHOTS, Tab, failure_shot
+from browser.watch_game import PLAYERS, build, play_in_process, write
+
+pytestmark = pytest.mark.browser
+FAKE_CAMERA = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
+# Stops every track of every <video> on the page (the camera's preview): the stream stops as when another
+# app takes the camera or its cable is pulled. Flutter's platform views may sit in shadow roots.
+STOP_STREAM = """() => { let n = 0; const walk = root => { for (const e of root.querySelectorAll('*')) {
+    if (e.tagName === 'VIDEO' && e.srcObject) { e.srcObject.getTracks().forEach(t => { t.stop(); n++; }); }
+    if (e.shadowRoot) walk(e.shadowRoot); } }; walk(document); return n; }"""
+
+
+def turns(game) -> list[tuple[str, str, str, int]]:
+    return [(t.kind, t.player, t.notation, t.score) for t in game.mstate.turns]
+
+
+def stored_game(data_dir: Path):
+    """The game as the app saved it (its SQLite store), rebuilt from its events."""
+    from companion.ui.persist import GameStore
+
+    games, _ = GameStore(str(data_dir)).resume_all()
+    assert len(games) == 1
+    return games[0]
+
+
+def watch_text(tab: Tab, pattern: str, timeout: float = 40_000) -> str:
+    """Wait until the tab's watch state says `pattern` (a regular expression); return what it says."""
+    loc = tab.ident("watch-state").filter(has_text=re.compile(pattern)).first
+    loc.wait_for(timeout=timeout)
+    return loc.inner_text()
+
+
+def start_watched_game(browser, url: str, viewport: dict[str, int] = LAPTOP) -> Tab:
+    ref = new_tab(browser, url, viewport=viewport, permissions=["camera"])
+    ref.click("New game")
+    ref.text("Banker (may also play)")
+    ref.click("Start game")
+    ref.text("Ann to play")
+    return ref
+
+
+def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challenge(tmp_path, playwright_instance):  # noqa: F811
+    expected, boards = play_in_process()
+    stream = build(boards)
+    video = write(stream, tmp_path / "game.y4m")
+    # What the phone standing over the board sees (the README's picture of a good view): the game's last board.
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(SCREENSHOTS / "watch-0-camera-view.png"), stream.frames[-1][1])
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = start_watched_game(browser, url)
+        fol = new_tab(browser, url, viewport=PHONE)
+        try:
+            fol.text("Watching (read-only)")
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            started = time.monotonic()
+            # The first move: proposed on both screens with its score, the money and the token, then committed
+            # by the countdown (the referee taps nothing).
+            watch_text(ref, r"Move seen: HOTEL 8D 24")
+            on_screen = time.time()
+            seen = watch_text(fol, r"Move seen: HOTEL 8D 24")
+            ref.wait_ident("watch-countdown")
+            ref.text(re.compile(r"Ann's token moves from GO to Red"))
+            ref.shot("watch-1-referee-move-seen")
+            fol.shot("watch-2-follower-move-seen")
+            print(f"follower saw: {seen!r}")
+            ref.text("Bob to play")
+            fol.ident("follow-status").filter(has_text="Bob to play").first.wait_for(timeout=20_000)
+            # NOT, then Ann's XOL, which Bob challenges: the play is withdrawn, the table lifts the tiles.
+            ref.text(re.compile(r"Challenge Ann's X"), timeout=60_000)
+            ref.click("Challenge by Bob")
+            ref.wait_ident("watch-verdict")
+            ref.text(re.compile(r"UNACCEPTABLE XOL"))
+            lift = watch_text(fol, r"lift|withdrawn", timeout=20_000)
+            fol.shot("watch-3-follower-lift")
+            print(f"after the challenge the follower saw: {lift!r}")
+            # HEN and HOE (Ann passes GO: the Bank pays M2,000).
+            ref.text(re.compile(r"Bob played HEN at 10D"), timeout=60_000)
+            ref.text(re.compile(r"Ann played HOE at 9G"), timeout=60_000)
+            ref.text("M3,000")
+            fol.text("M3,000")
+            ref.shot("watch-4-referee-end")
+            rate = ref.wait_ident("watch-rate").inner_text()
+            print(f"the whole game watched in {time.monotonic() - started:.0f} s; {rate}")
+        except Exception:
+            failure_shot(ref, "watch-ref")
+            failure_shot(fol, "watch-fol")
+            print((tmp_path / "server.log").read_text()[-3000:])
+            raise
+        finally:
+            browser.close()
+        log = (tmp_path / "server.log").read_text()
+    published = re.findall(r"proposal (.+?) published ([\d.]+) s after the last frame with a hand, which arrived at "
+                           r"([\d.]+)", log)
+    print("last frame with a hand -> proposal published: "
+          + ", ".join(f"{what.removeprefix('Move seen: ')} {float(s):.2f} s" for what, s, _ in published))
+    hotel = next(float(at) for what, _, at in published if "HOTEL" in what)
+    print(f"last frame with a hand -> HOTEL on the referee's screen: {on_screen - hotel:.2f} s")
+    saved = stored_game(tmp_path)
+    assert turns(saved) == turns(expected)
+    assert saved.scores() == expected.scores() == {"Ann": 46, "Bob": 15}
+    assert saved.cash() == expected.cash() == {"Ann": 3000, "Bob": 1000}
+    assert saved.board.rows() == expected.board.rows()
+    assert saved.current_player == expected.current_player == PLAYERS[1]
+
+
+def test_a_camera_the_browser_refuses_is_one_sentence_and_nothing_changes(tmp_path, playwright_instance):  # noqa: F811
+    with app_server(tmp_path) as url:
+        # No camera permission, and every permission prompt denied: getUserMedia is refused.
+        browser = launch(playwright_instance, ["--use-fake-device-for-media-stream", "--deny-permission-prompts"])
+        ref = new_tab(browser, url, viewport=LAPTOP)
+        try:
+            ref.click("New game")
+            ref.click("Start game")
+            ref.text("Ann to play")
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            ref.wait_ident("watch-problem")
+            ref.text(re.compile(r"^The camera was refused: allow this page to use the camera"))
+            ref.text("Ann to play")
+            ref.shot("watch-5-camera-refused")
+        except Exception:
+            failure_shot(ref, "watch-refused")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert len(saved.log.events) == 1 and saved.current_player == "Ann"
+
+
+def test_a_stream_that_stops_mid_move_commits_nothing(tmp_path, playwright_instance):  # noqa: F811
+    _, boards = play_in_process()
+    video = write(build(boards[:2], final_hold=30.0), tmp_path / "first-move.y4m")
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = start_watched_game(browser, url, PHONE)  # the phone standing over the board is the referee's
+        try:
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            watch_text(ref, r"Move seen: HOTEL 8D 24")
+            ref.shot("watch-7-referee-phone")
+            assert ref.page.evaluate(STOP_STREAM) >= 1
+            watch_text(ref, r"^The camera stopped sending pictures", timeout=10_000)
+            # Longer than the settle time: the countdown that was running commits nothing.
+            ref.page.wait_for_timeout(8_000)
+            ref.text("Ann to play")
+            watch_text(ref, r"^The camera stopped sending pictures")
+        except Exception:
+            failure_shot(ref, "watch-stopped")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert len(saved.log.events) == 1 and saved.current_player == "Ann"
+
+
+def test_with_the_clocks_running_the_players_clock_tap_ends_the_move(tmp_path, playwright_instance):  # noqa: F811
+    """Classic Scrabble with clocks (club rules): a settle time of 30 s would keep the countdown from
+    recording anything in this test; each move is recorded at the player's own clock tap instead, which
+    also starts the next player's clock."""
+    from companion.games.classic.table import new_classic
+    from companion.ui.table import PlayerInfo
+
+    game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+    boards = [game.board.rows()]
+    for position, word in (("8D", "HOTEL"), ("E7", "NOT")):
+        game.play(position, word)
+        boards.append(game.board.rows())
+    video = write(build(boards, hold=8.0, final_hold=25.0), tmp_path / "classic.y4m")
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = new_tab(browser, url, viewport=LAPTOP, permissions=["camera"])
+        try:
+            ref.click("New game")
+            ref.click("Classic Scrabble")
+            ref.click("Club")
+            ref.click("Start game")
+            ref.text("Ann to play")
+            ref.fill("Settle seconds", "30")
+            ref.click("Set")
+            ref.text("A still board with new tiles is confirmed after 30 s.")
+            ref.click("Start clocks")
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            for player, seen, played in (("Ann", "HOTEL 8D 24", "Ann played HOTEL at 8D: 24 points."),
+                                         ("Bob", "NOT E7 3", "Bob played N.T at E7: 3 points.")):
+                watch_text(ref, f"Move seen: {seen}")
+                proposed = time.monotonic()
+                if player == "Ann":
+                    ref.shot("watch-6-clock-tap")
+                ref.click(f"{player}: stop my clock")
+                ref.text(played)
+                assert time.monotonic() - proposed < 20, "recorded by the tap, not by the 30 s countdown"
+            ref.text("Ann to play")
+        except Exception:
+            failure_shot(ref, "watch-clock")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert saved.board.rows() == game.board.rows()
+    assert saved.scores() == game.scores() == {"Ann": 24, "Bob": 3}
+
+
+def test_followers_are_told_when_the_referees_camera_goes_quiet(tmp_path, playwright_instance):  # noqa: F811
+    """The referee's phone dies or its browser tab closes mid-game: its camera sends nothing more. The
+    followers' screens say so instead of showing "Watching" forever, and nothing is recorded."""
+    _, boards = play_in_process()
+    video = write(build(boards[:2], final_hold=30.0), tmp_path / "first-move.y4m")
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = start_watched_game(browser, url)
+        fol = new_tab(browser, url, viewport=PHONE)
+        try:
+            fol.text("Watching (read-only)")
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            watch_text(fol, r"Watching the board|A move is being laid|Waiting for a clear view")
+            ref.page.close()
+            # Whichever the server notices first: the tab's camera loop finding no picture, the tab gone (its
+            # turn screen unmounted), or no picture offered for a while.
+            said = watch_text(fol, r"^The camera stopped sending pictures|^Watching stopped|"
+                                   r"^No picture from the referee's camera for \d+ s")
+            print(f"the follower, once the referee's tab closed: {said!r}")
+            fol.text("Ann to play")
+        except Exception:
+            failure_shot(fol, "watch-quiet")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert len(saved.log.events) == 1 and saved.current_player == "Ann"

@@ -1,0 +1,188 @@
+"""The app's side of watch mode (issue #22) without a browser: the table's `TableWatch` fed a camera
+stream frame by frame, as the referee's tab feeds it, with the real watcher (`vision.watch`), a real
+classic Scrabble table in the hub and the referee's `AppState` recording the commits.
+
+- every move of a rendered game is recorded, each as one play through the confirmed-photo path, and
+  undo takes the last one back like any play;
+- one read at a time per table: a frame offered while a read runs is dropped, never queued;
+- a frame that is not an image, and the blank pictures of a stopped stream: one sentence, nothing read,
+  the game unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.games.classic.table import new_classic
+from companion.ui.hub import HUB
+from companion.ui.models import AppState
+from companion.ui.table import PlayerInfo
+from companion.ui.watching import STOPPED
+
+
+def referee_at_new_table(key: str) -> tuple[Any, AppState]:
+    game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+    HUB.add(game, referee=key)
+    app = AppState(screen="turn", role="referee", table=game.id, session_key=key)
+    app.look()
+    return game, app
+
+
+def jpeg(image: np.ndarray) -> bytes:
+    return bytes(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1])
+
+
+@pytest.fixture(scope="module")
+def rendered_stream() -> Any:
+    from vision.stream import build_stream, rendered_game
+
+    keys = rendered_game("cream_blue_letters", seed=5, moves=3)
+    return keys, build_stream(keys, fps=1.0, seed=5, size=(960, 720))
+
+
+def test_every_move_of_a_watched_stream_is_recorded_once_and_undo_takes_one_back(rendered_stream):
+    keys, stream = rendered_stream
+    game, app = referee_at_new_table("watch-test-1")
+    watch = app.watch()
+    notified: list[int] = []
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: notified.append(1)  # the hub's redraw: no tab here to redraw
+        for t, frame in stream.frames:
+            future = watch.offer(jpeg(frame), False, t)
+            assert future is not None
+            await future
+
+    asyncio.run(run())
+    assert game.board.rows() == [r.replace("#", ".") for r in keys[-1].grid]
+    assert len(game.log.events) == 1 + len(keys) - 1  # the start, then one play per move: nothing twice
+    assert [t.kind for t in game.engine.state.turns] == ["play"] * (len(keys) - 1)
+    assert notified, "the tabs showing the table were told of the watch state"
+    assert watch.view.proposal is None and watch.view.question == ""
+    app.undo()
+    assert game.board.rows() == [r.replace("#", ".") for r in keys[-2].grid]
+
+
+def test_one_read_at_a_time_per_table_the_frames_between_are_dropped(rendered_stream):
+    _, stream = rendered_stream
+    _, app = referee_at_new_table("watch-test-2")
+    watch = app.watch()
+
+    async def run() -> tuple[int, int]:
+        app.watch_on()
+        watch._notify = lambda: None
+        t0, frame = stream.frames[0]
+        first = watch.offer(jpeg(frame), False, t0)
+        # Offered while the first is being read (the read takes far longer than this loop): all dropped.
+        dropped = sum(watch.offer(jpeg(frame), False, t0 + 0.01 * k) is None for k in range(1, 6))
+        assert first is not None
+        await first
+        later = watch.offer(jpeg(frame), False, t0 + 1.0)
+        assert later is not None
+        await later
+        return dropped, len(watch._rates.read)
+
+    dropped, read = asyncio.run(run())
+    assert dropped == 5 and read == 2
+
+
+@pytest.mark.parametrize("picture, sentence", [
+    (b"this is not a picture", "The camera sent a picture that is not an image"),
+    (jpeg(np.zeros((480, 640, 3), np.uint8)), STOPPED),  # what the web camera hands back once its stream stopped
+])
+def test_a_frame_that_is_no_picture_of_anything_is_one_sentence_and_changes_nothing(picture, sentence):
+    game, app = referee_at_new_table("watch-test-3")
+    watch = app.watch()
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        future = watch.offer(picture, False, 1.0)
+        assert future is not None
+        await future
+
+    asyncio.run(run())
+    assert watch.view.problem.startswith(sentence)
+    assert watch.view.proposal is None
+    assert len(game.log.events) == 1 and game.current_player == "Ann"
+
+
+def test_the_players_clock_tap_ends_the_move_at_once(rendered_stream):
+    """With clocks the move's boundary is the player's tap (`Watcher.boundary`), not the countdown: with a
+    settle time far longer than the stream waits, the move is recorded at the tap, and only then."""
+    _, stream = rendered_stream
+    game, app = referee_at_new_table("watch-test-4")
+    watch = app.watch()
+    app.form.settle = "30"
+    app.set_watch_settle()
+    assert watch.settle() == 30.0
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        frames = iter(stream.frames)
+        for t, frame in frames:  # up to the first move's last tile, and a second more: the player is done
+            await watch.offer(jpeg(frame), False, t)
+            if t >= stream.moves[0].laid + 1.0:
+                break
+        assert watch.view.phase == "move seen"
+        assert len(game.log.events) == 1, "nothing is recorded before the boundary"
+        t, frame = next(frames)
+        await watch.boundary(jpeg(frame), False, t)
+
+    asyncio.run(run())
+    assert [t.kind for t in game.engine.state.turns] == ["play"]
+    assert game.current_player == "Bob"
+
+
+@pytest.mark.parametrize("typed", ["soon", "0.2", "45", "nan"])
+def test_a_settle_time_out_of_range_is_one_sentence_and_keeps_the_setting(typed):
+    _, app = referee_at_new_table("watch-test-5")
+    watch = app.watch()
+    before = watch.settle()
+    app.form.settle = typed
+    app.set_watch_settle()
+    assert app.error.startswith("The settle time must be from 1 to 30 seconds") or app.error.startswith(
+        "Type the settle time in seconds")
+    assert watch.settle() == before
+
+
+def test_a_question_opens_the_correction_screen_and_the_referees_answer_is_the_play():
+    """When the watcher asks about a move it has read (`WatchView.question` with its rows), the referee's
+    tab gets the reading on the photo-correction screen with the squares ringed, once per question; the
+    corrected, confirmed reading is recorded as a play and the watcher is told the new board."""
+    from companion.ui.watching import WatchView
+
+    game, app = referee_at_new_table("watch-test-6")
+    watch = app.watch()
+    rows = ["." * 15] * 15
+    rows[7] = "...HOTEV......."  # the watcher's reading: V where the tile is an L (H8)
+    question = WatchView(on=True, phase="asking the referee", question="The reader is unsure of H8.",
+                         squares=((7, 7),), question_seq=1, proposal_rows=tuple(rows))
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        app.load_watch_question(question)
+        assert app.read_rows == tuple(rows) and app.read_doubts == ("The reader is unsure of H8.",)
+        assert app.read_conf is not None and app.read_conf[7][7] == 0.0  # ringed as unsure on the board
+        app.clear_draft()
+        app.load_watch_question(question)  # the same question again (the next frame): not loaded twice
+        assert app.read_rows is None
+        app.load_watch_question(WatchView(**{**question.__dict__, "question_seq": 2}))
+        app.select(7, 7)
+        app.correct("L")
+        app.accept_doubtful_read()
+        app.confirm_read()
+        assert app.info == "Ann played HOTEL at 8D: 24 points."
+        watch._sync_board()  # what the next frame's read does first
+        assert watch._watcher.board == game.board.rows()
+
+    asyncio.run(run())
+    assert [t.kind for t in game.engine.state.turns] == ["play"]

@@ -1,0 +1,231 @@
+"""Watch mode (issue #22) on rendered boards: runs in a plain clone, no ../shared needed.
+
+Each stream is built by `vision.stream` from a game rendered by `vision.synth`: a hand and arm reach in,
+the move's tiles appear one or two at a time with pauses, and the board is left alone. The watcher is
+driven as the app drives it: a commit is recorded at once with `set_board`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from companion.cli import main as cli
+from companion.rules.tiles import load_tileset
+from vision import stream as streams
+from vision.errors import NotAnImage
+from vision.watch import Phase, WatchConfig, Watcher, WatchStatus
+
+SIZE = (960, 720)  # small frames keep the tests quick; the benchmark uses 2 MP
+
+
+def _truth(keys: list[streams.Keyframe]) -> list[tuple[list[tuple[int, int, str]], int | None]]:
+    from benchmarks.vision_sequence import label_change
+
+    tileset = load_tileset("en")
+    return [label_change(a.grid, b.grid, tileset) for a, b in itertools.pairwise(keys)]
+
+
+def _tiles(reading: Any) -> list[tuple[int, int, str]]:
+    return sorted((int(t.square[1:]) - 1, ord(t.square[0]) - 65, t.letter) for t in reading.new_tiles or [])
+
+
+def _watch(watcher: Watcher, frames: list[tuple[float, Any]]) -> list[WatchStatus]:
+    out = []
+    for t, frame in frames:
+        status = watcher.feed(frame, t)
+        out.append(status)
+        if status.commit is not None:
+            watcher.set_board(watcher.board)  # what the app does once the move is recorded
+    return out
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[list[streams.Keyframe], streams.Stream]:
+    keys = streams.rendered_game("cream_blue_letters", seed=2, moves=3)
+    return keys, streams.build_stream(keys, fps=1.0, seed=2, size=SIZE)
+
+
+def test_a_whole_game_with_hands_and_tiles_laid_one_by_one_commits_every_move_exactly(game: Any) -> None:
+    keys, st = game
+    statuses = _watch(Watcher(keys[0].grid), st.frames)
+    commits = [s.commit for s in statuses if s.commit is not None]
+    assert [(_tiles(c), c.score) for c in commits] == _truth(keys)
+    assert not any(s.phase is Phase.ASKING for s in statuses)
+    # The stream really laid the moves in parts with the hand lifted between them: the watcher proposed
+    # partial moves on the way, and committed none of them.
+    partial = [s for s in statuses if s.proposal is not None and s.commit is None
+               and _tiles(s.proposal) not in [t for t, _ in _truth(keys)]]
+    assert partial, "the stream should show moves half laid"
+    # hands were seen, and each move was proposed as a whole before being committed
+    assert any(s.phase is Phase.HIDDEN for s in statuses)
+    for commit in commits:
+        assert any(s.proposal is not None and s.commit is None and _tiles(s.proposal) == _tiles(commit)
+                   for s in statuses)
+
+
+def test_a_move_is_committed_at_once_at_a_clock_tap(game: Any) -> None:
+    keys, st = game
+    watcher = Watcher(keys[0].grid, WatchConfig(settle_seconds=60))
+    first = st.moves[0]
+    for t, frame in st.frames:
+        status = watcher.feed(frame, t)
+        if t >= first.laid and status.proposal is not None and _tiles(status.proposal) == _truth(keys)[0][0]:
+            tapped = watcher.boundary(t)
+            assert tapped.commit is not None and _tiles(tapped.commit) == _truth(keys)[0][0]
+            return
+        assert status.commit is None  # a 60 s settle time never ran out
+    pytest.fail("the first move was never proposed whole")
+
+
+def test_a_tile_of_the_games_board_gone_asks_and_commits_nothing() -> None:
+    keys = streams.rendered_game("black_tiles", seed=3, moves=1)
+    board = keys[1].grid
+    st = streams.build_stream([keys[1], keys[1]], fps=1.0, seed=3, size=SIZE)  # nothing changes on the table
+    # the game holds one tile more than the board shows: a tile taken off (or never there)
+    r, c = next((r, c) for r in range(15) for c in range(15) if board[r][c] == "." and
+                any(board[r][k] != "." for k in range(15)))
+    rows = [row[:c] + "E" + row[c + 1:] if i == r else row for i, row in enumerate(board)]
+    statuses = _watch(Watcher(rows), st.frames)
+    assert not any(s.commit for s in statuses)
+    asked = [s for s in statuses if s.phase is Phase.ASKING]
+    assert asked, [s.message for s in statuses]
+    assert "gone or moved" in (asked[-1].question or "")
+    assert (r, c) in asked[-1].squares
+
+
+def test_a_withdrawn_play_is_agreed_when_its_tiles_are_lifted() -> None:
+    keys = streams.rendered_game("coloured_plastic", seed=4, moves=2)
+    # the second move is played, challenged off, and its tiles lifted: the board is the first move's again
+    st = streams.build_stream([keys[1], keys[2], keys[1]], fps=1.0, seed=4, size=SIZE)
+    watcher = Watcher(keys[1].grid)
+    played = _truth([keys[1], keys[2]])[0][0]
+    phases = []
+    withdrawn = False
+    for t, frame in st.frames:
+        status = watcher.feed(frame, t)
+        phases.append(status.phase)
+        if status.commit is not None:
+            assert not withdrawn, "nothing may be committed after the withdrawal"
+            assert _tiles(status.commit) == played
+            watcher.set_board(keys[1].grid, withdrawn=[(r, c) for r, c, _ in played])  # challenged off
+            withdrawn = True
+        assert status.phase is not Phase.ASKING, status.message
+    assert withdrawn
+    assert Phase.LIFT in phases
+    assert phases[-1] is Phase.WATCHING
+    assert watcher.board == keys[1].grid
+
+
+def test_a_bumped_camera_is_found_again_and_nothing_is_scored_again() -> None:
+    keys = streams.rendered_game("worn_wood", seed=5, moves=3)
+    st = streams.build_stream(keys, fps=1.0, fault="bump", seed=5, size=SIZE)
+    watcher = Watcher(keys[0].grid)
+    statuses = _watch(watcher, st.frames)
+    commits = [s.commit for s in statuses if s.commit is not None]
+    assert [(_tiles(c), c.score) for c in commits] == _truth(keys)
+    assert watcher.corners is not None
+    found, truth = np.array(watcher.corners), np.array(st.extra["final_corners"])
+    assert np.abs(found - truth).max() < 4.0  # the grid where the bumped camera sees it
+    assert np.abs(np.array(st.corners) - truth).max() > 4.0  # and it did move
+
+
+def test_a_frame_that_is_not_an_image_is_refused_and_changes_nothing(game: Any) -> None:
+    keys, st = game
+    watcher = Watcher(keys[0].grid)
+    watcher.feed(st.frames[0][1], 0.0)
+    for bad in (b"not an image at all", b"", np.zeros((4, 4), np.float32)):
+        with pytest.raises(NotAnImage):
+            watcher.feed(bad, 1.0)  # type: ignore[arg-type]
+    assert watcher.board == keys[0].grid
+    assert watcher.feed(st.frames[1][1], 1.0).phase is Phase.WATCHING
+
+
+def test_frames_with_no_board_say_so() -> None:
+    rng = np.random.default_rng(0)
+    watcher = Watcher(["." * 15] * 15)
+    table = np.clip(rng.normal(110, 25, (SIZE[1], SIZE[0], 3)), 0, 255).astype(np.uint8)
+    for k in range(3):
+        status = watcher.feed(table, float(k))
+        assert status.phase is Phase.NO_BOARD and status.commit is None
+    assert "No board in view" in status.message
+
+
+# ----- the command, end to end
+def test_companion_watch_on_a_y4m_prints_the_games_moves(game: Any, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    keys, st = game
+    video = tmp_path / "game.y4m"
+    streams.write_y4m(video, st.frames, st.fps)
+    assert cli(["watch", str(video), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    truth = _truth(keys)
+    assert [(sorted((int(t.split()[0][1:]) - 1, ord(t[0]) - 65, t.split()[1]) for t in m["tiles"]), m["score"])
+            for m in out["moves"]] == truth
+    assert out["questions"] == [] and out["stopped"] is None
+    assert out["board"] == keys[-1].grid
+    assert out["frames"] == len(st.frames)
+
+
+def test_companion_watch_with_a_game_log_plays_through_the_games_table(game: Any, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.ui.table import PlayerInfo
+
+    keys, st = game
+    table = new_monopoly([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
+    log = tmp_path / "game.json"
+    log.write_text(table.engine.events_json(), encoding="utf-8")
+    folder = tmp_path / "frames"
+    streams.write_folder(folder, st.frames)
+    status = cli(["watch", str(folder), "--game", str(log), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["moves"], out
+    first = out["moves"][0]
+    assert first["player"] == "Ann" and first["effects"], first  # the money and the token moved
+    assert out["summary"]  # the game's final state, as `companion replay` prints it
+    # the moves applied are the stream's, in order, until the game waits for the referee (or the end)
+    truth = _truth(keys)
+    for m, (tiles, _score) in zip(out["moves"], truth, strict=False):
+        assert sorted(m["tiles"]) == sorted(f"{chr(65 + c)}{r + 1} {ch}" for r, c, ch in tiles)
+    assert status in (0, 1)
+
+
+def _cli_error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert cli(["watch", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing committed, nothing printed as a move
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_companion_watch_bad_input_is_one_sentence_and_exit_2(game: Any, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    _keys, st = game
+    assert "no file or folder" in _cli_error([str(tmp_path / "missing.y4m")], capsys)
+    cut = tmp_path / "cut.y4m"
+    streams.write_y4m(cut, st.frames[:3], 1.0)
+    cut.write_bytes(cut.read_bytes()[:-1000])  # the stream stops in its last frame
+    assert "cut off" in _cli_error([str(cut)], capsys)
+    empty = tmp_path / "empty.y4m"
+    empty.write_bytes(b"YUV4MPEG2 W960 H720 F1:1 Ip A1:1 C420jpeg\n")
+    assert "no frames" in _cli_error([str(empty)], capsys)
+    text = tmp_path / "notes.mp4"
+    text.write_text("not a video", encoding="utf-8")
+    assert "not a video" in _cli_error([str(text)], capsys)
+    rng = np.random.default_rng(1)
+    noise = [(float(k), np.clip(rng.normal(110, 25, (SIZE[1], SIZE[0], 3)), 0, 255).astype(np.uint8))
+             for k in range(3)]
+    table = tmp_path / "table.y4m"
+    streams.write_y4m(table, noise, 1.0)
+    assert "no board was found" in _cli_error([str(table)], capsys)
+    folder = tmp_path / "frames"
+    streams.write_folder(folder, st.frames[:2])
+    (folder / "t0002.000.jpg").write_bytes(b"this is no jpeg")
+    assert "is not an image" in _cli_error([str(folder)], capsys)

@@ -1,0 +1,701 @@
+"""Watching a board through a camera that stands over it: frames in, decisions out (issue #22).
+
+Owns the per-frame decision of watch mode: no board in view / the board partly hidden (a hand, an arm, a
+head, a cup) / still and unchanged / a move being laid / a move seen (proposed) / asking the referee /
+waiting for withdrawn tiles to be lifted, and the move's boundary (when a proposal is committed). Pure:
+no UI, no I/O, no game events; the caller (the app's table, `companion watch`) turns `commit` into the
+game's play and tells the watcher the game's board with `set_board`.
+
+How, and why it is cheap:
+- The grid is located once (`vision.locate`) and its corners reused while the frame still fits them.
+- Each frame is straightened with those corners into a small "look": per square (and a ring of squares
+  around the grid) the mean colour and texture at LOOK_CELL pixels a square, ~2-4 ms at 2 MP. Looks are
+  compared after a per-channel gain (a lighting change dims or tints everything alike).
+- Squares that differ from the look of the game's board form regions; a region that runs from the grid
+  over the ring around it is something reaching in over the board's edge (a hand, an arm, a head): the
+  view is hidden. Most of the board differing at once is the camera or the board moved (or an arm over
+  it): when two frames in a row agree, the grid is found again (`vision.locate`), and the looks, being in
+  board coordinates, compare again at once. The game's board is the anchor: nothing is re-scored.
+- Only a clear view that differs from the game's board is read in full (`vision.read.read_board` with
+  `previous=` the game's board, which reads in sequence and says when it is unsure), once per look.
+- A confident legal move is proposed at once; it is committed after `settle_seconds` in which the board
+  looks the same with nothing over it, or at `boundary(t)` (a clock tap), or when the next player's tiles
+  appear first (the earlier move is committed, then the rest is read against it). While the board keeps
+  changing the proposal follows it and the countdown starts again: tiles laid one by one are one move.
+- Any doubt asks (phase ASKING, with the question and its squares) and nothing is committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel
+
+from vision.decode import decode_image
+from vision.errors import NoBoardFound, NotAnImage
+from vision.mlp import Mlp
+from vision.occupancy import OccupancyModel
+from vision.read import BoardReading, NewTile, read_board
+
+SIZE = 15
+# A reading's doubt about which side of the board faces the camera (vision.read's orientation doubt).
+ORIENTATION_DOUBT = "which side of the board is at the bottom of the photo is unclear"
+Frame = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+Square = tuple[int, int]
+
+# The look: each square straightened to LOOK_CELL x LOOK_CELL pixels, with RING squares around the grid
+# (the board's edge and the table beside it: where an arm reaching in shows before it covers a tile).
+LOOK_CELL = 16
+LOOK_INSET = 3  # pixels of each square's edge left out of its look
+RING = 1
+LOOK_SQUARES = SIZE + 2 * RING
+# Glare: squares brighter in every channel by more than this, gaining at most GLARE_MORE_COLOUR levels of
+# spread between channels, are not taken for something reaching in (the streams' lamp reflection stood
+# over the board's edge for whole moves and kept the view "waiting" on cava: 10 of 57 moves).
+GLARE_LEVELS = 10.0
+GLARE_MORE_COLOUR = 4.0
+
+
+class WatchConfig(BaseModel, frozen=True):
+    """A table's watch settings (stored with the game's settings by the app).
+
+    The thresholds were measured on streams built by `vision.stream` from the shared photographed games
+    and rendered boards (`benchmarks/watch.py`); each says how.
+    """
+
+    # Seconds of a still board with nothing over it before a proposal is committed. The streams lay a
+    # move's tiles in groups with the hand lifted off the board for up to 2.5 s between groups; a settle
+    # time shorter than the longest such pause commits a partial move. 4 s leaves 1.5 s of margin (the
+    # benchmark's --settle sweep: 0 partial commits at 3 s and above on its streams) while the move is
+    # still committed a few seconds after the hand leaves.
+    settle_seconds: float = 4.0
+    tiles: str = "en"  # the game's tile set name
+    # A square's look differs when its mean colour moved by more than `changed_levels` 8-bit levels in one
+    # channel (after the gain), or its texture (mean |Laplacian| of its middle) by more than
+    # `changed_texture` and by more than `changed_texture_share` of the larger of the two. Measured on
+    # rendered boards (benchmarks/_w3-style check, three seeds): sensor noise moves levels <= 0.9 and
+    # texture <= 0.7; the same board after a bump and the grid found again: levels <= 6.5, texture <= 12
+    # (share <= 0.29); a tile put on an empty square: texture 64-78 (share 0.90-0.92) or, a tile whose
+    # letter is faint at this size, levels >= 100.
+    changed_levels: float = 14.0
+    changed_texture: float = 15.0
+    changed_texture_share: float = 0.4
+    # Share of the grid's squares that differ at once above which the camera or the board is taken to
+    # have moved (or an arm covers the board): a move changes at most 7 squares (+ a nudged neighbour).
+    moved_share: float = 0.3
+    # Ring squares that must differ, joined to differing grid squares, for something to be reaching in.
+    reaching_ring_squares: int = 1
+
+
+class Phase(StrEnum):
+    """What the camera sees / what the watcher is doing, shown to everyone at the table."""
+
+    NO_BOARD = "no board in view"
+    HIDDEN = "waiting for a clear view"
+    WATCHING = "watching"
+    CHANGING = "move being laid"
+    PROPOSED = "move seen"
+    ASKING = "asking the referee"
+    LIFT = "waiting for the withdrawn tiles to be lifted"
+
+
+@dataclass(frozen=True)
+class WatchStatus:
+    t: float  # the frame's time (seconds)
+    phase: Phase
+    message: str  # one sentence for the table
+    proposal: BoardReading | None = None  # read against the game's board (new_tiles, words, score)
+    countdown: float | None = None  # seconds left before the proposal is committed (None: no countdown)
+    question: str | None = None  # why the watcher asks (one sentence), when phase is ASKING
+    squares: tuple[Square, ...] = ()  # the squares the question is about (row, col)
+    commit: BoardReading | None = None  # set on exactly one status per move: record this move NOW
+
+
+@dataclass
+class Look:
+    """A frame straightened by the grid's corners, summarised per square (ring included)."""
+
+    mean: F32  # (LOOK_SQUARES, LOOK_SQUARES, 3) mean BGR
+    texture: F32  # (LOOK_SQUARES, LOOK_SQUARES) mean absolute Laplacian of the grey image
+    gray: F32 = field(repr=False)  # the straightened grey image (for the shift test)
+
+
+def square_name(sq: Square) -> str:
+    return f"{chr(65 + sq[1])}{sq[0] + 1}"
+
+
+def _square_of(tile: NewTile) -> Square:
+    return int(tile.square[1:]) - 1, ord(tile.square[0]) - 65
+
+
+def look_of(frame: Frame, corners: F32) -> Look:
+    """The frame's look: straightened with `corners` (TL, TR, BR, BL of the grid, frame pixels)."""
+    side = LOOK_SQUARES * LOOK_CELL
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    board_px = float(max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[3] - c[0])))
+    # Shrink the frame first so the warp does not alias (a 2 MP frame's board is ~5x the look's size):
+    # area interpolation to about twice the look's size, then a linear warp.
+    shrink = min(1.0, 2.0 * SIZE * LOOK_CELL / max(board_px, 1.0))
+    small = frame
+    if shrink < 0.9:
+        small = np.asarray(cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), np.uint8)
+    m = RING * LOOK_CELL
+    n = SIZE * LOOK_CELL
+    dst = np.array([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], np.float32)
+    h = cv2.getPerspectiveTransform((c * shrink).astype(np.float32), dst)
+    warped = cv2.warpPerspective(small, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                 borderValue=(0, 0, 0))
+    # Only each square's middle counts: the grid lines at its edges move in and out of it when the corners
+    # are off by a pixel (after the grid is found again), tiles sit in the middle.
+    inner = slice(LOOK_INSET, LOOK_CELL - LOOK_INSET)
+    blocks = warped.astype(np.float32).reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL, 3)
+    mean = blocks[:, inner, :, inner].mean(axis=(1, 3))
+    gray = cv2.GaussianBlur(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    lap = np.abs(cv2.Laplacian(gray, cv2.CV_32F, ksize=3))
+    texture = lap.reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL)[:, inner, :, inner].mean(axis=(1, 3))
+    return Look(np.asarray(mean, np.float32), np.asarray(texture, np.float32), np.asarray(gray, np.float32))
+
+
+def _grid_mask() -> npt.NDArray[np.bool_]:
+    mask = np.zeros((LOOK_SQUARES, LOOK_SQUARES), bool)
+    mask[RING:RING + SIZE, RING:RING + SIZE] = True
+    return mask
+
+
+GRID = _grid_mask()
+
+
+_YX = np.indices((LOOK_SQUARES, LOOK_SQUARES), np.float32).reshape(2, -1).T / LOOK_SQUARES - 0.5
+_PLANE = np.concatenate([np.ones((LOOK_SQUARES * LOOK_SQUARES, 1), np.float32), _YX], axis=1)  # 1, y, x
+
+
+def _lighting(now: F32, then: F32) -> F32:
+    """Per look square and channel, the factor the light changed `then` by: a plane fitted to the log
+    ratios of the grid's squares (a lamp on one side lights the board unevenly), fitted again without the
+    squares that changed for another reason (a hand, new tiles: the worst third)."""
+    ratio = np.log((now + 1.0) / (then + 1.0)).reshape(-1, 3)
+    use = GRID.reshape(-1).copy()
+    coef = np.zeros((3, 3), np.float32)
+    for _ in range(2):
+        coef = np.linalg.lstsq(_PLANE[use], ratio[use], rcond=None)[0].astype(np.float32)
+        resid = np.abs(ratio - _PLANE @ coef).max(axis=1)
+        use = GRID.reshape(-1) & (resid <= np.percentile(resid[GRID.reshape(-1)], 66))
+    return np.asarray(np.exp(_PLANE @ coef).reshape(LOOK_SQUARES, LOOK_SQUARES, 3), np.float32)
+
+
+def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool_]:
+    """Per look square (ring included): does `now` differ from `then`? The light's change (`_lighting`:
+    a lamp switched on, a cloud, a lamp moved to one side) is taken out first."""
+    gain = _lighting(now.mean, then.mean)
+    tgain = float(np.median((now.texture[GRID] + 1.0) / (then.texture[GRID] + 1.0)))
+    levels = np.abs(now.mean / gain - then.mean).max(axis=2)
+    now_texture = now.texture / tgain
+    texture = np.abs(now_texture - then.texture)
+    share = texture / (np.maximum(now_texture, then.texture) + 4.0)
+    out: npt.NDArray[np.bool_] = (levels > config.changed_levels) | (
+        (texture > config.changed_texture) & (share > config.changed_texture_share))
+    return out
+
+
+def washed_out(now: Look, then: Look) -> npt.NDArray[np.bool_]:
+    """Per look square: brighter in every channel by more than GLARE_LEVELS with no more colour than
+    before (after the light's change): a lamp's reflection, not a hand (skin adds colour: its red
+    channel rises far above its blue) nor a tile."""
+    gain = _lighting(now.mean, then.mean)
+    lit = now.mean / gain
+    brighter = (lit - then.mean).min(axis=2) > GLARE_LEVELS
+    spread_now = lit.max(axis=2) - lit.min(axis=2)
+    spread_then = then.mean.max(axis=2) - then.mean.min(axis=2)
+    out: npt.NDArray[np.bool_] = brighter & (spread_now <= spread_then + GLARE_MORE_COLOUR)
+    return out
+
+
+def reaching_in(diff: npt.NDArray[np.bool_], config: WatchConfig) -> npt.NDArray[np.bool_]:
+    """The differing squares of regions that join the ring to the grid (something reaching in over the
+    board's edge); all False when there is none."""
+    count, labels = cv2.connectedComponents(diff.astype(np.uint8), connectivity=8)
+    out = np.zeros_like(diff)
+    for k in range(1, count):
+        region = labels == k
+        if int((region & ~GRID).sum()) >= config.reaching_ring_squares and bool((region & GRID).any()):
+            out |= region
+    return out
+
+
+def reaching_side(reaching: npt.NDArray[np.bool_]) -> str:
+    """The edge of the board ("top", "bottom", "left", "right" of the frame's grid) that most of a reaching
+    region crosses: the side of the table the arm comes from, i.e. the player's seat."""
+    counts = {"top": int(reaching[0, :].sum()), "bottom": int(reaching[-1, :].sum()),
+              "left": int(reaching[:, 0].sum()), "right": int(reaching[:, -1].sum())}
+    return max(counts, key=lambda side: counts[side])
+
+
+class Watcher:
+    """Watches one table's board. Feed it frames in time order; it says what it sees and when to commit."""
+
+    def __init__(self, board_rows: list[str], config: WatchConfig | None = None, *,
+                 occupancy_model: OccupancyModel | None = None, letters_net: Mlp | None = None) -> None:
+        """`occupancy_model` and `letters_net` replace the reader's shipped models (the benchmark passes
+        held-out ones)."""
+        self.config = config or WatchConfig()
+        self._models = (occupancy_model, letters_net)
+        self._game = _check_rows(board_rows)
+        self._corners: F32 | None = None
+        self._frame_shape: tuple[int, ...] | None = None
+        self._ref: Look | None = None  # the look of the game's board (None: not seen yet)
+        self._upright_settled = False  # the side of the board at the frame's bottom is known
+        self._question: tuple[str, tuple[Square, ...]] | None = None  # asked, not answered yet
+        self._pending: tuple[float, str, tuple[Square, ...]] | None = None  # seen since t, not asked yet
+        self._ref_is_game = False  # False: `_ref` is an earlier board's look (kept to see hands by)
+        self._clear: Look | None = None  # the last clear view's look
+        self._prev: Look | None = None  # the previous frame's look
+        self._relocated_for: Look | None = None  # the look a failed search for the grid was made on
+        self._read_look: Look | None = None  # the look last read in full, and its reading
+        self._reading: BoardReading | None = None
+        self._proposal: BoardReading | None = None
+        self._proposal_look: Look | None = None  # the look the proposal was read from
+        self._still_reach_since: float | None = None  # since when a still thing lies over the edge
+        self._hand_sides: set[str] = set()  # sides hands reached in from since the last reading was judged
+        self._player_sides: set[str] = set()  # sides the hands that laid the proposal's tiles came from
+        self._clear_since: float | None = None  # since when the proposal's look is seen with nothing over it
+        self._held = False
+        self._boundary = False  # a clock tap is waiting for a clear view to commit
+        self._withdrawn: tuple[Square, ...] = ()
+        self._committed_rows: list[str] | None = None
+        self._last = WatchStatus(0.0, Phase.NO_BOARD, "No board in view yet: point the camera at the whole board.")
+
+    # ----- the caller's calls
+    def feed(self, frame: Frame | bytes, t: float) -> WatchStatus:
+        """Decide about one frame (a BGR array, or JPEG/PNG bytes) taken at time `t` (seconds).
+
+        Raises `vision.errors.NotAnImage` for bytes or an array that are not an image (nothing changes)."""
+        image = decode_image(frame) if isinstance(frame, (bytes, bytearray)) else _as_frame(frame)
+        if self._frame_shape is not None and image.shape[:2] != self._frame_shape[:2]:
+            self._corners = None  # another camera resolution: the grid is found again
+        self._frame_shape = image.shape
+        status = self._decide(image, t)
+        self._last = status
+        return status
+
+    def tick(self, t: float) -> WatchStatus:
+        """Time passes with no new frame: the countdown runs on (and may commit)."""
+        last = self._last
+        if self._pending is not None and self._question is None:
+            self._last = self._doubt_status(t)
+            return self._last
+        if last.phase is Phase.PROPOSED and self._proposal is not None and self._clear_since is not None:
+            self._last = self._proposed(t)
+            return self._last
+        self._last = WatchStatus(t, last.phase, last.message, last.proposal, last.countdown, last.question,
+                                 last.squares)
+        return self._last
+
+    def boundary(self, t: float) -> WatchStatus:
+        """A clock tap ends the move: commit the proposal now when the view is clear and the watcher sure;
+        otherwise at the next clear frame that shows a sure move."""
+        if self._last.phase is Phase.PROPOSED and self._proposal is not None:
+            self._last = self._commit(t)
+            return self._last
+        self._boundary = True
+        if self._pending is not None and self._question is None:
+            self._last = self._doubt_status(t)
+            return self._last
+        self._last = WatchStatus(t, self._last.phase, self._last.message, self._last.proposal, None,
+                                 self._last.question, self._last.squares)
+        return self._last
+
+    def hold(self) -> None:
+        """Any tap stops the countdown until the board changes again."""
+        self._held = True
+
+    def set_board(self, board_rows: list[str], withdrawn: Sequence[Square] = ()) -> None:
+        """The game's board changed (a move recorded, a question answered, a play withdrawn: `withdrawn`
+        are its squares, which the table is expected to lift)."""
+        rows = _check_rows(board_rows)
+        if rows == self._game and not withdrawn and self._question is None:
+            self._committed_rows = None  # the move just committed (or nothing new): the watch goes on
+            return
+        if (rows != self._game and rows != self._committed_rows) or withdrawn:
+            # another board than the one the watcher saw last: its look is learned again from the next
+            # clear view (the old look still tells a hand over the board)
+            self._ref_is_game = False
+        self._game = rows
+        self._committed_rows = None
+        self._question = None
+        self._pending = None
+        self._withdrawn = tuple(withdrawn)
+        self._proposal = None
+        self._clear_since = None
+        self._read_look = None
+        self._reading = None
+        self._boundary = False
+        self._held = False
+        self._hand_sides = set()
+        self._player_sides = set()
+
+    @property
+    def board(self) -> list[str]:
+        """The game's board as the watcher holds it."""
+        return list(self._game)
+
+    @property
+    def corners(self) -> list[list[float]] | None:
+        """The grid's corners in the frame (TL, TR, BR, BL), when found."""
+        return None if self._corners is None else [[float(v) for v in p] for p in self._corners]
+
+    # ----- the decision
+    def _decide(self, frame: Frame, t: float) -> WatchStatus:
+        if self._corners is None and not self._locate(frame):
+            return self._no_board(t)
+        assert self._corners is not None
+        look = look_of(frame, self._corners)
+        prev, self._prev = self._prev, look
+        still = prev is not None and not differing(look, prev, self.config).any()
+        verdict = self._over_board(look)
+        if verdict == "reaching" and still:
+            if self._still_reach_since is None:
+                self._still_reach_since = t
+            elif t - self._still_reach_since >= self.config.settle_seconds:
+                # Something has lain over the board's edge, unmoving, for the settle time (a reflection's
+                # rim, a cup, a resting arm): the view is read as it is; the reader says what it hides.
+                verdict = None
+        else:
+            self._still_reach_since = None
+        if verdict is not None:
+            moved = verdict == "moved"
+            tried = self._relocated_for is not None and not differing(look, self._relocated_for, self.config).any()
+            if not still or tried:
+                return self._hidden(t, "Waiting for a clear view: most of the board looks different (an arm over "
+                                    "it, or the camera moved)." if moved else "Waiting for a clear view of the board.")
+            # Two frames agree: the camera or the board may have moved. Find the grid again.
+            self._relocated_for = look
+            if not self._locate(frame):
+                if moved:
+                    return self._no_board(t)
+                return self._hidden(t, "Waiting for a clear view of the board.")
+            look = look_of(frame, self._corners)
+            self._prev = look
+            again = self._over_board(look, reaching_first=True)
+            if again == "reaching":
+                return self._hidden(t, "Waiting for a clear view: something lies over the board or its edge.")
+            # Most of the board still looks different in two frames that agree, with the grid where it is:
+            # the light changed more than the gain explains, or much changed at once. The full read decides.
+        self._clear = look
+        if self._ref is not None and self._ref_is_game and not differing(look, self._ref, self.config)[GRID].any():
+            return self._unchanged(t)
+        return self._changed(frame, look, still, t)
+
+    def _over_board(self, look: Look, reaching_first: bool = False) -> str | None:
+        """"moved" (most of the board differs from both the game's board and the last clear view),
+        "reaching" (something reaches in over the board's edge in both), or None (a clear view)."""
+        refs = [r for r in (self._ref, self._clear) if r is not None]
+        if not refs:
+            return None
+        # (a reflection that came or went: either look may be the glaring one)
+        diffs = [differing(look, r, self.config) & ~washed_out(look, r) & ~washed_out(r, look) for r in refs]
+        moved = all(float(d[GRID].mean()) > self.config.moved_share for d in diffs)
+        reaching = [reaching_in(d, self.config) for d in diffs]
+        if (reaching_first or not moved) and all(r.any() for r in reaching):
+            self._hand_sides.add(reaching_side(reaching[0]))
+            return "reaching"
+        return "moved" if moved else None
+
+    def _locate(self, frame: Frame) -> bool:
+        from vision import locate
+
+        try:
+            found = locate.locate_grid(frame)
+        except NoBoardFound:
+            return False
+        if found.doubtful:
+            return False
+        corners = np.asarray(found.corners, np.float32).reshape(4, 2)
+        if self._corners is not None:
+            # Keep the side of the board the reading settled on (locate names corners from the image).
+            corners = _same_turn(corners, self._corners)
+        self._corners = corners
+        return True
+
+    def _unchanged(self, t: float) -> WatchStatus:
+        """A clear view that looks like the game's board."""
+        self._proposal = None
+        self._clear_since = None
+        self._boundary = False
+        self._held = False
+        self._read_look = None
+        self._reading = None
+        self._withdrawn = ()
+        self._question = None
+        self._pending = None
+        self._hand_sides = set()
+        self._player_sides = set()
+        return WatchStatus(t, Phase.WATCHING, "Watching the board.")
+
+    def _read(self, frame: Frame, previous: list[str]) -> BoardReading:
+        """The full read against `previous`. The camera stands still, so which side of the board is at the
+        bottom of the frame is settled by the first reading that is clear about it, and kept; before that,
+        a reading unclear about it is taken as the frame stands (the phone at a player's side, facing
+        across the board), rather than asked about on every early move."""
+        occupancy, letters = self._models
+        reading = read_board(frame, corners=self._corners, previous=previous, tiles=self.config.tiles,
+                             upright=not self._upright_settled, occupancy_model=occupancy, letters_net=letters)
+        unclear = any(ORIENTATION_DOUBT in d for d in reading.doubts)
+        if not self._upright_settled and unclear and not any("turned" in w for w in reading.warnings):
+            reading = read_board(frame, corners=self._corners, previous=previous, tiles=self.config.tiles,
+                                 upright=False, occupancy_model=occupancy, letters_net=letters)
+        elif not self._upright_settled and not unclear and sum(ch != "." for row in reading.grid for ch in row) >= 4:
+            self._upright_settled = True
+        return reading
+
+    def _changed(self, frame: Frame, look: Look, still: bool, t: float) -> WatchStatus:
+        """A clear view that differs from the game's board's look (or the board's look is not known yet)."""
+        same_as_read = self._read_look is not None and not differing(look, self._read_look, self.config).any()
+        if not same_as_read:
+            if self._proposal is not None:
+                self._clear_since = None
+            self._held = False
+            try:
+                reading = self._read(frame, self._game)
+            except (NotAnImage, NoBoardFound):
+                return self._no_board(t)
+            if reading.corners:
+                corners = np.asarray(reading.corners, np.float32).reshape(4, 2)
+                if self._corners is None or float(np.abs(corners - self._corners).max()) > 0.5:
+                    # The board was read from another side: its looks are learned again.
+                    self._ref = self._clear = None
+                    self._corners = corners
+                    look = look_of(frame, corners)
+                    self._prev = self._clear = look
+            self._read_look, self._reading = look, reading
+        held = self._reading
+        assert held is not None
+        return self._judge(frame, held, look, still, t)
+
+    def _judge(self, frame: Frame, reading: BoardReading, look: Look, still: bool, t: float) -> WatchStatus:
+        """What a clear view's reading means for the move."""
+        new = [_square_of(tile) for tile in reading.new_tiles or []]
+        if not new and not reading.changed and not reading.doubtful:
+            # The game's board as it is: its look is learned (or learned again after a lighting change).
+            self._ref, self._ref_is_game = look, True
+            return self._unchanged(t)
+        if self._withdrawn and not reading.doubtful and not reading.changed and set(new) <= set(self._withdrawn):
+            self._proposal = None
+            left = ", ".join(square_name(s) for s in new)
+            return WatchStatus(t, Phase.LIFT, f"Waiting for the withdrawn tiles to be lifted ({left}).",
+                               squares=tuple(new))
+        question, squares = self._doubt(reading)
+        if question is not None and self._proposal is not None and self._proposal is not reading:
+            split = self._next_player_first(frame, self._proposal, reading, look, still, t)
+            if split is not None:
+                return split
+        if question is not None:
+            # A doubt is asked once the view has stayed so, clear, for the settle time (or at a clock tap):
+            # tiles being laid are often not one legal play yet (a gap, the first tiles off the centre).
+            self._proposal = None
+            self._clear_since = None
+            if self._pending is None or self._pending[1:] != (question, squares):
+                self._pending = (t, question, squares)  # the same doubt seen on: its time runs on
+            return self._doubt_status(t)
+        if self._question is not None:
+            return self._asking(t)
+        if self._proposal is not reading:
+            earlier = self._proposal
+            if earlier is not None and _facing(self._hand_sides, self._player_sides) and _extends(earlier, reading):
+                # More tiles in the move's line, laid by an arm from another side of the table: the next
+                # player extending the word, or the same player reaching round? Nobody can tell: ask.
+                added = tuple(sorted(set(map(_square_of, reading.new_tiles or []))
+                                     - set(map(_square_of, earlier.new_tiles or []))))
+                self._proposal = None
+                self._clear_since = None
+                self._question = (("tiles were added in the line of the move seen by a hand from another side "
+                                   "of the table: say whether they are the same move or the next player's."), added)
+                return self._asking(t)
+            if earlier is None:
+                self._player_sides = set(self._hand_sides)
+            else:
+                self._player_sides |= self._hand_sides
+            self._hand_sides = set()
+            self._proposal, self._proposal_look = reading, look
+            self._clear_since = t
+        elif self._clear_since is None:
+            self._clear_since = t
+        return self._proposed(t)
+
+    def _proposed(self, t: float) -> WatchStatus:
+        """The proposal stands; commit it when its time has come."""
+        proposal = self._proposal
+        assert proposal is not None and self._clear_since is not None
+        if self._boundary:
+            return self._commit(t)
+        if self._held:
+            return WatchStatus(t, Phase.PROPOSED, f"Move seen: {describe(proposal)}; waiting for a tap.",
+                               proposal=proposal)
+        left = self.config.settle_seconds - (t - self._clear_since)
+        if left <= 0:
+            return self._commit(t)
+        return WatchStatus(t, Phase.PROPOSED, f"Move seen: {describe(proposal)}, confirming in {left:.0f} s.",
+                           proposal=proposal, countdown=left)
+
+    def _commit(self, t: float) -> WatchStatus:
+        proposal = self._proposal
+        assert proposal is not None
+        self._record(proposal)
+        return WatchStatus(t, Phase.WATCHING, f"Move recorded: {describe(proposal)}.", commit=proposal)
+
+    def _record(self, proposal: BoardReading) -> None:
+        """The watcher's own board after a commit (the caller confirms it with `set_board`)."""
+        rows = merged_rows(self._game, proposal)
+        self._game = rows
+        self._committed_rows = rows
+        self._ref, self._ref_is_game = self._proposal_look, self._proposal_look is not None
+        self._proposal = None
+        self._proposal_look = None
+        self._hand_sides = set()
+        self._player_sides = set()
+        self._clear_since = None
+        self._boundary = False
+        self._held = False
+        self._read_look = None
+        self._reading = None
+
+    def _next_player_first(self, frame: Frame, earlier: BoardReading, now: BoardReading, look: Look,
+                           still: bool, t: float) -> WatchStatus | None:
+        """`now` shows the earlier proposal's tiles, unchanged, and more tiles that cannot be part of one
+        play with them (not in their line): the next player laid tiles before the earlier move's
+        countdown ended. The earlier move is committed and the rest read against it (its status carries
+        the commit); None when that is not the case (tiles in the same line are the same move, still
+        being laid: a gap is often filled a moment later)."""
+        had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
+        has = {(tile.square, tile.letter) for tile in now.new_tiles or []}
+        if not had or not had < has or now.changed or self._doubt(earlier)[0] is not None:
+            return None
+        squares = [_square_of(tile) for tile in now.new_tiles or []]
+        if len({r for r, _ in squares}) == 1 or len({c for _, c in squares}) == 1:
+            return None
+        after = merged_rows(self._game, earlier)
+        rest = self._read(frame, after)
+        if rest.changed or not rest.new_tiles:
+            return None
+        self._record(earlier)
+        self._clear = look
+        self._read_look, self._reading = look, rest
+        status = self._judge(frame, rest, look, still, t)
+        return replace(status, commit=earlier, message=f"Move recorded: {describe(earlier)}. {status.message}")
+
+    def _doubt(self, reading: BoardReading) -> tuple[str | None, tuple[Square, ...]]:
+        """The question a reading raises, and its squares; (None, ()) for a sure, legal move."""
+        new = tuple(_square_of(tile) for tile in reading.new_tiles or [])
+        if reading.changed:
+            squares = tuple((int(c.square[1:]) - 1, ord(c.square[0]) - 65) for c in reading.changed)
+            gone = ", ".join(c.square for c in reading.changed)
+            return f"a tile of the game's board looks gone or moved ({gone}): put it back, or say what happened.", squares
+        blanks = tuple(_square_of(tile) for tile in reading.new_tiles or [] if tile.letter == "?")
+        if blanks:
+            where = ", ".join(square_name(s) for s in blanks)
+            return f"a blank tile was played on {where}: which letter does it stand for?", blanks
+        illegal = [w for w in reading.warnings if "do not form a legal play" in w]
+        if illegal:
+            return (("the new tiles are not one legal play (not in one line, not joined to the board, or two "
+                     "moves at once): check them."), new)
+        if reading.doubtful:
+            return (f"the reader is unsure of this move ({reading.doubts[0] if reading.doubts else 'a doubtful read'}).",
+                    new or _doubt_squares(reading))
+        if reading.score is None:
+            return ("the move cannot be scored: check the new tiles.", new)
+        return None, ()
+
+    def _doubt_status(self, t: float) -> WatchStatus:
+        """A doubt seen: asked when its time has come, until then the move is taken as still being laid."""
+        assert self._pending is not None
+        since, question, squares = self._pending
+        if self._boundary or t - since >= self.config.settle_seconds:
+            self._question = (question, squares)
+            self._pending = None
+            self._boundary = False
+            return self._asking(t)
+        return WatchStatus(t, Phase.CHANGING, "A move is being laid.")
+
+    def _asking(self, t: float) -> WatchStatus:
+        """The question stands until the referee answers (`set_board`) or the board is the game's again."""
+        assert self._question is not None
+        question, squares = self._question
+        return WatchStatus(t, Phase.ASKING, f"Asking the referee: {question}", question=question, squares=squares)
+
+    def _hidden(self, t: float, message: str) -> WatchStatus:
+        self._pending = None
+        if self._question is not None:
+            return self._asking(t)
+        if self._proposal is not None:
+            self._clear_since = None  # the countdown starts again when the view is clear
+            return WatchStatus(t, Phase.HIDDEN, message, proposal=self._proposal)
+        return WatchStatus(t, Phase.HIDDEN, message)
+
+    def _no_board(self, t: float) -> WatchStatus:
+        self._pending = None
+        if self._proposal is not None:
+            self._clear_since = None
+        return WatchStatus(t, Phase.NO_BOARD, "No board in view: point the camera at the whole board from above.",
+                           proposal=self._proposal)
+
+
+def describe(reading: BoardReading) -> str:
+    """`HOTEL 8H 18`: the main word, its position and the move's score."""
+    words = reading.words or []
+    if not words:
+        return f"{len(reading.new_tiles or [])} new tiles"
+    main = words[0]
+    return f"{main.word} {main.position} {reading.score}"
+
+
+def merged_rows(rows: Sequence[str], reading: BoardReading) -> list[str]:
+    """The board after a reading's new tiles are put on `rows`."""
+    grid = [list(r) for r in rows]
+    for tile in reading.new_tiles or []:
+        r, c = _square_of(tile)
+        grid[r][c] = tile.letter
+    return ["".join(r) for r in grid]
+
+
+OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+
+
+def _facing(new: set[str], player: set[str]) -> bool:
+    """The arms that laid the new tiles came only from across the table from the player's: none from the
+    player's side, each from the side opposite one of theirs. (An arm reaching in near a corner crosses
+    two sides; adjacent sides are not told apart.)"""
+    return bool(new) and bool(player) and not new & player and all(OPPOSITE[side] in player for side in new)
+
+
+def _extends(earlier: BoardReading, now: BoardReading) -> bool:
+    """`now` holds all of `earlier`'s new tiles, unchanged, and more."""
+    had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
+    return bool(had) and had < {(tile.square, tile.letter) for tile in now.new_tiles or []}
+
+
+def _doubt_squares(reading: BoardReading) -> tuple[Square, ...]:
+    return tuple((d.row, d.col) for d in reading.disagreements)
+
+
+def _same_turn(found: F32, before: F32) -> F32:
+    """`found` corners rolled to name the board from the same side as `before` (the nearest roll)."""
+    best = min(range(4), key=lambda k: float(np.linalg.norm(np.roll(found, k, axis=0) - before)))
+    return np.asarray(np.roll(found, best, axis=0), np.float32)
+
+
+def _as_frame(frame: npt.NDArray[np.uint8]) -> Frame:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        raise NotAnImage("a frame must be an H x W x 3 BGR image of 8-bit values")
+    return frame
+
+
+def _check_rows(rows: Sequence[str]) -> list[str]:
+    out = [str(r) for r in rows]
+    if len(out) != SIZE or any(len(r) != SIZE for r in out):
+        raise ValueError(f"a board must be {SIZE} rows of {SIZE} characters")
+    return out
