@@ -52,7 +52,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 
 PREFIX = "/client/"
 # Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
-RECIPE = 3
+RECIPE = 6
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -95,7 +95,8 @@ def _wanted(rel: str) -> bool:
 def _source_key(web_dir: Path) -> str:
     """What the prepared copy depends on: this recipe, our icons, and flet-web's files (names, sizes,
     times; reading 75 MB to hash it on every start is what the copy saves)."""
-    digest = hashlib.sha256(f"recipe {RECIPE}".encode())
+    renderer = os.environ.get("FLET_WEB_RENDERER", "")  # written into the page
+    digest = hashlib.sha256(f"recipe {RECIPE} renderer {renderer}".encode())
     for base in (web_dir, ICONS_DIR):
         for path in sorted(base.rglob("*")):
             if path.is_file():
@@ -126,9 +127,9 @@ def manifest(base: str) -> dict[str, Any]:
             "prefer_related_applications": False}
 
 
-# Shown over the page while a follower's connection is down: Flutter's client reconnects by itself (and
-# the server then sends the whole current page), but draws nothing to say so. The banner is plain DOM,
-# so it shows even while Flutter waits; it watches the app's websocket (/ws) only.
+# Shown over the page while a follower's connection is down: Flet's client retries by itself (and the
+# server then sends the whole page of the tab's session) but shows nothing to say so. The banner is plain
+# DOM, so it shows even while Flutter waits; it watches the app's websocket (/ws) only.
 RECONNECT_SCRIPT = """<script>
 (() => {
   const Native = window.WebSocket;
@@ -157,6 +158,7 @@ RECONNECT_SCRIPT = """<script>
   }
   window.WebSocket = WatchedSocket;
   window.addEventListener('offline', () => { if (wasOpen) show(true); });
+  window.addEventListener('online', () => { if (open) show(false); });
 })();
 </script>""".replace("THEME", THEME_COLOR)
 
