@@ -1,6 +1,6 @@
 """How long a phone waits to join a table: from opening the address to "New game" usable on screen.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four]
+    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT]
 
 The real app (`companion app` as a subprocess), headless Chromium with a phone-sized page (390x844).
 "Usable" is the "New game" button present in Flutter's semantics tree (switched on by one click on
@@ -31,17 +31,21 @@ import argparse
 import asyncio
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, Self
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from browser.harness import app_server, free_port, launch
+from browser.harness import REPO, free_port, launch
 
 PHONE_VIEWPORT = {"width": 390, "height": 844}
 LATENCY_MS = 20
@@ -235,6 +239,76 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+@contextmanager
+def app_at(checkout: Path, data: Path) -> Iterator[str]:
+    """`python -m companion app` from `checkout` (its own code first on sys.path); yields its URL."""
+    port = free_port()
+    log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
+    env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data)],
+                            cwd=checkout, stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.time() + 180  # a first start prepares the compressed client
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError("the app exited: " + (data / "server.log").read_text()[-2000:])
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                    break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError("the app did not answer within 180 s") from None
+                time.sleep(0.5)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def measure(browser: Any, url: str, case: str) -> dict[str, float]:
+    """One run of `case` against the app at `url`."""
+    port = int(url.rsplit(":", 1)[1])
+    if case in ("loop", "20", "8"):
+        return one_phone(browser, url, None if case == "loop" else float(case))
+    if case == "link20":
+        with SharedLink(port, 20.0, LATENCY_MS) as link:
+            r = one_phone(browser, f"http://127.0.0.1:{link.port}", None)
+            return {**r, "link_mb": link.bytes_down / 1e6}
+    if case == "fourloop":
+        times = phones_at_once(browser, url, 4)
+        return {"median": median(times), "slowest": max(times), "link_mb": 0.0}
+    with SharedLink(port, 20.0, LATENCY_MS) as link:
+        times = phones_at_once(browser, f"http://127.0.0.1:{link.port}", 4)
+        return {"median": median(times), "slowest": max(times), "link_mb": link.bytes_down / 1e6}
+
+
+LABELS = {"loop": "one phone, unthrottled loopback", "20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (CDP)",
+          "8": f"one phone, 8 Mbit/s, {LATENCY_MS} ms (CDP)",
+          "link20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (shared-link forwarder)",
+          "four": f"four phones at once, one shared 20 Mbit/s link, {LATENCY_MS} ms",
+          "fourloop": "four phones at once, no throttle"}
+
+
+def row(case: str, who: str, runs: list[dict[str, float]]) -> str:
+    def m(key: str) -> float:
+        return median([r[key] for r in runs])
+
+    last = runs[-1]
+    if case in ("four", "fourloop"):
+        moved = f"{last['link_mb']:.2f} MB down for the four" if case == "four" else ""
+        return f"| {LABELS[case]} | {who} | median {m('median'):.2f} s, slowest {m('slowest'):.2f} s | | {moved} | |"
+    if case == "link20":
+        return (f"| {LABELS[case]} | {who} | {m('first'):.2f} s | {m('second'):.2f} s | "
+                f"{last['link_mb']:.2f} MB down, both visits | |")
+    return (f"| {LABELS[case]} | {who} | {m('first'):.2f} s | {m('second'):.2f} s | {last['first_mb']:.2f} MB in "
+            f"{last['first_req']:.0f} requests | {last['second_mb']:.2f} MB, {last['second_cached']:.0f} of "
+            f"{last['second_req']:.0f} from cache or revalidated |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
@@ -242,63 +316,42 @@ def main() -> None:
                         help="comma list of: loop (no throttle), 20, 8 (emulated Mbit/s), link20 (one phone "
                              "through the shared-link forwarder), four (four phones on one 20 Mbit/s link), "
                              "fourloop (four phones, no throttle)")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout of an earlier version (e.g. `git worktree add /tmp/before main~1`): each "
+                             "run measures it and this one in turn, so both meet the same machine load")
     args = parser.parse_args()
-    wanted = args.only.split(",")
+    cases = [c for c in args.only.split(",") if c in LABELS]
     from playwright.sync_api import sync_playwright
 
-    rows: list[str] = []
-    with tempfile.TemporaryDirectory() as data, app_server(Path(data)) as url, sync_playwright() as p:
-        port = int(url.rsplit(":", 1)[1])
+    checkouts = [("this", REPO)] + ([("before", args.before.resolve())] if args.before else [])
+    loads: list[float] = []
+    with ExitStack() as stack, sync_playwright() as p:
+        urls = {}
+        for who, checkout in checkouts:
+            data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            urls[who] = stack.enter_context(app_at(checkout, data))
         browser = launch(p)
         try:
-            visit(browser.new_context(), url, None)  # the server's first page (its client prepared) not timed
-            for name, mbit in (("loop", None), ("20", 20.0), ("8", 8.0)):
-                if name not in wanted:
-                    continue
-                runs = [one_phone(browser, url, mbit) for _ in range(args.runs)]
-                label = "unthrottled loopback" if mbit is None else f"{mbit:g} Mbit/s, {LATENCY_MS} ms (CDP)"
-                r = runs[-1]
-                rows.append(
-                    f"| one phone, {label} | {median([x['first'] for x in runs]):.2f} s | "
-                    f"{median([x['second'] for x in runs]):.2f} s | {r['first_mb']:.2f} MB in {r['first_req']:.0f} "
-                    f"requests | {r['second_mb']:.2f} MB, {r['second_cached']:.0f} of {r['second_req']:.0f} "
-                    "from cache or revalidated |")
-                print(rows[-1], flush=True)
-            if "link20" in wanted:
-                firsts, seconds, moved = [], [], []
+            for url in urls.values():
+                visit(browser.new_context(), url, None)  # each server's first page (Flet's setup) not timed
+            results: dict[tuple[str, str], list[dict[str, float]]] = {}
+            for case in cases:
                 for _ in range(args.runs):
-                    with SharedLink(port, 20.0, LATENCY_MS) as link:
-                        r = one_phone(browser, f"http://127.0.0.1:{link.port}", None)
-                        firsts.append(r["first"])
-                        seconds.append(r["second"])
-                        moved.append(link.bytes_down / 1e6)
-                rows.append(f"| one phone, 20 Mbit/s, {LATENCY_MS} ms (shared-link forwarder) | {median(firsts):.2f} s "
-                            f"| {median(seconds):.2f} s | {moved[-1]:.2f} MB down, both visits | |")
-                print(rows[-1], flush=True)
-            for name, mbit in (("four", 20.0), ("fourloop", None)):
-                if name not in wanted:
-                    continue
-                times: list[float] = []
-                moved = []
-                for _ in range(args.runs):
-                    if mbit is None:
-                        times += phones_at_once(browser, url, 4)
-                        continue
-                    with SharedLink(port, mbit, LATENCY_MS) as link:
-                        times += phones_at_once(browser, f"http://127.0.0.1:{link.port}", 4)
-                        moved.append(link.bytes_down / 1e6)
-                label = "no throttle" if mbit is None else f"one shared {mbit:g} Mbit/s link, {LATENCY_MS} ms"
-                rows.append(f"| four phones at once, {label} | median {median(times):.2f} s, slowest "
-                            f"{max(times):.2f} s | | {(moved[-1] if moved else 0):.2f} MB down for the four | |")
-                print(rows[-1], flush=True)
+                    for who, url in urls.items():
+                        results.setdefault((case, who), []).append(measure(browser, url, case))
+                        loads.append(os.getloadavg()[0])
+                for who in urls:
+                    print(row(case, who, results[(case, who)]), flush=True)
         finally:
             browser.close()
     print()
-    print(f"load average {os.getloadavg()[0]:.1f}, {args.runs} runs each")
-    print("| case | first visit | second visit | first visit moved | second visit moved |")
-    print("|---|---|---|---|---|")
-    for row in rows:
-        print(row)
+    print(f"{args.runs} runs each; load average during the runs {min(loads):.1f}-{max(loads):.1f} "
+          f"(this machine has {os.cpu_count()} cores)")
+    print("| case | version | first visit | second visit | first visit moved | second visit moved |")
+    print("|---|---|---|---|---|---|")
+    for case in cases:
+        for who in urls:
+            print(row(case, who, results[(case, who)]))
 
 
 if __name__ == "__main__":

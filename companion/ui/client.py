@@ -23,8 +23,9 @@ come back (`benchmarks/phone_join.py`). This module owns how that client reaches
   `304` of a few hundred bytes), so a returning phone loads nothing else, and an upgraded app (a new
   hash) is seen on the next visit.
 
-`ClientServer` is the ASGI app in front of Flet's: it answers GET/HEAD for the client and the page, and
-hands everything else (the websocket, uploads) to Flet.
+`ClientServer` is the ASGI app in front of Flet's: it answers every GET/HEAD (the client, the page, a 404
+for anything else: Flet's own static server would hand out all of flet-web) and hands the rest (the
+websocket, uploads, Flet's OAuth callback) to Flet.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ import mimetypes
 import os
 import re
 import shutil
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -195,15 +195,12 @@ def _index(web_dir: Path, base: str) -> bytes:
 
 
 def default_cache_dir() -> Path:
-    """Where the prepared client is kept: the user's cache folder (shared by every data folder, so a test
-    or a second server does not prepare it again)."""
-    if sys.platform == "win32":
-        root = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        root = Path.home() / "Library" / "Caches"
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return root / "table-referee" / "web-client"
+    """Where the prepared client is kept: the app's cache folder (`lexicon.store.cache_dir`, beside the
+    compiled word lists), shared by every data folder, so a test or a second server does not prepare it
+    again."""
+    from lexicon.store import cache_dir
+
+    return cache_dir() / "web-client"
 
 
 class Client:
@@ -352,11 +349,16 @@ class ClientServer:
         self.client = client
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and scope["path"] not in PASS_THROUGH:
             entry = self.client.lookup(scope["path"])
             if entry is not None:
                 await self._serve(entry, scope, receive, send)
                 return
+            # Not a file of the client (Flet's static files would serve all of flet-web, Pyodide included).
+            from starlette.responses import PlainTextResponse
+
+            await PlainTextResponse("Not found", status_code=404)(scope, receive, send)
+            return
         await self.flet_app(scope, receive, send)
 
     async def _serve(self, entry: Entry, scope: dict[str, Any], receive: Any, send: Any) -> None:
