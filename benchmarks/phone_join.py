@@ -21,7 +21,8 @@ First visit: a fresh context (empty cache). Second visit: a new tab in the same 
 (its HTTP cache kept, as a phone scanning the QR code again). Bytes moved: what crossed the network
 (compressed sizes and headers; CDP's `encodedDataLength`, or the forwarder's count), and how many
 requests. Wall times are medians over the runs; this 2-core machine is shared, so the load average is
-printed too. Four pages at once also share the machine's 2 cores to compile and draw (a real phone has
+printed too, and `--before CHECKOUT` runs an earlier version's app beside this one and measures the two
+in turn, so that a comparison meets the same load. Four pages at once also share the machine's 2 cores to compile and draw (a real phone has
 its own): the `four phones, no throttle` line shows what that alone costs.
 """
 
@@ -110,8 +111,11 @@ class SharedLink:
         except OSError:
             writer.close()
             return
-        await asyncio.gather(self._pipe(reader, up_w, down=False), self._pipe(up_r, writer, down=True),
-                             return_exceptions=True)
+        try:
+            await asyncio.gather(self._pipe(reader, up_w, down=False), self._pipe(up_r, writer, down=True),
+                                 return_exceptions=True)
+        except asyncio.CancelledError:
+            pass  # the link is being taken down
 
     async def _pipe(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter, down: bool) -> None:
         """Forward src to dst: each chunk is due when the link has carried it; a queue keeps the order

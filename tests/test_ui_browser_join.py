@@ -110,7 +110,7 @@ def _banner(tab: Tab) -> str:
     pytest.param(True, marks=pytest.mark.xfail(strict=False, reason=(
         "Flet 1.0.5's web client: after a drop of a few seconds its retries come due together (five "
         "websockets opened in the same millisecond) and the page's main thread stops responding, so the "
-        "follower never shows the change; after a drop of about a second it caught up"))),
+        "follower never shows the change (in one trial of about 4 s it caught up)"))),
 ], ids=["says-reconnecting", "catches-up"])
 def test_a_follower_that_loses_the_wifi_says_so_and_catches_up_without_a_reload(tmp_path, playwright_instance,  # noqa: F811
                                                                                 catch_up):
