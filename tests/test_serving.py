@@ -67,6 +67,9 @@ def test_the_client_is_compressed_versioned_and_identical_to_flet_webs(app):
         # A browser that does not accept gzip gets the file itself.
         status, headers, body = _get(app + base + name)
         assert status == 200 and "content-encoding" not in headers and body == original
+    # A tab opened before an upgrade asks for its version's files: it gets today's, not cached for long.
+    status, headers, _ = _get(app + "/client/000000000000/main.dart.mjs")
+    assert status == 200 and headers["cache-control"] == "no-cache"
     # Every file the page names is there.
     for ref in re.findall(r'(?:src|href)="(/client/[^"]+)"', page):
         assert _get(app + ref)[0] == 200, ref

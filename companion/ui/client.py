@@ -312,7 +312,12 @@ class Client:
         entry = self.entries.get(path)
         if entry is not None:
             return entry
-        if path.startswith(PREFIX) or path in PASS_THROUGH:
+        if path.startswith(PREFIX):
+            # Another version's address: a tab opened before the app was upgraded, still fetching (fonts,
+            # shaders...). Today's file, asked about again next time, rather than a 404.
+            version_and_file = path[len(PREFIX):].split("/", 1)
+            return self.entries.get("/" + version_and_file[1]) if len(version_and_file) == 2 else None
+        if path in PASS_THROUGH:
             return None
         last = path.rsplit("/", 1)[-1]
         if "." not in last or last.endswith(".html"):
