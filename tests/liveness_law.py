@@ -50,6 +50,9 @@ class LawGame(Generic[S]):
     finished: Callable[[Any], bool]
     summary: Callable[[Any], Any]
     undo_chance: float = 0.05  # how often the walk takes Undo when it can, to reach states after an undo
+    # How the walk picks among the offered moves (default: uniformly). A game whose offers are uneven
+    # (one "end by agreement" beside many plays) weights them so its random games run long.
+    choose: Callable[[Sequence[Event], random.Random], Event] | None = None
 
 
 @dataclass
@@ -117,10 +120,12 @@ def walk(game: LawGame[Any], seed: int, max_events: int, report: LawReport,
         moves = check_state(game, log, rng, report, check_all_offered)
         if report.failures or not moves:
             break
-        if rng.random() < game.undo_chance and len(effective_events(log.events)) > 1:  # never the start
+        # Never undo the `start` itself (counted among the events in force: after an undo, the log's
+        # length counts the undo too, and two undos in a row would otherwise reach the start).
+        if rng.random() < game.undo_chance and len(effective_events(log.events)) > 1:
             log.undo()
         else:
-            log.push(rng.choice(moves))
+            log.push(game.choose(moves, rng) if game.choose is not None else rng.choice(moves))
         report.events += 1
         if fold_every and steps % fold_every == 0 and game.summary(log.replay()) != game.summary(log.state):
             report.failures.append(f"{game.name}: state after event {len(log.events)} differs from the fold "

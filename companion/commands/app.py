@@ -96,9 +96,23 @@ def certificate(args: argparse.Namespace, data: Path) -> tuple[str | None, str |
     return str(cert.certfile), str(cert.keyfile)
 
 
+def tesseract_note() -> str | None:
+    """What the board reader does on a machine without Tesseract (optional: a player's laptop rarely has
+    it), said once at start; None when it is there."""
+    from vision.recognise import TesseractRecogniser
+
+    if TesseractRecogniser.available():
+        return None
+    return ("Table referee: Tesseract is not installed, so the board reader reads the tiles with its own "
+            "letter model only, and asks you about the tiles it is unsure of; install Tesseract for a second "
+            "opinion on those")
+
+
 def run(args: argparse.Namespace) -> int:
     data = check_options(args)
     cert, key = certificate(args, data)
+    if (note := tesseract_note()) is not None:
+        print(note, flush=True)
     from companion.ui.main import serve
 
     serve(host=args.host, port=args.port, data_dir=str(data), cert=cert, key=key)

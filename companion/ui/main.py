@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import flet as ft
@@ -152,19 +153,43 @@ def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None
     _logging()
     from companion.ui.persist import default_data_dir
 
-    HUB.configure(data_dir or str(default_data_dir()))
+    data = data_dir or str(default_data_dir())
+    HUB.configure(data)
     from companion.ui.adapters import JUDGE
 
     JUDGE.warm()  # load the word list now, not on the first challenge
     _settle_startup_objects()
     os.environ.setdefault("FLET_WEB_NO_CDN", "true")
-    if cert and key:
-        # HTTPS: phone browsers give a page the camera only in a secure context.
-        import uvicorn
+    import uvicorn
 
-        app = ft.run(main, export_asgi_app=True, no_cdn=True)
-        _announce(host, port, https=True)
-        uvicorn.run(app, host=host, port=port, ssl_certfile=cert, ssl_keyfile=key, log_level="warning")
+    from companion.ui.client import Client, ClientServer
+
+    # Phones download the web client from `ClientServer` (compressed, cached, versioned); Flet's app
+    # behind it keeps the websocket. Flet serves no folder of ours (assets_dir=None): its default, an
+    # `assets` folder in the current directory, would publish whatever folder the app was started in.
+    try:
+        client = Client()
+    except OSError:  # no writable cache folder: keep the prepared client beside the games
+        client = Client(Path(data) / "web-client")
+    app = ClientServer(ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=None), client)
+    https = bool(cert and key)
+    _announce(host, port, https=https)
+    _open_browser_when_desktop(host, port, https)
+    # HTTPS: phone browsers give a page the camera only in a secure context.
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets-sansio",
+                ssl_certfile=cert if https else None, ssl_keyfile=key if https else None)
+
+
+def _open_browser_when_desktop(host: str, port: int, https: bool) -> None:
+    """As `ft.run(view=WEB_BROWSER)` did: on a machine with a screen (a player's laptop) the app opens in
+    its browser; a server without one (Linux with no display, or FLET_FORCE_WEB_SERVER) only prints."""
+    from flet.utils import get_bool_env_var, is_linux_server
+
+    if get_bool_env_var("FLET_FORCE_WEB_SERVER") or is_linux_server():
         return
-    _announce(host, port, https=False)
-    ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)
+    import threading
+    import webbrowser
+
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"{'https' if https else 'http'}://{shown}:{port}"
+    threading.Timer(1.0, webbrowser.open, args=(url,)).start()

@@ -270,8 +270,6 @@ class WordTable(TableBase):
         if last is None:
             raise TableError("There is no play to challenge: a challenge must come before the next turn.")
         player, words = last
-        if challenger == player:
-            raise TableError(f"{player} cannot challenge their own play.")
         verdict = JUDGE.judge(words, self.lexicon)
         self._do(self.engine.challenge, challenger, verdict)
         if verdict.acceptable:

@@ -33,7 +33,7 @@ from companion.rules.placement import validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import ScoredPlay, score_play
 from companion.rules.tiles import BLANK, load_tileset
-from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay
+from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay, tile_count
 
 VARIANT = "classic"
 ChallengeMode = Literal["double", "single", "penalty", "void"]
@@ -290,10 +290,16 @@ class ClassicState(WordBoardState):
             self.to_move = (self.to_move + 1) % n
             player = self.players[self.to_move]
             if player in self.skip_next:
-                self.skip_next.discard(player)
-                self.turns.append(Turn(player, "lost turn", 0, self.scores[player], "(lost turn)"))
+                self._lose_turn(player)
                 continue
             return
+
+    def _lose_turn(self, player: str) -> None:
+        """A turn lost to a failed challenge: a scoreless turn (rules text 001, "Cases for a Scoreless
+        Turn: ... Players lose a challenge after disputing a word"; GCG writes it as a pass)."""
+        self.skip_next.discard(player)
+        self.turns.append(Turn(player, "lost turn", 0, self.scores[player], "(lost turn)"))
+        self.scoreless_run += 1
 
     def _scoreless(self, player: str, kind: str, notation: str) -> None:
         self.turns.append(Turn(player, kind, 0, self.scores[player], notation))
@@ -306,10 +312,15 @@ class ClassicState(WordBoardState):
         assert self.rules is not None
         if self.bag_count is not None and self.bag_count < self.rules.exchange_min_bag:
             raise IllegalAction(
-                f"an exchange needs at least {self.rules.exchange_min_bag} tiles in the bag; {self.bag_count} are left"
+                f"an exchange needs at least {tile_count(self.rules.exchange_min_bag)} in the bag; "
+                f"{self.bag_count} {'is' if self.bag_count == 1 else 'are'} left"
             )
         if event.count > self.rack_counts[event.player]:
-            raise IllegalAction(f"{event.player} has only {self.rack_counts[event.player]} tiles to exchange")
+            raise IllegalAction(f"{event.player} has only {tile_count(self.rack_counts[event.player])} to exchange")
+        if self.bag_count is not None and event.count > self.bag_count:
+            # Rules text 001: "only if that number of tiles is still available in the tile pool" (a
+            # 9-tile rack can hold more tiles than the 7 the bag must keep).
+            raise IllegalAction(f"the bag holds only {tile_count(self.bag_count)}: exchange at most {self.bag_count}")
         if event.tiles is not None and len(event.tiles) != event.count:
             raise IllegalAction(f"the exchanged tiles {event.tiles} are not {event.count} tiles")
         self._scoreless(event.player, "exchange", f"-{event.tiles or event.count}")
@@ -321,7 +332,7 @@ class ClassicState(WordBoardState):
         validate_placement(self.board, tiles, self.layout, self.tileset, rack=event.rack)
         player = event.player
         if len(tiles) > self.rack_counts[player]:
-            raise IllegalAction(f"{player} has only {self.rack_counts[player]} tiles, not {len(tiles)}")
+            raise IllegalAction(f"{player} has only {tile_count(self.rack_counts[player])}, not {len(tiles)}")
         scored: ScoredPlay = score_play(self.board, tiles, self.layout, self.tileset)
         position: Position = scored.words[0].position if scored.words else Position(tiles[0].square, scored.direction)
         notation = format_play(position, tiles, self.board)
@@ -364,9 +375,7 @@ class ClassicState(WordBoardState):
                 self.skip_next.add(event.challenger)
                 # The challenger's lost turn may be the very next one: skip it now.
                 if self.current_player == event.challenger:
-                    self.skip_next.discard(event.challenger)
-                    self.turns.append(Turn(event.challenger, "lost turn", 0, self.scores[event.challenger],
-                                           "(lost turn)"))
+                    self._lose_turn(event.challenger)
                     self._advance()
             elif mode == "penalty":
                 words = max(1, len(event.words))
@@ -387,7 +396,9 @@ class ClassicState(WordBoardState):
         for later in self.turns[last.turn_index + 1:]:
             if later.player == last.player:
                 later.total -= last.score
-        self.scoreless_run = last.was_scoreless_run + 1
+        # The withdrawn play is a scoreless turn, and so is every turn lost since it (a lost turn counts).
+        lost_since = sum(1 for t in self.turns[last.turn_index + 1:] if t.kind == "lost turn")
+        self.scoreless_run = last.was_scoreless_run + 1 + lost_since
         if self.went_out == last.player:
             self.went_out = None
         if self.target_reached == last.player:
@@ -395,12 +406,15 @@ class ClassicState(WordBoardState):
         if mode == "void":
             # The play never counted: the same player tries again.
             self.to_move = self.players.index(last.player)
-            self.scoreless_run = last.was_scoreless_run
+            self.scoreless_run = last.was_scoreless_run + lost_since
             self.turns.pop(last.turn_index)
 
     def _end(self, event: EndGame) -> None:
         reason = self.end_reason
         if reason is None and not event.agreed:
+            if self.bag_count == 0:
+                raise IllegalAction("the game is not over: nobody has gone out and the scoreless turns have not "
+                                    "ended it; end it by agreement or play on")
             raise IllegalAction("the game is not over: the bag is not empty and nobody has gone out")
         assert self.tileset is not None and self.rules is not None
         for name in [*event.racks, *event.time_used]:

@@ -4,9 +4,11 @@ every decision is `companion.games.classic.rules`'."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from companion.events import GameLog
+from companion.games.classic.legal import LegalMoves, legal_moves
 from companion.games.classic.rules import (
     VARIANT,
     Challenge,
@@ -22,7 +24,6 @@ from companion.games.classic.rules import (
 )
 from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
-from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
 from companion.ui.table import PlayerInfo, TableError, _message, _plain_validation
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
@@ -39,12 +40,20 @@ class ClassicEngine(WordEngine):
     def scores(self) -> dict[str, int]:
         return dict(self.state.scores)
 
+    def legal(self) -> LegalMoves:
+        """What the rules allow now (`companion.games.classic.legal`): every button comes from here."""
+        return legal_moves(self.state)
+
     def check(self, position: str, word: str) -> PlayCheck:
+        """The play as the rules would take it, tried on a copy of the state (nothing changes)."""
         st = self.state
+        offer = self.legal().play
+        if offer is None:
+            return PlayCheck(False, position, word, error="The game is over: no more plays.")
         assert st.layout is not None and st.tileset is not None
         try:
+            copy.deepcopy(st).apply(Play(player=offer.player, position=position, word=word))
             tiles = parse_play(position, word, st.board)
-            validate_placement(st.board, tiles, st.layout, st.tileset)
             scored = score_play(st.board, tiles, st.layout, st.tileset)
         except (RulesError, ValueError) as exc:
             return PlayCheck(False, position, word, error=_message(exc))
@@ -59,10 +68,9 @@ class ClassicEngine(WordEngine):
         self.log.push(Exchange(player=self.to_act(), count=count))
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
-        last = self.state.last_play
-        if last is None or last.challenged:
-            return None
-        return last.player, list(self.state.turns[last.turn_index].words)
+        """The play open to a challenge (who made it, its words), or None when the rules offer none."""
+        window = self.legal().window
+        return (window.player, list(window.words)) if window is not None else None
 
     def end_game(self, racks: dict[str, str], time_used: dict[str, int], agreed: bool = False) -> None:
         self.log.push(EndGame(racks=racks, time_used=time_used, agreed=agreed))
@@ -86,6 +94,21 @@ class ClassicTable(WordTable):
     """Classic Scrabble at the table: racks left are letters, exchanges, the GCG record."""
 
     engine: ClassicEngine
+
+    # ----- what the buttons offer: the rules' legal moves, asked, never decided here
+    def challengers(self) -> list[str]:
+        return self.engine.legal().challengers()
+
+    def challenge_closes(self) -> str:
+        """Until when the latest play may be challenged, in words ("until Bob acts"), or "" when it may not."""
+        window = self.engine.legal().window
+        return window.closes if window is not None else ""
+
+    def exchange_counts(self) -> list[int]:
+        return self.engine.legal().exchange_counts()
+
+    def can_end_by_agreement(self) -> bool:
+        return self.engine.legal().can_end_by_agreement()
 
     def exchange(self, count: int) -> None:
         self._do(self.engine.exchange, count)

@@ -29,7 +29,6 @@ def BankScreen(app: AppState):
 
     st = game.mstate
     profile = st.profile
-    f = app.form
     names = game.group_names()
     wealth = game.wealth()
     items: list[ft.Control] = [
@@ -52,17 +51,16 @@ def BankScreen(app: AppState):
         [ft.Text(g.name), ft.Text(st.owners.get(g.id) or "Bank"), ft.Text(theme.money(g.rent.value or 0)),
          ft.Text(theme.money(g.card_value.value or 0))]
         for g in profile.groups]))
-    current = game.current_player
     left, items = items, []  # on a wide page: the money and cards left, the blank swap and the log right
-    if current is not None and not st.pending and not st.acted:
-        items.append(ft.Text(f"Replace a blank for {current} (before the word; the fee goes to Free Parking):",
-                             weight=ft.FontWeight.BOLD))
+    swaps = game.legal().blank_swaps()  # one button per blank and source the rules offer now
+    if swaps:
+        fee = theme.money(profile.amounts.blank_replacement_fee.value)
+        items.append(ft.Text(f"Replace a blank for {swaps[0].player} (before the word; {fee} to Free Parking, "
+                             "and the tile's price for a Bank tile):", weight=ft.FontWeight.BOLD))
         items.append(ft.Row([
-            ft.TextField(label="Blank on square", value=f.square, width=180, dense=True, hint_text="H8",
-                         on_change=lambda e: setattr(f, "square", e.control.value)),
-            ft.OutlinedButton("Swap blank (own tile)", on_click=lambda e: app.do("blank_swap", f.square, False)),
-            ft.OutlinedButton("Swap blank (Bank tile)", on_click=lambda e: app.do("blank_swap", f.square, True)),
-        ], wrap=True))
+            ft.OutlinedButton(f"Swap blank on {s.square} ({'own tile' if s.source == 'rack' else 'Bank tile'})",
+                              on_click=lambda e, s=s: app.do("blank_swap", s.square, s.source == "bank"))
+            for s in swaps], wrap=True))
     items.append(ft.Row([ft.Text("Transactions", weight=ft.FontWeight.BOLD),
                          ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),
                                        disabled=not game.can_undo())], wrap=True))

@@ -65,13 +65,17 @@ from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
-from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay
+from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay, tile_count
 
 VARIANT = "monopoly"
 BANK = "bank"
 POT = "pot"
 
 Judge = Callable[[list[str]], bool]
+ACCOUNT_WORDS = {BANK: "the Bank", POT: "Free Parking"}  # the two accounts as a sentence names them
+# What a refused step event was, in a sentence ("the game is not waiting for a jail fee now: ...").
+STEP_WORDS = {"jail_fee": "a jail fee", "bingo_choice": "a bingo's Property Card", "card": "a card",
+              "debt": "a sale to pay a debt"}
 
 
 # ---------------------------------------------------------------- events
@@ -208,16 +212,20 @@ class Step:
     reason: str = ""
     collect_go: bool = True
 
-    def describe(self) -> str:
+    def describe(self, card_names: dict[str, str] | None = None) -> str:
+        """The step in words; `card_names` gives the Property Cards' printed names (`describe_step`)."""
         if self.kind == "jail_fee":
             return f"{self.player} pays M{self.amount} to leave Jail"
         if self.kind == "bingo_choice":
-            return f"{self.player} chooses a Property Card for the bingo: {', '.join(self.options)}"
+            names = card_names or {}
+            return (f"{self.player} chooses a Property Card for the bingo: "
+                    f"{', '.join(names.get(g, g) for g in self.options)}")
         if self.kind == "card":
             deck = "Chance" if self.deck == "chance" else "Community Chest"
             return f"{self.player} draws a {deck} card; record its effect"
         if self.kind == "debt":
-            return f"{self.player} owes M{self.amount} to {self.creditor} ({self.reason}) and must sell Property Cards"
+            creditor = ACCOUNT_WORDS.get(self.creditor or "", self.creditor)
+            return f"{self.player} owes M{self.amount} to {creditor} ({self.reason}) and must sell Property Cards"
         if self.kind == "move":
             return f"{self.player} moves {self.amount} spaces"
         if self.kind == "end_game":
@@ -330,6 +338,10 @@ class MonopolyState(WordBoardState):
             steps.append(Step("end_game", self.went_out))
         return steps
 
+    def describe_step(self, step: Step) -> str:
+        """A pending step in words, with the Property Cards' printed names."""
+        return step.describe({g.id: g.name for g in self.profile.groups} if self.profile else None)
+
     def next_step(self) -> str:
         """One sentence for the table: what happens next."""
         if self.settings is None:
@@ -338,30 +350,32 @@ class MonopolyState(WordBoardState):
             return "the game is over: " + ", ".join(self.winner()) + " won"
         steps = self.pending
         if steps:
-            return steps[0].describe()
-        if self.bag_count == 0 and self.passes >= len(self.active_players):
+            return self.describe_step(steps[0])
+        if self.nobody_can_play:
             return "nobody can play: end the game (unplayed tiles are paid for)"
+        if self.current_player is None:
+            return "the game is over: it is being settled"
         return f"{self.current_player} plays a word or passes"
 
+    @property
+    def nobody_can_play(self) -> bool:
+        """The bag is empty and every player still in the game passed in a row: the table may end the game
+        as nobody can play ("none of the players are able to play anymore words", rules text 000)."""
+        return self.bag_count == 0 and self.passes >= len(self.active_players)
+
     def allowed_events(self) -> list[str]:
-        """Event types the engine would consider now (each is still validated in full)."""
+        """Event types the rules offer now: those of `legal.legal_moves` (its one source), the step the turn
+        waits for first, then the turn's own moves, then a challenge."""
+        from companion.games.monopoly_scrabble.legal import legal_moves  # legal reads this module
+
         if self.settings is None:
             return ["start"]
-        if self.finished:
-            return []
-        out: list[str] = []
-        steps = self.pending
-        if steps:
-            out.append({"jail_fee": "jail_fee", "bingo_choice": "bingo_choice", "card": "card", "debt": "sell",
-                        "end_game": "end_game", "move": "card"}[steps[0].kind])
-        else:
-            out += ["play", "pass"]
-            if not self.acted:
-                out.append("replace_blank")
-            if not self.acted:
-                out.append("end_game")
-        if self.last_play is not None and not self.last_play.challenged:
-            out.append("challenge")
+        offered = legal_moves(self)
+        out = ["card"] if offered.card is not None else []
+        out += ["play"] if offered.play is not None else []
+        for event in [e for e in offered.events if e.type != "challenge"] + offered.events:
+            if event.type not in out:
+                out.append(event.type)
         return out
 
     def property_value(self, player: str) -> int:
@@ -520,7 +534,7 @@ class MonopolyState(WordBoardState):
         if self.ending or self.went_out is not None:
             raise IllegalAction("the game is over: record the tiles left to settle it")
         if self.queue:
-            raise IllegalAction(f"first: {self.queue[0].describe()}")
+            raise IllegalAction(f"first: {self.describe_step(self.queue[0])}")
         if player != self.current_player:
             raise IllegalAction(f"it is {self.current_player}'s turn, not {player}'s")
         if self.acted:
@@ -528,11 +542,11 @@ class MonopolyState(WordBoardState):
 
     def _expect_step(self, kind: str, player: str) -> Step:
         if not self.queue or self.queue[0].kind != kind:
-            what = self.queue[0].describe() if self.queue else f"{self.current_player} plays or passes"
-            raise IllegalAction(f"the game is not waiting for a {kind.replace('_', ' ')} now: {what}")
+            what = self.describe_step(self.queue[0]) if self.queue else self.next_step()
+            raise IllegalAction(f"the game is not waiting for {STEP_WORDS[kind]} now: {what}")
         step = self.queue[0]
         if step.player != player:
-            raise IllegalAction(f"the {kind.replace('_', ' ')} is {step.player}'s, not {player}'s")
+            raise IllegalAction(f"the {STEP_WORDS[kind].removeprefix('a ')} is {step.player}'s, not {player}'s")
         return step
 
     def _close_challenge_window(self) -> None:
@@ -672,28 +686,28 @@ class MonopolyState(WordBoardState):
             raise IllegalAction(f"bought tiles {extra} are not in the word: bought tiles must be played this turn")
         n_bought = sum(bought.values())
         if n_bought > self.bank_rack_count:
-            raise IllegalAction(f"the Bank rack has only {self.bank_rack_count} tiles, not {n_bought}")
+            raise IllegalAction(f"the Bank rack has only {tile_count(self.bank_rack_count)}, not {n_bought}")
         if self.bank_rack is not None and bought - Counter(self.bank_rack):
             raise IllegalAction(f"the Bank rack {self.bank_rack} does not hold {event.bought.upper()}")
         own = len(tiles) - n_bought
         # "You must use one or more of your letters. This can include tiles you purchase from the
         # Bank": a word of bought tiles only is legal; placing no tile at all is refused by the placement.
         if own > self.rack_counts[player]:
-            raise IllegalAction(f"{player} has only {self.rack_counts[player]} tiles, not {own}")
+            raise IllegalAction(f"{player} has only {tile_count(self.rack_counts[player])}, not {own}")
         if event.rack is not None:
             missing = (used - bought) - Counter(event.rack.upper())
             if missing:
                 raise IllegalAction(f"the rack {event.rack.upper()} does not hold {''.join(sorted(missing.elements()))}")
         price = n_bought * amounts.bank_tile_price.value
         if self.cash[player] < price:
-            raise IllegalAction(f"{player} has M{self.cash[player]}; {n_bought} Bank tiles cost M{price}")
+            raise IllegalAction(f"{player} has M{self.cash[player]}; {n_bought} Bank {'tile costs' if n_bought == 1 else 'tiles cost'} M{price}")
         if event.bank_drawn is not None and any(ch != BLANK and not self.tileset.has_letter(ch)
                                                 for ch in event.bank_drawn.upper()):
             raise IllegalAction(f"'{event.bank_drawn}' are not tiles of the {self.tileset.name} set")
         # The Bank rack refills first (rules text, "Buying Letter Tile From the Bank"), then the player's.
         bank_drawn = min(self.tileset.rack_size - (self.bank_rack_count - n_bought), self.bag_count)
         if event.bank_drawn is not None and len(event.bank_drawn) != bank_drawn:
-            raise IllegalAction(f"the Banker draws {bank_drawn} tiles for the Bank rack, not {len(event.bank_drawn)}")
+            raise IllegalAction(f"the Banker draws {tile_count(bank_drawn)} for the Bank rack, not {len(event.bank_drawn)}")
 
         # Snapshot for a challenge (taken before anything of the play happens).
         snapshot = {name: _fresh(getattr(self, name)) for name in _SNAPSHOT_FIELDS}
@@ -906,7 +920,7 @@ class MonopolyState(WordBoardState):
             raise IllegalAction("the game is already being settled")
         if self.went_out is not None:
             if self.queue:
-                raise IllegalAction(f"first: {self.queue[0].describe()}")
+                raise IllegalAction(f"first: {self.describe_step(self.queue[0])}")
         else:
             self._expect_turn(self.current_player or "", "end the game")
             if event.reason == "played_out":
@@ -918,7 +932,7 @@ class MonopolyState(WordBoardState):
             if name not in self.players:
                 raise IllegalAction(f"{name} is not playing in this game")
             if count != left[name]:
-                raise IllegalAction(f"{name} should have {left[name]} tiles left, not {count}: check the rack")
+                raise IllegalAction(f"{name} should have {tile_count(left[name])} left, not {count}: check the rack")
         self._close_challenge_window()
         self.last_play = None
         self.ending = True

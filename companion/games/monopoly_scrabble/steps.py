@@ -9,16 +9,20 @@ from companion.games.monopoly_scrabble.rules import VARIANT
 from companion.ui import theme
 from companion.ui.models import AppState
 
-CARD_EFFECTS = [
-    ("collect", "Card: collect"), ("pay_bank", "Card: pay the Bank"), ("pay_pot", "Card: pay Free Parking"),
-    ("pay_each", "Card: pay each player"), ("collect_each", "Card: collect from each"),
-    ("go_to_jail", "Card: go to Jail"), ("none", "Card: nothing to do"),
-]
+# How each card effect the rules offer (`CardOffer.effects`) is labelled on its button; the effects come
+# from the rules, in their order.
+CARD_LABELS = {
+    "collect": "Card: collect", "pay_bank": "Card: pay the Bank", "pay_pot": "Card: pay Free Parking",
+    "pay_each": "Card: pay each player", "collect_each": "Card: collect from each", "move_to": "Card: move to space",
+    "move_by": "Card: move by steps", "go_to_jail": "Card: go to Jail", "take_property": "Card gives a Property Card",
+    "none": "Card: nothing to do",
+}
 
 
 @ft.component
 def MonopolySteps(app: AppState, word_entry: bool = True):
-    """`word_entry=False` (the Bank screen) leaves out the Bank tiles field, which belongs to the word."""
+    """`word_entry=False` (the Bank screen) leaves out the Bank tiles field, which belongs to the word.
+    Every button is a move the rules offer now (`MonopolyTable.legal()`)."""
     game = app.game
     if game is None:
         return ft.Container()
@@ -32,52 +36,60 @@ def MonopolySteps(app: AppState, word_entry: bool = True):
             content=ft.Column([ft.Text(s, size=13) for s in game.turn_lines], spacing=2, tight=True))))
     if game.finished:
         return ft.Column(items, spacing=6)
+    legal = game.legal()
     pending = st.pending
     step = pending[0] if pending else None
     names = game.group_names()
-    if step is None:
-        if game.current_player is not None and word_entry:
-            items.append(ft.Text(f"Bank rack: {st.bank_rack_count} tiles for sale at "
-                                 f"{theme.money(st.profile.amounts.bank_tile_price.value)} each. Letters bought "
+    price = theme.money(st.profile.amounts.bank_tile_price.value)
+    if legal.play is not None and word_entry:
+        if legal.play.bank_tiles:
+            items.append(ft.Text(f"Bank rack: {st.bank_rack_count} tiles for sale at {price} each; "
+                                 f"{legal.play.player} can buy up to {legal.play.bank_tiles}. Letters bought "
                                  "for this word count as the player's own.", size=13))
             items.append(ft.TextField(label="Bought from Bank", value=f.bought, width=170, dense=True,
                                       hint_text="letters, e.g. G",
                                       capitalization=ft.TextCapitalization.CHARACTERS,
                                       on_change=lambda e: setattr(f, "bought", e.control.value)))
-    elif step.kind == "jail_fee":
-        items.append(ft.Text(f"{step.player} is in Jail: pay {theme.money(step.amount)} to Free Parking, "
+        else:
+            items.append(ft.Text(f"Bank rack: {st.bank_rack_count} tiles at {price} each; {legal.play.player} "
+                                 "cannot buy any now.", size=13))
+    fee = legal.jail_fee()
+    if fee is not None and step is not None:
+        items.append(ft.Text(f"{fee.player} is in Jail: pay {theme.money(step.amount)} to Free Parking, "
                              "then play normally.", weight=ft.FontWeight.BOLD))
         items.append(ft.FilledButton("Pay jail fee", on_click=lambda e: app.do("pay_jail")))
-    elif step.kind == "card":
-        deck = "Chance" if step.deck == "chance" else "Community Chest"
+    card = legal.card
+    if card is not None:
+        deck = "Chance" if card.deck == "chance" else "Community Chest"
         items.append(ft.Semantics(identifier="card-step", content=ft.Text(
-            f"{step.player} draws a {deck} card: tap what it says.", weight=ft.FontWeight.BOLD)))
+            f"{card.player} draws a {deck} card: tap what it says.", weight=ft.FontWeight.BOLD)))
         items.append(ft.Row([
             ft.TextField(label="Card amount", value=tab.amount, width=120, dense=True,
                          on_change=lambda e: setattr(tab, "amount", e.control.value)),
             ft.TextField(label="Track space or steps", value=tab.space, width=160, dense=True,
                          on_change=lambda e: setattr(tab, "space", e.control.value)),
         ], wrap=True))
-        items.append(ft.Row([ft.OutlinedButton(label, on_click=lambda e, k=key: record_card(app, k))
-                             for key, label in CARD_EFFECTS], wrap=True, spacing=6, run_spacing=6))
-        items.append(ft.Row([
-            ft.OutlinedButton("Card: move to space", on_click=lambda e: record_card(app, "move_to")),
-            ft.OutlinedButton("Card: move by steps", on_click=lambda e: record_card(app, "move_by")),
-        ], wrap=True))
-        items.append(ft.Row([ft.TextButton(f"Card gives {names[g]}", on_click=lambda e, g=g: record_card(app, "take_property", g))
-                             for g in names], wrap=True, spacing=0))
-    elif step.kind == "bingo_choice":
-        items.append(ft.Text(f"Bingo! {step.player} chooses a Property Card:", weight=ft.FontWeight.BOLD))
-        items.append(ft.Row([ft.OutlinedButton(f"Take {names[g]}", on_click=lambda e, g=g: app.do("bingo_choice", g))
-                             for g in step.options], wrap=True))
-    elif step.kind == "debt":
-        items.append(ft.Text(f"{step.player} owes {theme.money(step.amount)} to {step.creditor} ({step.reason}) and "
-                             "has only " + theme.money(st.cash[step.player]) + ": sell Property Cards to the Bank "
-                             "at half their value.", weight=ft.FontWeight.BOLD, color="#B71C1C"))
-        items.append(ft.Row([ft.OutlinedButton(f"Sell {names[g]}", on_click=lambda e, g=g: app.do("sell", step.player, g))
-                             for g in st.cards_of(step.player)], wrap=True))
-    elif step.kind == "end_game":
-        items.append(ft.Text(step.describe() + ".", weight=ft.FontWeight.BOLD))
+        items.append(ft.Row([ft.OutlinedButton(CARD_LABELS.get(key, key), on_click=lambda e, k=key: record_card(app, k))
+                             for key in card.effects if key != "take_property"], wrap=True, spacing=6, run_spacing=6))
+        if "take_property" in card.effects:
+            items.append(ft.Row([ft.TextButton(f"Card gives {names[g]}",
+                                               on_click=lambda e, g=g: record_card(app, "take_property", g))
+                                 for g in card.groups], wrap=True, spacing=0))
+    choices = legal.bingo_choices()
+    if choices:
+        items.append(ft.Text(f"Bingo! {choices[0].player} chooses a Property Card:", weight=ft.FontWeight.BOLD))
+        items.append(ft.Row([ft.OutlinedButton(f"Take {names[c.group]}", on_click=lambda e, g=c.group: app.do("bingo_choice", g))
+                             for c in choices], wrap=True))
+    sales = legal.sales()
+    if sales and step is not None:
+        items.append(ft.Text(f"{st.describe_step(step)}: " + theme.money(st.cash[step.player]) + " in cash. Sell "
+                             "Property Cards to the Bank at half their value.", weight=ft.FontWeight.BOLD,
+                             color="#B71C1C"))
+        items.append(ft.Row([ft.OutlinedButton(f"Sell {names[s.group]}",
+                                               on_click=lambda e, s=s: app.do("sell", s.player, s.group))
+                             for s in sales], wrap=True))
+    if "played_out" in legal.end_reasons() and step is not None:
+        items.append(ft.Text(st.describe_step(step) + ".", weight=ft.FontWeight.BOLD))
         items.append(ft.FilledButton("Settle the game", on_click=lambda e: app.go("end")))
     return ft.Column(items, spacing=6)
 

@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from companion.events import Event, GameLog
+from companion.games.monopoly_scrabble.legal import LegalMoves, legal_moves
 from companion.games.monopoly_scrabble.rules import (
     BANK,
     POT,
@@ -21,7 +22,6 @@ from companion.games.monopoly_scrabble.rules import (
     Card,
     Challenge,
     EndGame,
-    JailFee,
     MonopolyState,
     Play,
     ReplaceBlank,
@@ -75,8 +75,11 @@ class MonopolyEngine(WordEngine):
         return out
 
     def turn_stage(self) -> str:
+        """'word' while the rules offer the turn's own moves (a word, a pass), else the step waited for."""
+        if self.legal().can_pass():
+            return "word"
         pending = self.state.pending
-        return STAGES.get(pending[0].kind, pending[0].kind) if pending else "word"
+        return STAGES.get(pending[0].kind, pending[0].kind) if pending else "over"
 
     def trial(self, event: Event) -> MonopolyState:
         """The state this event would give, on a copy (nothing changes)."""
@@ -84,18 +87,21 @@ class MonopolyEngine(WordEngine):
         state.apply(event)
         return state
 
+    def legal(self) -> LegalMoves:
+        """What the rules allow now (`companion.games.monopoly_scrabble.legal`): every button comes from here."""
+        return legal_moves(self.state)
+
     def check(self, position: str, word: str, bought: str = "") -> PlayCheck:
         st = self.state
-        player = st.current_player
-        if player is None:
-            return PlayCheck(False, position, word, error="The game is over: no more plays.")
-        if st.pending:
-            return PlayCheck(False, position, word, error=f"First: {st.pending[0].describe()}.")
+        offer = self.legal().play
+        if offer is None:
+            why = "the game is over: no more plays" if st.finished or st.current_player is None else st.next_step()
+            return PlayCheck(False, position, word, error=f"No word now: {why}.")
         assert st.layout is not None and st.tileset is not None
         try:
             tiles = parse_play(position, word, st.board)
             scored = score_play(st.board, tiles, st.layout, st.tileset)
-            after = self.trial(Play(player=player, position=position, word=word, bought=bought.upper()))
+            after = self.trial(Play(player=offer.player, position=position, word=word, bought=bought.upper()))
         except (RulesError, ValueError) as exc:
             return PlayCheck(False, position, word, error=_plain_validation(exc))
         record = next(t for t in reversed(after.turns) if t.kind == "play")
@@ -110,22 +116,26 @@ class MonopolyEngine(WordEngine):
                            bought=bought.upper()))
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
-        last = self.state.last_play
-        if last is None or last.challenged:
-            return None
-        return last.player, list(last.words)
+        """The play open to a challenge (who made it, its words), or None when the rules offer none."""
+        window = self.legal().window
+        return (window.player, list(window.words)) if window is not None else None
 
     def end_game(self, tiles_left: dict[str, int], agreed: bool) -> None:
-        st = self.state
-        reason = "played_out" if st.went_out else ("agreed" if agreed else "no_plays")
+        """The end the rules offer: played out when a player went out, else by agreement when the table
+        says so, else as nobody can play (the rules refuse it while the bag holds tiles)."""
+        offered = self.legal().end_reasons()
+        reason = "played_out" if "played_out" in offered else ("agreed" if agreed else "no_plays")
         self.log.push(EndGame(reason=reason, tiles_left=tiles_left or None))  # type: ignore[arg-type]
 
     @property
     def end_reason(self) -> str | None:
-        st = self.state
-        if st.went_out or (st.bag_count == 0 and st.passes >= len(st.active_players)):
-            return "played_out" if st.went_out else "no_plays"
-        return st.end_reason
+        """Why the game may end now by the rules, not by agreement: a player went out, or the bag is empty
+        (the game then ends as nobody can play, rules text 000); None while only an agreement ends it."""
+        offered = self.legal().end_reasons()
+        for reason in ("played_out", "no_plays"):
+            if reason in offered:
+                return reason
+        return self.state.end_reason
 
     def history(self) -> list[dict[str, int]]:
         """Wealth (cash + printed card values) of each player after every event in force, folded again
@@ -184,10 +194,10 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
         lines.append("The game is over.")
     elif after.pending:
         step = after.pending[0]
-        if step.kind == "bingo_choice":  # the engine lists group ids; the table reads card names
+        if step.kind == "bingo_choice":  # the cards are the buttons under this line: no need to list them
             lines.append(f"Next: {step.player} chooses a Property Card for the bingo.")
         else:
-            lines.append("Next: " + step.describe() + ".")
+            lines.append("Next: " + after.describe_step(step) + ".")
     return lines
 
 
@@ -292,16 +302,24 @@ class MonopolyTable(WordTable):
         self._do(self.engine.play, position, word, bought)
 
     def pay_jail(self) -> None:
-        self._push(JailFee(player=self._step_owner("jail_fee")))
+        fee = self.legal().jail_fee()
+        if fee is None:
+            raise self._not_now()
+        self._push(fee)
 
     def card(self, effect: str, amount: int = 0, group: str | None = None, space: int | None = None,
              steps: int | None = None) -> None:
-        player = self._step_owner("card")
-        self._push(Card(player=player, effect=effect, amount=amount or None, group=group,  # type: ignore[arg-type]
-                        space=space, steps=steps))
+        offer = self.legal().card
+        if offer is None:
+            raise self._not_now()
+        self._push(Card(player=offer.player, effect=effect, amount=amount or None,  # type: ignore[arg-type]
+                        group=group, space=space, steps=steps))
 
     def bingo_choice(self, group: str) -> None:
-        self._push(BingoChoice(player=self._step_owner("bingo_choice"), group=group))
+        choices = self.legal().bingo_choices()
+        if not choices:
+            raise self._not_now()
+        self._push(BingoChoice(player=choices[0].player, group=group))
 
     def blank_swap(self, square: str, from_bank: bool = False) -> None:
         player = self.current_player
@@ -310,6 +328,21 @@ class MonopolyTable(WordTable):
         if not square.strip():
             raise TableError("Type the square of the blank, like H8.")
         self._push(ReplaceBlank(player=player, square=square.strip().upper(), source="bank" if from_bank else "rack"))
+
+    # ----- what the buttons offer: the rules' legal moves, asked, never decided here
+    def challengers(self) -> list[str]:
+        return self.legal().challengers()
+
+    def can_end_by_agreement(self) -> bool:
+        return self.legal().can_end_by_agreement()
+
+    def challenge_closes(self) -> str:
+        """Until when the latest play may be challenged, in words ("until Bob acts"), or "" when it may not."""
+        window = self.legal().window
+        return window.closes if window is not None else ""
+
+    def legal(self) -> LegalMoves:
+        return self.engine.legal()
 
     def sell(self, player: str, group: str) -> None:
         self._push(Sell(player=player, group=group))
@@ -325,11 +358,8 @@ class MonopolyTable(WordTable):
             left[p] = int(text)
         self._do(self.engine.end_game, left, agreed)
 
-    def _step_owner(self, kind: str) -> str:
-        pending = self.mstate.pending
-        if not pending or pending[0].kind != kind:
-            raise TableError("That is not what the turn waits for now: " + self.mstate.next_step() + ".")
-        return pending[0].player
+    def _not_now(self) -> TableError:
+        return TableError("That is not what the turn waits for now: " + self.mstate.next_step() + ".")
 
 
 def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble",

@@ -96,18 +96,24 @@ def App():
     # not come back yet: an echo arriving after the tab moved on must not move it back.
     pushed = ft.use_ref(list)
 
+    async def bump():
+        # Another tab changed this tab's game: redraw from this root, each component once. (Bumping
+        # the observable instead scheduled every component holding `app` besides the root, and the
+        # root then drew most of them a second time: measured with benchmarks/load.py.)
+        app.note_change()
+        redraw(lambda n: n + 1)
+
     def subscribe() -> None:
         key = page.session.id
         app.session_key = key
-
-        async def bump():
-            # Another tab changed this tab's game: redraw from this root, each component once. (Bumping
-            # the observable instead scheduled every component holding `app` besides the root, and the
-            # root then drew most of them a second time: measured with benchmarks/load.py.)
-            app.note_change()
-            redraw(lambda n: n + 1)
-
         HUB.subscribe(key, lambda: page.run_task(bump), app.table)
+
+    def reconnected() -> None:
+        # A follower whose Wi-Fi dropped for a moment: its session (and this state) outlived the
+        # connection, but the hub forgot it and Flet dropped the updates meanwhile. Watch the table
+        # again and redraw it now, so it catches up without waiting for the next change.
+        subscribe()
+        page.run_task(bump)
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
         # The address bar changed (back/forward, a typed or scanned address): show what it names.
@@ -130,7 +136,7 @@ def App():
         page.on_resize = resized
         # A tab whose connection dropped and came back within the session's lifetime keeps its session
         # (and this state): watch the table again (the hub forgot it when the connection dropped).
-        page.on_connect = lambda e: subscribe()
+        page.on_connect = lambda e: reconnected()
 
     def unmounted():
         HUB.unsubscribe(page.session.id)

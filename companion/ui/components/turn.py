@@ -121,7 +121,7 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
             ft.FilledButton("Confirm play", on_click=lambda e: app.confirm_hand()),
         ], wrap=True))
         other: list[ft.Control] = [ft.OutlinedButton("Pass", on_click=lambda e: app.pass_turn())]
-        if exchange:
+        if exchange and game.exchange_counts():  # only when the rules offer an exchange (the bag allows it)
             other += [
                 ft.TextField(label="Tiles", value=f.exchange_count, width=70, dense=True,
                              on_change=lambda e: setattr(f, "exchange_count", e.control.value)),
@@ -131,13 +131,14 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
     last = game.last_play_words()
     if last is not None and not game.finished:
         player, words = last
-        items.append(ft.Text(f"Challenge {player}'s {', '.join(words)}? Who challenges:", size=13))
+        items.append(ft.Text(f"Challenge {player}'s {', '.join(words)}? Open {game.challenge_closes()}. "
+                             "Who challenges:", size=13))
         items.append(ft.Row([ft.OutlinedButton(f"Challenge by {p}", on_click=lambda e, p=p: app.challenge(p))
-                             for p in game.players if p != player], wrap=True))
+                             for p in game.challengers()], wrap=True))
     tail: list[ft.Control] = []
     if game.can_undo():
         tail.append(ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo()))
-    if not game.finished and current is not None:
+    if game.can_end_by_agreement():
         tail.append(ft.TextButton("End game by agreement", on_click=lambda e: app.go("end")))
     items.append(ft.Row(tail, wrap=True))
     return split([BoardGrid(app)], before, items)

@@ -1,0 +1,362 @@
+"""How long a phone waits to join a table: from opening the address to "New game" usable on screen.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT]
+
+The real app (`companion app` as a subprocess), headless Chromium with a phone-sized page (390x844).
+"Usable" is the "New game" button present in Flutter's semantics tree (switched on by one click on
+`flt-semantics-placeholder`, as the browser tests do), timed from `page.goto` on.
+
+Two ways of giving the link its speed:
+- one phone: the browser's own network emulation (CDP `Network.emulateNetworkConditions`, 20 ms latency,
+  20 or 8 Mbit/s down, and as much up), the way the issue's first figures were taken;
+- several phones on one link: Chromium throttles each page on its own, so four emulated pages would each
+  get the whole 20 Mbit/s. Here every page goes through `SharedLink`, a TCP forwarder on loopback in front
+  of the app: each chunk either way waits for the one shared link to be free (20 Mbit/s for all the
+  connections of all the phones together, first come first served, as phones sharing one Wi-Fi channel's
+  airtime) and then 10 ms each way (20 ms round trip). Each phone is its own browser context (its own
+  cache, its own session) in one browser. The same forwarder is also timed with one phone, to show it
+  agrees with the browser's emulation.
+
+First visit: a fresh context (empty cache). Second visit: a new tab in the same context after the first
+(its HTTP cache kept, as a phone scanning the QR code again). Bytes moved: what crossed the network
+(compressed sizes and headers; CDP's `encodedDataLength`, or the forwarder's count), and how many
+requests. Wall times are medians over the runs; this 2-core machine is shared, so the load average is
+printed too, and `--before CHECKOUT` runs an earlier version's app beside this one and measures the two
+in turn, so that a comparison meets the same load. Four pages at once also share the machine's 2 cores to compile and draw (a real phone has
+its own): the `four phones, no throttle` line shows what that alone costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any, Self
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from browser.harness import REPO, free_port, launch
+
+PHONE_VIEWPORT = {"width": 390, "height": 844}
+LATENCY_MS = 20
+TIMEOUT_MS = 120_000
+
+
+class SharedLink:
+    """A TCP forwarder on loopback whose connections all share one link of `mbit` Mbit/s (both directions
+    together, first come first served) with `latency_ms` round trip added. Runs on its own thread."""
+
+    CHUNK = 16_384
+
+    def __init__(self, target_port: int, mbit: float, latency_ms: float) -> None:
+        self.target_port = target_port
+        self.bytes_per_s = mbit * 1e6 / 8
+        self.one_way = latency_ms / 2000
+        self.port = free_port()
+        self.link_free_at = 0.0
+        self.bytes_down = 0
+        self.connections = 0
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        self._ready.wait(10)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        async def cancel_all() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(cancel_all(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        server = self._loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", self.port))
+        self._ready.set()
+        try:
+            self._loop.run_forever()
+        finally:
+            server.close()
+            self._loop.close()
+
+    def _send_time(self, n: int) -> float:
+        """When `n` bytes handed over now have crossed the shared link (serialised after what is queued)."""
+        now = time.monotonic()
+        start = max(now, self.link_free_at)
+        self.link_free_at = start + n / self.bytes_per_s
+        return self.link_free_at + self.one_way
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            up_r, up_w = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.close()
+            return
+        try:
+            await asyncio.gather(self._pipe(reader, up_w, down=False), self._pipe(up_r, writer, down=True),
+                                 return_exceptions=True)
+        except asyncio.CancelledError:
+            pass  # the link is being taken down
+
+    async def _pipe(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter, down: bool) -> None:
+        """Forward src to dst: each chunk is due when the link has carried it; a queue keeps the order
+        and lets reading go on (TCP windows aside, the sender is not slowed by the delay itself)."""
+        queue: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
+
+        async def deliver() -> None:
+            while (item := await queue.get()) is not None:
+                due, data = item
+                delay = due - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                dst.write(data)
+                await dst.drain()
+            dst.close()
+
+        task = asyncio.ensure_future(deliver())
+        try:
+            while data := await src.read(self.CHUNK):
+                if down:
+                    self.bytes_down += len(data)
+                await queue.put((self._send_time(len(data)), data))
+                # Backpressure like a real link: do not read far ahead of what the link has carried.
+                while self.link_free_at - time.monotonic() > 0.5:
+                    await asyncio.sleep(0.05)
+        except (ConnectionError, OSError):
+            pass
+        await queue.put(None)
+        await task
+
+
+class Traffic:
+    """Bytes and requests a page moved over the network, from the CDP Network domain's events."""
+
+    def __init__(self, cdp: Any) -> None:
+        self.bytes = 0
+        self.requests = 0
+        self.from_cache = 0
+        cdp.on("Network.loadingFinished", self._finished)
+        cdp.on("Network.responseReceived", self._response)
+
+    def _finished(self, event: dict[str, Any]) -> None:
+        self.bytes += int(event.get("encodedDataLength", 0))
+
+    def _response(self, event: dict[str, Any]) -> None:
+        self.requests += 1
+        response = event.get("response", {})
+        if response.get("fromDiskCache") or response.get("fromPrefetchCache") or response.get("status") == 304:
+            self.from_cache += 1  # no body crossed the network (a 304 is the page revalidated)
+
+
+def visit(context: Any, url: str, mbit: float | None) -> tuple[float, Traffic]:
+    """Open `url` in a new tab of `context`; seconds until "New game" is usable, and the traffic."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    if mbit is not None:
+        rate = mbit * 1e6 / 8
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": LATENCY_MS,
+                                                      "downloadThroughput": rate, "uploadThroughput": rate})
+    traffic = Traffic(cdp)
+    t0 = time.perf_counter()
+    page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
+    placeholder = page.locator("flt-semantics-placeholder")
+    placeholder.wait_for(state="attached", timeout=TIMEOUT_MS)
+    placeholder.dispatch_event("click")
+    page.get_by_role("button", name="New game", exact=True).first.wait_for(timeout=TIMEOUT_MS)
+    elapsed = time.perf_counter() - t0
+    page.wait_for_timeout(300)  # late requests (the manifest, icons) still count as bytes moved
+    page.close()
+    return elapsed, traffic
+
+
+def one_phone(browser: Any, url: str, mbit: float | None) -> dict[str, float]:
+    context = browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True, has_touch=True)
+    try:
+        first, t1 = visit(context, url, mbit)
+        second, t2 = visit(context, url, mbit)
+    finally:
+        context.close()
+    return {"first": first, "second": second, "first_mb": t1.bytes / 1e6, "second_mb": t2.bytes / 1e6,
+            "first_req": t1.requests, "second_req": t2.requests, "second_cached": t2.from_cache}
+
+
+def phones_at_once(browser: Any, url: str, n: int, second: bool = False) -> list[float]:
+    """`n` fresh phones open `url` at the same moment (one thread each: Playwright's sync API wants its
+    own thread per page, so each phone drives its page from the main thread in turn is not possible; a
+    barrier starts the `goto`s together and each page is polled until usable)."""
+    contexts = [browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True, has_touch=True) for _ in range(n)]
+    try:
+        if second:
+            for c in contexts:  # warm each phone's cache first, one at a time
+                visit(c, url, None)
+        pages = [c.new_page() for c in contexts]
+        done: list[float | None] = [None] * n
+        t0 = time.perf_counter()
+        for p in pages:
+            p.evaluate(f"window.location.href = {url!r}")
+        clicked = [False] * n
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while any(d is None for d in done) and time.monotonic() < deadline:
+            for i, p in enumerate(pages):
+                if done[i] is not None:
+                    continue
+                try:
+                    if not clicked[i]:
+                        ph = p.locator("flt-semantics-placeholder")
+                        if ph.count():
+                            ph.dispatch_event("click")
+                            clicked[i] = True
+                    elif p.get_by_role("button", name="New game", exact=True).count():
+                        done[i] = time.perf_counter() - t0
+                except Exception:  # noqa: BLE001, S110 - a page mid-navigation: look again next round
+                    pass
+            pages[0].wait_for_timeout(50)
+        if any(d is None for d in done):
+            raise RuntimeError("a phone did not show 'New game' within the time limit")
+        return [float(d) for d in done if d is not None]
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+@contextmanager
+def app_at(checkout: Path, data: Path) -> Iterator[str]:
+    """`python -m companion app` from `checkout` (its own code first on sys.path); yields its URL."""
+    port = free_port()
+    log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
+    env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data)],
+                            cwd=checkout, stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.time() + 180  # a first start prepares the compressed client
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError("the app exited: " + (data / "server.log").read_text()[-2000:])
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                    break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError("the app did not answer within 180 s") from None
+                time.sleep(0.5)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def measure(browser: Any, url: str, case: str) -> dict[str, float]:
+    """One run of `case` against the app at `url`."""
+    port = int(url.rsplit(":", 1)[1])
+    if case in ("loop", "20", "8"):
+        return one_phone(browser, url, None if case == "loop" else float(case))
+    if case == "link20":
+        with SharedLink(port, 20.0, LATENCY_MS) as link:
+            r = one_phone(browser, f"http://127.0.0.1:{link.port}", None)
+            return {**r, "link_mb": link.bytes_down / 1e6}
+    if case == "fourloop":
+        times = phones_at_once(browser, url, 4)
+        return {"median": median(times), "slowest": max(times), "link_mb": 0.0}
+    with SharedLink(port, 20.0, LATENCY_MS) as link:
+        times = phones_at_once(browser, f"http://127.0.0.1:{link.port}", 4)
+        return {"median": median(times), "slowest": max(times), "link_mb": link.bytes_down / 1e6}
+
+
+LABELS = {"loop": "one phone, unthrottled loopback", "20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (CDP)",
+          "8": f"one phone, 8 Mbit/s, {LATENCY_MS} ms (CDP)",
+          "link20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (shared-link forwarder)",
+          "four": f"four phones at once, one shared 20 Mbit/s link, {LATENCY_MS} ms",
+          "fourloop": "four phones at once, no throttle"}
+
+
+def row(case: str, who: str, runs: list[dict[str, float]]) -> str:
+    def m(key: str) -> float:
+        return median([r[key] for r in runs])
+
+    last = runs[-1]
+    if case in ("four", "fourloop"):
+        moved = f"{last['link_mb']:.2f} MB down for the four" if case == "four" else ""
+        return f"| {LABELS[case]} | {who} | median {m('median'):.2f} s, slowest {m('slowest'):.2f} s | | {moved} | |"
+    if case == "link20":
+        return (f"| {LABELS[case]} | {who} | {m('first'):.2f} s | {m('second'):.2f} s | "
+                f"{last['link_mb']:.2f} MB down, both visits | |")
+    return (f"| {LABELS[case]} | {who} | {m('first'):.2f} s | {m('second'):.2f} s | {last['first_mb']:.2f} MB in "
+            f"{last['first_req']:.0f} requests | {last['second_mb']:.2f} MB, {last['second_cached']:.0f} of "
+            f"{last['second_req']:.0f} from cache or revalidated |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", default="loop,20,8,link20,four,fourloop",
+                        help="comma list of: loop (no throttle), 20, 8 (emulated Mbit/s), link20 (one phone "
+                             "through the shared-link forwarder), four (four phones on one 20 Mbit/s link), "
+                             "fourloop (four phones, no throttle)")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout of an earlier version (e.g. `git worktree add /tmp/before main~1`): each "
+                             "run measures it and this one in turn, so both meet the same machine load")
+    args = parser.parse_args()
+    cases = [c for c in args.only.split(",") if c in LABELS]
+    from playwright.sync_api import sync_playwright
+
+    checkouts = [("this", REPO)] + ([("before", args.before.resolve())] if args.before else [])
+    loads: list[float] = []
+    with ExitStack() as stack, sync_playwright() as p:
+        urls = {}
+        for who, checkout in checkouts:
+            data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            urls[who] = stack.enter_context(app_at(checkout, data))
+        browser = launch(p)
+        try:
+            for url in urls.values():
+                visit(browser.new_context(), url, None)  # each server's first page (Flet's setup) not timed
+            results: dict[tuple[str, str], list[dict[str, float]]] = {}
+            for case in cases:
+                for _ in range(args.runs):
+                    for who, url in urls.items():
+                        results.setdefault((case, who), []).append(measure(browser, url, case))
+                        loads.append(os.getloadavg()[0])
+                for who in urls:
+                    print(row(case, who, results[(case, who)]), flush=True)
+        finally:
+            browser.close()
+    print()
+    print(f"{args.runs} runs each; load average during the runs {min(loads):.1f}-{max(loads):.1f} "
+          f"(this machine has {os.cpu_count()} cores)")
+    print("| case | version | first visit | second visit | first visit moved | second visit moved |")
+    print("|---|---|---|---|---|---|")
+    for case in cases:
+        for who in urls:
+            print(row(case, who, results[(case, who)]))
+
+
+if __name__ == "__main__":
+    main()

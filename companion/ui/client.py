@@ -1,0 +1,383 @@
+"""The web client every phone downloads: prepared once, served compressed, cached by the phone.
+
+Flet's own static server sends its Flutter client (flet-web) as it is on disk: 14.4 MB in 33 requests,
+uncompressed, with no cache lifetime, so a phone on a 20 Mbit/s Wi-Fi waited 7 s to join and 4.5 s to
+come back (`benchmarks/phone_join.py`). This module owns how that client reaches the phone:
+
+- **Only what this app's client asks for.** Pyodide (Python in the browser), debug symbols and source
+  maps, the experimental renderers, and the KaTeX and Cupertino fonts (the app shows no maths and no iOS
+  icons: no `Markdown`/`Math` control, only `ft.Icons`; Flutter loads every family in `FontManifest.json`
+  at start, so they are also taken out of that manifest) are not served. Both renderer builds stay:
+  Chromium-based browsers with WebAssembly GC (Chrome/Edge/Samsung Internet 119+, Android's browsers) run
+  `main.dart.wasm` with `skwasm`; Safari (every browser on an iPhone) and Firefox are not on Flutter's
+  wasm allow-list and run `main.dart.js` with CanvasKit (`flutter_bootstrap.js` chooses).
+- **Compressed once.** Each text or wasm file is gzipped when the client is prepared, and the prepared
+  copy is kept in the data folder under a key of the flet-web version and this module's recipe, so a
+  restart reuses it. A request whose `Accept-Encoding` allows gzip gets the `.gz` bytes with
+  `Content-Encoding: gzip`. No brotli: browsers offer `br` only to HTTPS pages, and phones usually join
+  over plain `http://<lan address>`; it would save about a fifth more of the HTTPS download for a compiled
+  dependency more.
+- **Cached by the phone.** The client's files are served under `/client/<hash of their contents>/` with a
+  one-year immutable lifetime; the page itself (`index.html`, and every app address such as
+  `/table/<id>`, which are the same page) is revalidated on each visit (`no-cache` with an ETag: a
+  `304` of a few hundred bytes), so a returning phone loads nothing else, and an upgraded app (a new
+  hash) is seen on the next visit.
+
+`ClientServer` is the ASGI app in front of Flet's: it answers every GET/HEAD (the client, the page, a 404
+for anything else: Flet's own static server would hand out all of flet-web) and hands the rest (the
+websocket, uploads, Flet's OAuth callback) to Flet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import json
+import mimetypes
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+APP_NAME = "Table referee"
+SHORT_NAME = "Referee"
+DESCRIPTION = "Referee for physical board games: scores, challenges, the bank, followed live on every phone."
+# The app's colours (companion.ui.theme.PRIMARY; the page behind the canvas is white).
+THEME_COLOR = "#1B5E20"
+BACKGROUND_COLOR = "#FFFFFF"
+
+PREFIX = "/client/"
+# Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
+RECIPE = 6
+# Immutable files (their URL changes with their contents).
+LONG_CACHE = "public, max-age=31536000, immutable"
+# The page and unversioned addresses: kept, but asked about on every visit.
+REVALIDATE = "no-cache"
+# Flet's own server sends these on every response: with them a page served over HTTPS (or to localhost)
+# is cross-origin isolated and skwasm draws on a worker thread.
+ISOLATION = {"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}
+
+# What flet-web ships that this app's client never requests.
+SKIP_DIRS = ("pyodide/", "canvaskit/experimental_webparagraph/", "assets/packages/flutter_math_fork/",
+             "assets/packages/cupertino_icons/")
+SKIP_SUFFIXES = (".symbols", ".map")
+SKIP_FILES = frozenset({"canvaskit/wimp.js", "canvaskit/wimp.wasm", "python-worker.js"})
+SKIP_FONT_FAMILIES = ("packages/flutter_math_fork/", "packages/cupertino_icons/")
+# Worth gzipping: text and wasm (PNG, woff2 are compressed already; the icon font is not).
+COMPRESS_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".frag", ".bin", "NOTICES")
+# Our own files, beside the package: the manifest's icons.
+ICONS_DIR = Path(__file__).resolve().parent / "web"
+
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("application/wasm", ".wasm")
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file to serve: where its bytes are, its gzipped copy if any, and its headers."""
+
+    path: Path
+    gz: Path | None
+    media_type: str
+    etag: str
+    cache: str
+
+
+def _wanted(rel: str) -> bool:
+    return not (rel.startswith(SKIP_DIRS) or rel.endswith(SKIP_SUFFIXES) or rel in SKIP_FILES)
+
+
+def _source_key(web_dir: Path) -> str:
+    """What the prepared copy depends on: this recipe, our icons, and flet-web's files (names, sizes,
+    times; reading 75 MB to hash it on every start is what the copy saves)."""
+    renderer = os.environ.get("FLET_WEB_RENDERER", "")  # written into the page
+    digest = hashlib.sha256(f"recipe {RECIPE} renderer {renderer}".encode())
+    for base in (web_dir, ICONS_DIR):
+        for path in sorted(base.rglob("*")):
+            if path.is_file():
+                st = path.stat()
+                digest.update(f"{path.relative_to(base)} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _fonts(manifest: bytes) -> bytes:
+    """Flutter's font manifest without the families this app never draws, with Flet's local Roboto."""
+    families = [f for f in json.loads(manifest) if not str(f.get("family", "")).startswith(SKIP_FONT_FAMILIES)]
+    if not any(f.get("family") == "Roboto" for f in families):
+        families.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
+    return json.dumps(families).encode()
+
+
+def manifest(base: str) -> dict[str, Any]:
+    """The web app manifest: the name, icons and colours a phone uses when the app is added to its home
+    screen (`display: standalone`: it opens without the browser's bars)."""
+    icons = [{"src": f"{base}icons/icon-{size}.png", "sizes": f"{size}x{size}", "type": "image/png",
+              "purpose": purpose}
+             for size in (192, 512) for purpose in ("any",)]
+    icons += [{"src": f"{base}icons/icon-maskable-{size}.png", "sizes": f"{size}x{size}", "type": "image/png",
+               "purpose": "maskable"} for size in (192, 512)]
+    return {"name": APP_NAME, "short_name": SHORT_NAME, "description": DESCRIPTION, "id": "/",
+            "start_url": "/", "scope": "/", "display": "standalone", "orientation": "any",
+            "background_color": BACKGROUND_COLOR, "theme_color": THEME_COLOR, "icons": icons,
+            "prefer_related_applications": False}
+
+
+# Shown over the page while a follower's connection is down: Flet's client retries by itself (and the
+# server then sends the whole page of the tab's session) but shows nothing to say so. The banner is plain
+# DOM, so it shows even while Flutter waits; it watches the app's websocket (/ws) only.
+RECONNECT_SCRIPT = """<script>
+(() => {
+  const Native = window.WebSocket;
+  let open = 0, wasOpen = false, banner = null;
+  const show = (on) => {
+    if (!banner) {
+      banner = document.createElement('div');
+      banner.id = 'reconnecting';
+      banner.setAttribute('role', 'status');
+      banner.setAttribute('aria-live', 'polite');
+      banner.textContent = 'Reconnecting\\u2026 the game catches up when the Wi-Fi is back.';
+      banner.style.cssText = 'position:fixed;left:0;right:0;top:0;z-index:2147483647;padding:8px 12px;' +
+        'font:15px Roboto,Arial,sans-serif;color:#fff;background:THEME;text-align:center;display:none';
+      document.body.appendChild(banner);
+    }
+    banner.style.display = on ? 'block' : 'none';
+    document.documentElement.dataset.connection = on ? 'reconnecting' : 'connected';
+  };
+  class WatchedSocket extends Native {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (!/\\/ws(\\?|$)/.test(new URL(String(url), location.href).pathname + '?')) return;
+      this.addEventListener('open', () => { open++; wasOpen = true; show(false); });
+      this.addEventListener('close', () => { open = Math.max(0, open - 1); if (wasOpen && !open) show(true); });
+    }
+  }
+  window.WebSocket = WatchedSocket;
+  window.addEventListener('offline', () => { if (wasOpen) show(true); });
+  window.addEventListener('online', () => { if (open) show(false); });
+})();
+</script>""".replace("THEME", THEME_COLOR)
+
+
+def _index(web_dir: Path, base: str) -> bytes:
+    """flet-web's page with Flet's settings (as its own server writes them), pointing at the versioned
+    client, with this app's name, manifest, icons and the reconnecting banner."""
+    import tempfile
+
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from flet_web import patch_index_html
+
+    renderer = WebRenderer(os.environ.get("FLET_WEB_RENDERER") or WebRenderer.AUTO.value)
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "index.html"
+        shutil.copyfile(web_dir / "index.html", page)
+        patch_index_html(index_path=str(page), base_href="/", websocket_endpoint_path="/ws", app_name=APP_NAME,
+                         app_description=DESCRIPTION, web_renderer=renderer,
+                         route_url_strategy=RouteUrlStrategy.PATH, no_cdn=True)
+        html = page.read_text(encoding="utf-8")
+    for name in ("entrypointBaseUrl", "assetBase"):
+        html = re.sub(rf'flet\.{name}="[^"]*";', f'flet.{name}="{base}";', html)
+    html = re.sub(r'flet\.canvasKitBaseUrl="[^"]*";', f'flet.canvasKitBaseUrl="{base}canvaskit/";', html)
+    html = re.sub(r'flet\.fontFallbackBaseUrl="[^"]*";', f'flet.fontFallbackBaseUrl="{base}assets/fonts/";', html)
+    for ref in ("python.js", "flutter_bootstrap.js", "favicon.png", "icons/loading-animation.png",
+                "icons/apple-touch-icon-192.png"):
+        html = html.replace(f'"{ref}"', f'"{base}{ref}"')
+    html = html.replace('href="manifest.json"', f'href="{base}manifest.webmanifest"')
+    html = html.replace('content="black"', 'content="default"')
+    head = (f'<meta name="theme-color" content="{THEME_COLOR}">\n'
+            f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n  {RECONNECT_SCRIPT}\n')
+    html = html.replace("</head>", head + "</head>", 1)
+    return html.encode("utf-8")
+
+
+def default_cache_dir() -> Path:
+    """Where the prepared client is kept: the app's cache folder (`lexicon.store.cache_dir`, beside the
+    compiled word lists), shared by every data folder, so a test or a second server does not prepare it
+    again."""
+    from lexicon.store import cache_dir
+
+    return cache_dir() / "web-client"
+
+
+class Client:
+    """The prepared client: a map from URL path to `Entry`, built once per flet-web version."""
+
+    def __init__(self, cache_root: Path | None = None, web_dir: Path | None = None) -> None:
+        cache_root = cache_root or default_cache_dir()
+        if web_dir is None:
+            from flet_web import get_package_web_dir
+
+            web_dir = Path(get_package_web_dir())
+        self.web_dir = web_dir
+        key = _source_key(web_dir)
+        self.folder = cache_root / key
+        self.entries: dict[str, Entry] = {}
+        if not (self.folder / "ready.json").is_file():
+            self._prepare(self.folder)
+        self._load(self.folder)
+
+    # -- preparing (once per flet-web version) --------------------------------------------------------
+    def _sources(self) -> dict[str, tuple[Path | None, bytes | None]]:
+        """Relative path -> (file to copy, or bytes written by us)."""
+        out: dict[str, tuple[Path | None, bytes | None]] = {}
+        for path in sorted(self.web_dir.rglob("*")):
+            rel = path.relative_to(self.web_dir).as_posix()
+            if path.is_file() and _wanted(rel) and rel not in ("index.html", "manifest.json"):
+                out[rel] = (path, None)
+        out["assets/FontManifest.json"] = (None, _fonts((self.web_dir / "assets/FontManifest.json").read_bytes()))
+        for icon in sorted(ICONS_DIR.glob("*.png")):
+            out[f"icons/{icon.name}"] = (icon, None)
+        out["favicon.png"] = (ICONS_DIR / "icon-192.png", None)
+        return out
+
+    def _prepare(self, folder: Path) -> None:
+        tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        files = tmp / "files"
+        digest = hashlib.sha256()
+        listing: dict[str, dict[str, Any]] = {}
+        for rel, (src, data) in self._sources().items():
+            dst = files / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if data is None and src is not None:
+                data = src.read_bytes()
+            assert data is not None
+            dst.write_bytes(data)
+            etag = hashlib.sha256(data).hexdigest()[:20]
+            digest.update(f"{rel} {etag}\n".encode())
+            gz = False
+            if rel.endswith(COMPRESS_SUFFIXES):
+                packed = gzip.compress(data, compresslevel=9, mtime=0)
+                if len(packed) < 0.9 * len(data):
+                    dst.with_name(dst.name + ".gz").write_bytes(packed)
+                    gz = True
+            listing[rel] = {"etag": etag, "gz": gz}
+        version = digest.hexdigest()[:12]
+        base = f"{PREFIX}{version}/"
+        # Written by us, after the hash: the page and the manifest point at the versioned files.
+        for rel, data in (("index.html", _index(self.web_dir, base)),
+                          ("manifest.webmanifest", json.dumps(manifest(base), indent=1).encode())):
+            (files / rel).write_bytes(data)
+            (files / (rel + ".gz")).write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+            listing[rel] = {"etag": hashlib.sha256(data).hexdigest()[:20], "gz": True}
+        (tmp / "ready.json").write_text(json.dumps({"version": version, "files": listing}))
+        try:
+            tmp.rename(folder)
+        except OSError:  # another process prepared it meanwhile: theirs is as good
+            shutil.rmtree(tmp, ignore_errors=True)
+        self._forget_old(folder)
+
+    @staticmethod
+    def _forget_old(folder: Path) -> None:
+        """Remove copies of other flet-web versions or recipes not used for a month. (Not at once: another
+        checkout of the app on this machine may be serving its own copy right now.)"""
+        month_ago = time.time() - 30 * 86400
+        for old in folder.parent.iterdir():
+            ready = old / "ready.json"
+            try:
+                stale = old.name != folder.name and ready.stat().st_mtime < month_ago
+            except OSError:
+                continue
+            if stale:
+                shutil.rmtree(old, ignore_errors=True)
+
+    def _load(self, folder: Path) -> None:
+        ready = json.loads((folder / "ready.json").read_text())
+        with contextlib.suppress(OSError):
+            os.utime(folder / "ready.json")  # in use: not "unused for a month"
+        self.version = str(ready["version"])
+        self.base = f"{PREFIX}{self.version}/"
+        files = folder / "files"
+        for rel, info in ready["files"].items():
+            path = files / rel
+            media = mimetypes.guess_type(rel)[0] or "application/octet-stream"
+            if media.startswith("text/") or media.endswith(("json", "javascript")):
+                media += "; charset=utf-8"
+            gz = path.with_name(path.name + ".gz") if info["gz"] else None
+            if rel == "index.html":
+                self.page = Entry(path, gz, "text/html; charset=utf-8", f'"{info["etag"]}"', REVALIDATE)
+                continue
+            etag = f'"{info["etag"]}"'
+            self.entries[self.base + rel] = Entry(path, gz, media, etag, LONG_CACHE)
+            self.entries["/" + rel] = Entry(path, gz, media, etag, REVALIDATE)  # old or hand-typed addresses
+        self.entries["/manifest.json"] = self.entries["/manifest.webmanifest"]
+
+    # -- serving ----------------------------------------------------------------------------------------
+    def lookup(self, path: str) -> Entry | None:
+        """The entry for a request path; the page for an app address (no file extension); else None."""
+        entry = self.entries.get(path)
+        if entry is not None:
+            return entry
+        if path.startswith(PREFIX):
+            # Another version's address: a tab opened before the app was upgraded, still fetching (fonts,
+            # shaders...). Today's file, asked about again next time, rather than a 404.
+            version_and_file = path[len(PREFIX):].split("/", 1)
+            return self.entries.get("/" + version_and_file[1]) if len(version_and_file) == 2 else None
+        if path in PASS_THROUGH:
+            return None
+        last = path.rsplit("/", 1)[-1]
+        if "." not in last or last.endswith(".html"):
+            return self.page
+        return None
+
+
+# Flet's own GET endpoints: not app addresses.
+PASS_THROUGH = frozenset({"/oauth_callback", "/ws", "/upload"})
+
+
+def _accepts_gzip(scope: dict[str, Any]) -> bool:
+    for name, value in scope.get("headers", []):
+        if name == b"accept-encoding":
+            for part in value.decode("latin-1").split(","):
+                token, _, params = part.strip().partition(";")
+                if token.strip().lower() in ("gzip", "*") and params.replace(" ", "") not in ("q=0", "q=0.0"):
+                    return True
+    return False
+
+
+def _header(scope: dict[str, Any], wanted: bytes) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == wanted:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class ClientServer:
+    """ASGI app: the prepared client and the page, then Flet's app for everything else."""
+
+    def __init__(self, flet_app: Any, client: Client) -> None:
+        self.flet_app = flet_app
+        self.client = client
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and scope["path"] not in PASS_THROUGH:
+            entry = self.client.lookup(scope["path"])
+            if entry is not None:
+                await self._serve(entry, scope, receive, send)
+                return
+            # Not a file of the client (Flet's static files would serve all of flet-web, Pyodide included).
+            from starlette.responses import PlainTextResponse
+
+            await PlainTextResponse("Not found", status_code=404)(scope, receive, send)
+            return
+        await self.flet_app(scope, receive, send)
+
+    async def _serve(self, entry: Entry, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        from starlette.responses import FileResponse, Response
+
+        use_gz = entry.gz is not None and _accepts_gzip(scope)
+        etag = entry.etag if not use_gz else entry.etag[:-1] + '-gz"'
+        headers = {"Cache-Control": entry.cache, "ETag": etag, "Vary": "Accept-Encoding", **ISOLATION}
+        match = _header(scope, b"if-none-match")
+        if match is not None and etag in {m.strip().removeprefix("W/") for m in match.split(",")}:
+            await Response(status_code=304, headers=headers)(scope, receive, send)
+            return
+        if use_gz:
+            headers["Content-Encoding"] = "gzip"
+        path = entry.gz if use_gz and entry.gz is not None else entry.path
+        response = FileResponse(path, media_type=entry.media_type, headers=headers)
+        await response(scope, receive, send)

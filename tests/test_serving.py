@@ -1,0 +1,93 @@
+"""How the app serves its web client (`companion.ui.client`), checked over HTTP against the real app:
+compressed when the browser accepts it, byte for byte flet-web's files once decompressed, versioned files
+cached for a year and the page revalidated (a 304 when unchanged), app addresses served the page, and the
+files this app never uses not served at all."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from browser.harness import app_server
+
+
+def _web_dir() -> Path:
+    from flet_web import get_package_web_dir
+
+    return Path(get_package_web_dir())
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=30) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory):
+    with app_server(tmp_path_factory.mktemp("serving")) as url:
+        yield url
+
+
+def test_the_page_is_revalidated_and_app_addresses_are_the_page(app):
+    status, headers, page = _get(app + "/", {"Accept-Encoding": "gzip, deflate"})
+    assert status == 200 and headers["content-encoding"] == "gzip" and headers["cache-control"] == "no-cache"
+    html = gzip.decompress(page)
+    assert b"<title>Table referee</title>" in html
+    status, again, _ = _get(app + "/", {"Accept-Encoding": "gzip", "If-None-Match": headers["etag"]})
+    assert status == 304 and again["etag"] == headers["etag"]
+    # A table's address (what a QR code holds) is the same page; Flutter's router shows the table.
+    status, headers, same = _get(app + "/table/0123abcd")
+    assert status == 200 and same == html and headers["content-type"].startswith("text/html")
+    # A file that does not exist is a 404, not the page.
+    assert _get(app + "/no-such-file.js")[0] == 404
+
+
+def test_the_client_is_compressed_versioned_and_identical_to_flet_webs(app):
+    page = _get(app + "/")[2].decode()
+    base = re.search(r'flet\.entrypointBaseUrl="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert re.fullmatch(r"/client/[0-9a-f]{12}/", base)
+    for name, media in (("main.dart.wasm", "application/wasm"), ("main.dart.js", "text/javascript"),
+                        ("canvaskit/skwasm.wasm", "application/wasm"),
+                        ("assets/fonts/MaterialIcons-Regular.otf", "font/otf")):
+        original = (_web_dir() / name).read_bytes()
+        status, headers, body = _get(app + base + name, {"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["content-encoding"] == "gzip", name
+        assert headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert headers["content-type"].startswith(media) and headers["vary"] == "Accept-Encoding"
+        assert gzip.decompress(body) == original, name
+        assert len(body) < 0.6 * len(original), f"{name}: {len(body)} of {len(original)} bytes"
+        # A browser that does not accept gzip gets the file itself.
+        status, headers, body = _get(app + base + name)
+        assert status == 200 and "content-encoding" not in headers and body == original
+    # A tab opened before an upgrade asks for its version's files: it gets today's, not cached for long.
+    status, headers, _ = _get(app + "/client/000000000000/main.dart.mjs")
+    assert status == 200 and headers["cache-control"] == "no-cache"
+    # Every file the page names is there.
+    for ref in re.findall(r'(?:src|href)="(/client/[^"]+)"', page):
+        assert _get(app + ref)[0] == 200, ref
+
+
+def test_only_what_the_app_uses_is_served(app):
+    page = _get(app + "/")[2].decode()
+    base = re.search(r'flet\.entrypointBaseUrl="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    for unused in ("pyodide/pyodide.asm.wasm", "canvaskit/skwasm.js.symbols", "flutter.js.map",
+                   "assets/packages/flutter_math_fork/lib/katex_fonts/fonts/KaTeX_Main-Regular.ttf",
+                   "assets/packages/cupertino_icons/assets/CupertinoIcons.ttf"):
+        assert (_web_dir() / unused).exists(), f"flet-web no longer ships {unused}: update the test"
+        assert _get(app + base + unused)[0] == 404, unused
+        assert _get(app + "/" + unused)[0] == 404, unused
+    fonts = json.loads(_get(app + base + "assets/FontManifest.json")[2])
+    families = {f["family"] for f in fonts}
+    assert families == {"MaterialIcons", "Roboto"}, families
+    # The renderers a phone may need stay: wasm + skwasm (Chromium), JavaScript + CanvasKit (Safari, Firefox).
+    for needed in ("main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm",
+                   "canvaskit/chromium/canvaskit.wasm", "canvaskit/skwasm_heavy.wasm"):
+        assert _get(app + base + needed)[0] == 200, needed
