@@ -34,6 +34,25 @@ MIN_OCCUPANCY = {"maroon_tiles": 0.98, "navy_tiles": 0.99}
 MIN_LETTERS = {"maroon_tiles": 0.88, "navy_tiles": 0.95}
 
 
+def test_renders_show_the_conditions_of_issue_27() -> None:
+    """Besides the styles' colours and print, varied renders (as training and the benchmarks read them) of
+    every style are sometimes photographed a quarter or
+    half turn round (the corners, named from the board, are then not the photo's top-left first), at a steep
+    angle, and hold blanks plain (`?`) or printed with their letter in lower case. The new styles are there,
+    the Crossword board with yellow tiles folding and printed thin and tall."""
+    cases = [render("crossword_blue", TEST_SEED_FROM + k, varied=True) for k in range(24)]
+    turned = [c for c in cases if int(np.argmin(np.array(c.corners).sum(axis=1))) != 0]
+    assert turned and len(turned) < len(cases)
+    cells = "".join("".join(c.grid) for c in cases)
+    assert "?" in cells and any(ch.islower() for ch in cells)
+    # without `varied`, a seed gives the photo it gave before issue 27 (no blanks, not turned)
+    plain = [render("crossword_blue", TEST_SEED_FROM + k) for k in range(24)]
+    assert all(ch == "." or ch.isupper() for c in plain for ch in "".join(c.grid))
+    assert all(int(np.argmin(np.array(c.corners).sum(axis=1))) == 0 for c in plain)
+    assert {"thin_tall", "pale_wood", "black_condensed", "green_tiles", "crossword_yellow"} <= set(STYLES)
+    assert STYLES["crossword_yellow"].fold and STYLES["crossword_yellow"].squeeze < 1
+
+
 def test_renders_are_labelled_boards_and_repeatable() -> None:
     a, b = render("worn_wood", 3), render("worn_wood", 3)
     assert a.grid == b.grid and (a.image == b.image).all()
