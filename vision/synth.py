@@ -7,7 +7,10 @@ blue "Crossword" board with yellow lines and a fold down the middle, a green tra
 draws one such board in a chosen `STYLES` entry: the standard premium layout in the style's colours,
 words laid out crossword-fashion on tiles that sit slightly off-grid, each tile with its letter and
 point number in a DejaVu font, a bevel and a shadow; the board is then seen in mild perspective on a
-table under uneven light. The result carries the photo, the grid's corners and the 15-row label, so
+table under uneven light. Issue 27 added thin tall print, pale wood, black condensed and dark green tiles,
+a Crossword board with yellow tiles whose two halves are not one plane, glare patches on premium squares,
+and (`render(..., varied=True)`, as training and the benchmarks read them) blanks plain or printed in lower
+case, steep angles, warm or cold light and quarter or half turns. `BLIND_STYLES` are read only blind. The result carries the photo, the grid's corners and the 15-row label, so
 the trainer can learn from it and tests and benchmarks can read it like a labelled photo.
 """
 

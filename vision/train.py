@@ -15,6 +15,11 @@ Data used:
   and input scalings are written to `assets/vision/` (`occupancy.npz`, `letters.npz`): no photo pixels,
   crops or per-photo features ship.
 
+The point-number reader (`vision/points.py`, `assets/vision/points.npz`) is trained here too, from numbers
+rendered in the same fonts and numbers cut from the labelled glyphs' windows (labelled with their letter's
+value); `points_without` trains the leave-one-set-out copies the benchmark hands to the reader inside the
+held-out letter model (`vision.points.as_extras`). `--points-only` trains just the shipped one.
+
 Rendered boards: `vision/synth.py` draws tile and board styles no labelled set shows (dark tiles with
 light letters, coloured plastic, cream tiles with red or blue letters, worn wood, blue "Crossword" and
 green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set.
