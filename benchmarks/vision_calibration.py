@@ -7,7 +7,9 @@ read with models trained without its set, automatic corners; rendered styles lik
 when the file is missing. A square is right when its reading equals the label (a blank tile read as `?`;
 `#` squares are not labelled and not counted). The target: in every set, squares read with confidence
 >= 0.98 are right at least 99.9% of the time, and no square of a photo is confidently wrong. Also per
-set: photos with any wrong square, and how many of them the reader flagged doubtful (the app asks).
+set: photos with any wrong square, and how many of them the reader flagged doubtful (the app asks); and what
+honesty costs in questions: photos asked about (doubtful, or with a tile read below sure: the app asks about
+that square) and tiles read below sure.
 """
 
 from __future__ import annotations
@@ -63,6 +65,24 @@ def main(argv: list[str] | None = None) -> int:
                       for r in rs if not r["right"] and float(r["confidence"]) >= SURE]  # type: ignore[arg-type]
         print(f"{name:28s} {len(photos):6d}  {len(wrong):17d}  {len(flagged):16d}  {len(sure_wrong):6d}"
               + (f"   e.g. {'; '.join(sure_wrong[:4])}" if sure_wrong else ""))
+    print()
+    print(f"{'set (left out)':28s} photos  asked (doubtful or a tile not sure)  doubtful  tiles not sure"
+          "  letters right  letters sure and wrong")
+    for name, recs in by_set.items():
+        photos = defaultdict(list)
+        for r in recs:
+            photos[str(r["photo"])].append(r)
+        tiles = [r for r in recs if r["got"] != "."]
+        unsure = [r for r in tiles if float(r["confidence"]) < SURE]  # type: ignore[arg-type]
+        asked = sum(1 for rs in photos.values()
+                    if rs[0]["doubtful"] or any(r["got"] != "." and float(r["confidence"]) < SURE  # type: ignore[arg-type]
+                                                for r in rs))
+        doubtful = sum(1 for rs in photos.values() if rs[0]["doubtful"])
+        letters = [r for r in recs if str(r["truth"]).isupper()]
+        right = sum(bool(r["right"]) for r in letters)
+        letters_sure_wrong = sum(1 for r in letters if not r["right"] and float(r["confidence"]) >= SURE)  # type: ignore[arg-type]
+        print(f"{name:28s} {len(photos):6d}  {asked:35d}  {doubtful:8d}  {len(unsure):6d}/{len(tiles):6d}"
+              f"  {100 * right / max(len(letters), 1):12.2f}%  {letters_sure_wrong:8d}")
     print(f"\nworst share right among sure squares: {100 * worst:.3f}% (target 99.9%)")
     return 0
 

@@ -1,13 +1,23 @@
 """How the reader meets a board it has never seen: leave one labelled set (or one rendered style) out.
 
     python benchmarks/vision_styles.py [--cache DIR] [--sets a,b] [--styles x,y] [--renders N]
-                                       [--no-tesseract] [--records FILE]
+                                       [--no-tesseract] [--records FILE] [--blind]
 
 For each labelled set of `../shared/data/boards` (cava_ro, declanfinerty, umich_kwwangkw), models are
 trained on everything else (the other labelled sets and every rendered style of `vision/synth.py`;
 `python -m vision.train --leave-out SET`, cached), then every labelled photo of the set is read with
 automatic corners. For each rendered style the same: models trained without any render of that style
 read `--renders` renders of it with seeds no model has seen (from `vision.train.TEST_SEED_FROM`).
+
+The blind protocol (issue 27). The leave-one-set-out figures read sets the reader's rules were chosen on:
+every threshold of `vision/` was set while looking at these readings, so they leak into them. Some rendered
+styles (`vision.synth.BLIND_STYLES`) are therefore held out whole and read blind:
+1. the default run (`--styles` defaults to every style but the blind ones) and any tuning never read them;
+2. every rule and threshold is committed (`vision/`, `assets/vision/`, `benchmarks/`: `--blind` refuses a
+   tree that differs from its commit, and prints the commit it read with);
+3. `--blind` then reads each blind style once, with models trained without it, and its figures are
+   reported as they came, beside the leave-one-set-out table (README), whatever they are; a change made
+   after seeing them makes them seen, and the next blind style is a new one.
 
 Occupancy: share of labelled squares (not `#`) read right as tile or empty. Letters: share of labelled
 letter tiles (A-Z) read as exactly that letter (a missed tile counts as wrong). Blanks apart. `not
@@ -21,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,9 +44,10 @@ from lexicon.store import load_lexicon
 from vision.labelled import LABELLED_SETS, labelled_photos
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
+from vision.points import as_extras
 from vision.read import BoardReading, read_board
-from vision.synth import STYLES
-from vision.train import TEST_SEED_FROM, synth_photo, train_without
+from vision.synth import BLIND_STYLES, STYLES
+from vision.train import TEST_SEED_FROM, points_without, synth_photo, train_without
 
 RECORDS = Path("/tmp/vision-styles-records.json")
 EMPTY = ["." * 15] * 15
@@ -47,11 +59,29 @@ def _square_right(truth: str, got: str) -> bool:
     return truth == got
 
 
+def _frozen_commit() -> str | None:
+    """The commit the reader's rules come from, or None when vision/, assets/vision/ or benchmarks/ differ
+    from it (the blind read must be of rules fixed before it)."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "vision", "assets/vision", "benchmarks"],
+                               cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return None if dirty else head
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--sets", default=",".join(LABELLED_SETS))
-    ap.add_argument("--styles", default=",".join(STYLES), help="rendered styles ('' for none)")
+    ap.add_argument("--styles", default=",".join(s for s in STYLES if s not in BLIND_STYLES),
+                    help="rendered styles ('' for none; the blind ones only with --blind)")
+    ap.add_argument("--blind", action="store_true",
+                    help="read the styles held out blind (vision.synth.BLIND_STYLES), once, with the rules as "
+                         "committed: prints the commit and refuses a tree with uncommitted reader changes")
     ap.add_argument("--renders", type=int, default=4, help="test renders per style")
     ap.add_argument("--no-tesseract", action="store_true")
     ap.add_argument("--records", type=Path, default=RECORDS)
@@ -68,6 +98,17 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
+    if args.blind:
+        frozen = _frozen_commit()
+        if frozen is None:
+            log("--blind reads the held-out styles with the rules as committed: commit vision/, assets/vision/ "
+                "and benchmarks/ first")
+            return 2
+        print(f"blind read of {', '.join(BLIND_STYLES)} with the rules of commit {frozen}")
+        args.sets, args.styles = "", ",".join(BLIND_STYLES)
+    elif any(s in BLIND_STYLES for s in args.styles.split(",")):
+        log(f"{', '.join(BLIND_STYLES)} are read only blind (--blind), after the rules are committed")
+        return 2
     jobs: list[str] = [s for s in args.sets.split(",") if s] + [f"synth/{s}" for s in args.styles.split(",") if s]
     records: list[dict[str, object]] = []
     print(f"{'left out':28s} {'photos':>6s} {'occupancy':>22s} {'letters':>20s} {'blanks':>7s} "
@@ -75,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     for job in jobs:
         occ_path, let_path = train_without(job, args.cache, log)
         occ_model, letters = OccupancyModel(Mlp.load(occ_path)), Mlp.load(let_path)
+        # the point-number reader trained without the same set rides in the letter model's extras
+        letters.extras.update(as_extras(Mlp.load(points_without(job, args.cache, log))))
         if job.startswith("synth/"):
             style = job.split("/", 1)[1]
             cases = [synth_photo(style, TEST_SEED_FROM + k) for k in range(args.renders)]
@@ -106,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                     log(f"  {photo.stem} {chr(65 + c)}{r + 1}: {truth} read {got} ({conf:.3f})")
                 mine.append({"set": job, "photo": photo.stem, "square": f"{chr(65 + c)}{r + 1}",
                              "truth": truth, "got": got, "confidence": round(conf, 5), "right": right,
+                             "evidence": reading.evidence[r][c] if reading and reading.evidence else "",
                              "doubtful": bool(reading and reading.doubtful)})
             if reading and reading.doubtful and args.show_errors:
                 log(f"  {photo.stem}: doubtful: {'; '.join(reading.doubts)}")

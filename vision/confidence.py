@@ -13,6 +13,8 @@ independently of them:
   board whose tiles are coloured like its empty squares, one at a word's end (a blank would look just so);
 - a blank read where no letter was found, a letter read from a mark that is not a centred letter-sized
   glyph, and a letter whose glyph is barely a letter, cannot be sure;
+- nor can a letter that nothing but the network vouches for (`vouched`, issue 27): its point number must
+  read the letter's value in the tile set (`vision.points`, `vision.evidence`);
 - a reading with no tile at all where the board shows tile-like squares, or one that contradicts the board the game already holds (a known tile missing or read as another
   letter), or whose grid was found with low confidence, is `doubtful`, with one sentence per reason in
   `doubts`: the app then asks the referee instead of scoring, and `companion read` prints them.
@@ -65,6 +67,23 @@ LETTER_INK = 0.5
 BLANK_LOOKALIKE_BELOW = 22.0
 UNSURE_AT_MOST = 0.95  # the confidence given to a square that is not sure by one of the rules above
 DOUBTFUL_AT_MOST = 0.9  # every square of a doubtful reading stays below this
+
+
+def vouched(tags: str) -> bool:
+    """Whether a letter's evidence (`vision.evidence` tags) lets it be sure: its point number must read the
+    letter's value and the nearest stored example must not be of another letter.
+
+    A number that is missing (worn print, a number too small to read, a blank printed with a letter) leaves
+    the letter unsure, as one read against it does. Chosen over "nothing against" (the number or the nearest
+    example agreeing, neither against) on the leave-one-set-out readings of `benchmarks/vision_styles.py`
+    (issue 27): neither rule found a sure-and-wrong square there (the older rules leave none), the strict
+    one costs more questions where numbers are hard to read (letter tiles not sure: b3nkang 15 -> 138 of
+    208, its numbers 4-6 px; umich 1157 -> 1555 of 3049; jheidel 796 -> 1040 of 2368; cava 230 -> 283 of
+    2034), and it is the one that does not lean on the letter network's own training data: the nearest
+    example lives in the network's inputs and training set, the number does not.
+    """
+    found = set(tags.split(","))
+    return "number" in found and "!shape" not in found
 
 
 def _feature(look: SquareLook, name: str) -> npt.NDArray[np.float32]:
@@ -137,6 +156,13 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
         for (r, c), margin in zip(tile_squares, margins, strict=True):
             if grid[r][c] != "." and (margin < LETTER_MARGIN or unfamiliar):
                 conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
+
+    # Sure needs more than the network: evidence that does not come from its weights (`vision.evidence`).
+    if reading.evidence:
+        for r in range(SIZE):
+            for c in range(SIZE):
+                if grid[r][c] not in (".", "?") and not vouched(reading.evidence[r][c]):
+                    conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
 
     tiles = sum(ch != "." for row in grid for ch in row)
     n_odd = int(odd_empty(look, grid, VERY_ODD_Z).sum())

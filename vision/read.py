@@ -31,9 +31,12 @@ from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_
 from vision.confidence import DOUBTFUL_AT_MOST, assess
 from vision.decode import Photo, decode_image, decode_photo  # noqa: F401 - decode_image: read.py's public API
 from vision.errors import NoBoardFound
+from vision.evidence import letter_evidence
 from vision.mlp import Mlp
 from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
 from vision.orientation import number_votes, upright_turn
+from vision.points import ASSET as POINTS_ASSET
+from vision.points import PointReader, from_extras
 from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
 from vision.sequence import Disagreement, illegal_doubt, reconcile, unclear_letter_doubt, unseen_doubt
 from vision.words import SETTLED_AT_MOST, TRIED_PER_SQUARE, settle_by_words
@@ -136,6 +139,9 @@ class BoardReading(BaseModel):
     disagreements: list[OverruledSquare] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     doubts: list[str] = Field(default_factory=list)  # why the reading is doubtful (vision.confidence.assess)
+    # per square, what vouches for the letter besides the letter network (`vision.evidence` tags: "number",
+    # "shape", "!number", "!shape", comma-separated; "" for empty squares and blanks)
+    evidence: list[list[str]] = Field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """The CLI's JSON: grid, confidence, corners and, with a previous board, the move."""
@@ -150,7 +156,10 @@ class BoardReading(BaseModel):
             # "blank" (no letter printed); row-major, tiles only.
             "tiles": [
                 {"square": f"{chr(65 + c)}{r + 1}", "letter": self.grid[r][c],
-                 "confidence": round(self.confidence[r][c], 3), "recogniser": self.recogniser[r][c]}
+                 "confidence": round(self.confidence[r][c], 3), "recogniser": self.recogniser[r][c],
+                 # what vouched for the letter besides the network (vision.evidence): "number", "shape",
+                 # "!number" (the point number reads another value), "!shape"
+                 "evidence": self.evidence[r][c] if self.evidence else ""}
                 for r in range(SIZE) for c in range(SIZE) if self.grid[r][c] != "."
             ],
         }
@@ -186,6 +195,18 @@ def _locate(image: U8) -> tuple[npt.NDArray[np.float32], str, bool]:
 @functools.lru_cache(maxsize=1)
 def _occupancy_model() -> OccupancyModel:
     return OccupancyModel.load()
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_point_reader() -> PointReader | None:
+    return PointReader.load() if POINTS_ASSET.exists() else None
+
+
+def _point_reader(letters_net: Mlp | None) -> PointReader | None:
+    """The point-number reader a given letter network carries (held-out benchmark models), else the shipped one."""
+    if letters_net is not None:
+        return from_extras(letters_net.extras) or _shipped_point_reader()
+    return _shipped_point_reader()
 
 
 @functools.lru_cache(maxsize=8)
@@ -299,7 +320,7 @@ def read_board(
                                                 exclude=(edge.dx, edge.dy) if edge else None)
         crops.append(TileCrop(window, glyph))
     primary = MlpRecogniser(letters_net, tileset.alphabet) if letters_net else _recogniser(tileset.alphabet)
-    raw = primary.probabilities(crops)
+    raw, inputs = primary.probabilities_and_inputs(crops)
     noise = primary.not_letter(raw)
     probs = primary.letters_only(raw)  # one network pass serves both
     n_tiles = len(tile_squares)
@@ -308,7 +329,7 @@ def read_board(
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued
     tile_squares = tile_squares + [maybe[i - n_tiles] for i in rescued]
-    crops, raw, noise, probs = [crops[i] for i in keep], raw[keep], noise[keep], probs[keep]
+    crops, raw, noise, probs, inputs = [crops[i] for i in keep], raw[keep], noise[keep], probs[keep], inputs[keep]
     orientation_doubt = ""
     if upright:
         # Two signals: the letter network's reading of the tiles turned, and where the point numbers stand
@@ -366,6 +387,20 @@ def read_board(
         conf[r][c] = float(occ[r, c]) * cf
         rec[r][c] = w
 
+    # What vouches for each letter besides the network (`vision.evidence`): its point number, its nearest
+    # stored example. `vision.confidence.assess` keeps letters without it below sure.
+    evidence = [[""] * SIZE for _ in range(SIZE)]
+    lettered = [i for i, (r, c) in enumerate(tile_squares) if grid[r][c] in tileset.values and grid[r][c] != BLANK]
+    if lettered:
+        points = _point_reader(letters_net)
+        numbers = (points.values([crops[i] for i in lettered], set(tileset.values.values())) if points
+                   else [None] * len(lettered))
+        shapes = primary.shape_letters(inputs[lettered])
+        found = letter_evidence([grid[tile_squares[i][0]][tile_squares[i][1]] for i in lettered], numbers, shapes,
+                                tileset.values)
+        for i, ev in zip(lettered, found, strict=True):
+            evidence[tile_squares[i][0]][tile_squares[i][1]] = ev.tags
+
     if words is not None and previous is None:
         _settle_by_words(grid, conf, rec, occ, tile_squares, probs, primary.net.classes, words,
                          tileset.alphabet, warnings)
@@ -387,7 +422,7 @@ def read_board(
     out_corners = (pts / np.float32(photo.scale)).tolist()
     reading = BoardReading(
         grid=["".join(row) for row in grid], confidence=conf, corners=out_corners, located=located,
-        doubtful=doubtful, recogniser=rec, occupancy=occ.round(4).tolist(), warnings=warnings,
+        doubtful=doubtful, recogniser=rec, occupancy=occ.round(4).tolist(), warnings=warnings, evidence=evidence,
         disagreements=[OverruledSquare(**vars(d)) for d in overruled],
     )
     if before is not None:

@@ -341,7 +341,13 @@ class MlpRecogniser:
 
     def probabilities(self, crops: Sequence[TileCrop]) -> np.ndarray:
         """(n, classes) probabilities; crops without a glyph get all mass on the blank."""
+        return self.probabilities_and_inputs(crops)[0]
+
+    def probabilities_and_inputs(self, crops: Sequence[TileCrop]) -> tuple[np.ndarray, np.ndarray]:
+        """`probabilities` and each glyph's network inputs, standardised (zeros for crops without a glyph),
+        for the nearest-example check of `shape_letters`."""
         out = np.zeros((len(crops), len(self.net.classes)), np.float32)
+        inputs = np.zeros((len(crops), len(self.net.mean)), np.float32)
         with_glyph = [i for i, c in enumerate(crops) if c.glyph is not None]
         if with_glyph:
             polarity = print_polarity(np.array([crops[i].window for i in with_glyph]))
@@ -353,12 +359,27 @@ class MlpRecogniser:
             p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
             p = self._doubt_atypical(imgs, feats, p)
             # The crops are one board's tiles (`vision.read`): one font, so sure glyphs vouch for unsure ones.
-            out[with_glyph] = self._spurred_c(imgs, board_consistency(self.net.standardise(feats), p, self.letters))
+            x = self.net.standardise(feats)
+            inputs[with_glyph] = x
+            out[with_glyph] = self._spurred_c(imgs, board_consistency(x, p, self.letters))
         blank = self.net.classes.index(BLANK)
         for i, c in enumerate(crops):
             if c.glyph is None:
                 out[i, blank] = 1.0
-        return out
+        return out, inputs
+
+    def shape_letters(self, inputs: np.ndarray) -> list[str]:
+        """The class of the stored training example (`shape_protos`) nearest each glyph: a reading by nearest
+        example, not by the network's weights ("" where the model carries no examples)."""
+        protos, proto_class = self.net.extras.get("shape_protos"), self.net.extras.get("shape_class")
+        if protos is None or proto_class is None or not len(inputs):
+            return [""] * len(inputs)
+        allowed = self.mask[proto_class.astype(np.int64)]
+        p = protos[allowed].astype(np.float32)
+        owner = proto_class[allowed].astype(np.int64)
+        # squared distances by |x|^2 - 2 x.p + |p|^2 (one matrix product)
+        d = (inputs ** 2).sum(axis=1)[:, None] - 2.0 * inputs @ p.T + (p ** 2).sum(axis=1)[None, :]
+        return [self.net.classes[int(owner[k])] for k in d.argmin(axis=1)]
 
     def _doubt_atypical(self, images: np.ndarray, feats: np.ndarray, p: np.ndarray) -> np.ndarray:
         """Probabilities flattened for glyphs unlike every training example of the letter they are read as.

@@ -7,7 +7,10 @@ blue "Crossword" board with yellow lines and a fold down the middle, a green tra
 draws one such board in a chosen `STYLES` entry: the standard premium layout in the style's colours,
 words laid out crossword-fashion on tiles that sit slightly off-grid, each tile with its letter and
 point number in a DejaVu font, a bevel and a shadow; the board is then seen in mild perspective on a
-table under uneven light. The result carries the photo, the grid's corners and the 15-row label, so
+table under uneven light. Issue 27 added thin tall print, pale wood, black condensed and dark green tiles,
+a Crossword board with yellow tiles whose two halves are not one plane, glare patches on premium squares,
+and (`render(..., varied=True)`, as training and the benchmarks read them) blanks plain or printed in lower
+case, steep angles, warm or cold light and quarter or half turns. `BLIND_STYLES` are read only blind. The result carries the photo, the grid's corners and the 15-row label, so
 the trainer can learn from it and tests and benchmarks can read it like a labelled photo.
 """
 
@@ -26,6 +29,9 @@ import numpy.typing as npt
 SIZE = 15
 LAYOUT = Path(__file__).resolve().parents[1] / "assets" / "layouts" / "standard.json"
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+# A narrow sans for thin tall print; DejaVu's condensed face where URW's is not installed.
+NARROW_FONT = next((str(p) for p in (Path("/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Regular.otf"),)
+                    if p.exists()), "DejaVuSansCondensed.ttf")
 U8 = npt.NDArray[Any]
 BGR = tuple[int, int, int]
 
@@ -52,8 +58,10 @@ class Style:
     tile_jitter: float = 6.0  # per-tile colour variation (wood, worn plastic)
     grain: float = 0.0  # strength of wood grain on the tiles
     fade: float = 0.0  # how much the letters are worn towards the tile colour (0..1)
-    fold: bool = False  # a fold down the middle of the board (shading across column 7/8)
+    fold: bool = False  # a fold down the middle of the board: shading across column 7/8, the halves not one plane
     colour_tiles: tuple[BGR, ...] = ()  # several tile colours (coloured plastic sets)
+    squeeze: float = 1.0  # letters drawn this share of their font's width (thin tall print: < 1)
+    glare_spots: float = 0.0  # share of renders with glare patches on premium squares (shiny boards)
 
 
 _CLASSIC = {"T": (50, 50, 190), "D": (160, 160, 235), "t": (170, 110, 40), "d": (225, 200, 160)}
@@ -82,7 +90,26 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("green_board", (130, 190, 225), (30, 30, 40), (90, 140, 60),
           {"T": (40, 60, 200), "D": (150, 140, 240), "t": (170, 110, 30), "d": (200, 210, 140)}, (220, 235, 225),
           (40, 70, 30), grain=10.0, tile_jitter=12.0),
+    # Issue 27's styles. Cream tiles printed in a thin tall sans (E, T, R, P, I drawn narrow), glare on a shiny
+    # board.
+    Style("thin_tall", (200, 232, 242), (35, 35, 35), (185, 200, 200), _CLASSIC, (235, 240, 240), (40, 40, 40),
+          font=NARROW_FONT, squeeze=0.8, glare_spots=0.5),
+    # Pale wooden tiles with a dark serif print on a classic board.
+    Style("pale_wood", (150, 200, 230), (40, 45, 60), (185, 205, 200), _CLASSIC, (230, 235, 235), (35, 70, 110),
+          font="DejaVuSerif-Bold.ttf", tile_jitter=14.0, grain=16.0),
+    # Dark tiles of further colours, light letters: black with a condensed print, dark green.
+    Style("black_condensed", (28, 28, 30), (230, 235, 235), (195, 205, 200), _CLASSIC, (235, 240, 240),
+          (50, 50, 50), font="DejaVuSansCondensed-Bold.ttf"),
+    Style("green_tiles", (45, 80, 30), (225, 240, 235), (190, 205, 200), _CLASSIC, (235, 240, 240), (30, 50, 30),
+          font="DejaVuSerif-Bold.ttf"),
+    # Blue "Crossword" board folding in the middle, yellow tiles printed in a thin tall red sans, glare.
+    Style("crossword_yellow", (40, 200, 240), (30, 30, 170), (140, 80, 25),
+          {"T": (40, 40, 200), "D": (110, 100, 230), "t": (60, 150, 50), "d": (200, 160, 110)}, (40, 205, 230),
+          (110, 55, 20), font=NARROW_FONT, tile_jitter=6.0, fold=True, squeeze=0.75, glare_spots=0.8),
 )}
+# Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
+# reader was chosen while looking at their readings; models that read them were trained without them.
+BLIND_STYLES = ("green_tiles", "crossword_yellow")
 
 
 @dataclass(frozen=True)
@@ -140,7 +167,7 @@ def random_grid(rng: np.random.Generator, words: int) -> list[str]:
 def _font(name: str, px: int) -> Any:
     from PIL import ImageFont
 
-    return ImageFont.truetype(str(FONT_DIR / name), px)
+    return ImageFont.truetype(name if Path(name).is_absolute() else str(FONT_DIR / name), px)
 
 
 def _tile_image(style: Style, letter: str, cell: int, rng: np.random.Generator, colour: BGR) -> U8:
@@ -163,10 +190,22 @@ def _tile_image(style: Style, letter: str, cell: int, rng: np.random.Generator, 
     ink = Image.new("L", (cell * 4, cell * 4), 0)
     d = ImageDraw.Draw(ink)
     size = int(cell * 4 * rng.uniform(0.58, 0.7))
-    d.text((cell * 2 + rng.uniform(-0.05, 0.05) * cell * 4, cell * 2 + rng.uniform(-0.06, 0.04) * cell * 4),
-           letter, font=_font(style.font, size), fill=255, anchor="mm")
-    d.text((cell * 3.35, cell * 3.3), str(_VALUES[letter]), font=_font(style.font, int(cell * 4 * 0.24)),
-           fill=255, anchor="mm")
+    # A blank: plain ("?"), or printed with the lower-case letter it stands for and no number.
+    if letter != "?":
+        d.text((cell * 2 + rng.uniform(-0.05, 0.05) * cell * 4, cell * 2 + rng.uniform(-0.06, 0.04) * cell * 4),
+               letter, font=_font(style.font, size), fill=255, anchor="mm")
+    if style.squeeze != 1.0:  # thin tall print: the letter narrowed about the tile's centre
+        arr = np.asarray(ink)
+        narrow = cv2.resize(arr, (max(1, round(arr.shape[1] * style.squeeze)), arr.shape[0]),
+                            interpolation=cv2.INTER_AREA)
+        out = np.zeros_like(arr)
+        x0 = (arr.shape[1] - narrow.shape[1]) // 2
+        out[:, x0:x0 + narrow.shape[1]] = narrow
+        ink = Image.fromarray(out)
+        d = ImageDraw.Draw(ink)
+    if letter.isupper():
+        d.text((cell * 3.35, cell * 3.3), str(_VALUES[letter]), font=_font(style.font, int(cell * 4 * 0.24)),
+               fill=255, anchor="mm")
     alpha = cv2.resize(np.asarray(ink, np.float32) / 255.0, (cell, cell), interpolation=cv2.INTER_AREA)
     alpha *= 1.0 - style.fade * rng.uniform(0.3, 1.0)
     letter_col = np.array(style.letter, np.float32)
@@ -196,6 +235,17 @@ def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: i
         cv2.line(img, (g0, p), (g0 + SIZE * cell, p), style.line, lw)
     cx = g0 + 7 * cell + cell // 2
     cv2.drawMarker(img, (cx, cx), (20, 20, 20), cv2.MARKER_STAR, cell // 2, max(1, cell // 16))
+    if style.glare_spots and rng.random() < style.glare_spots:
+        # Glare patches on premium squares (a shiny board under a lamp): washed out to near white.
+        premium = [(r, c) for r in range(SIZE) for c in range(SIZE) if layout[r][c] != "."]
+        yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
+        light = np.zeros((side, side), np.float32)
+        for k in rng.choice(len(premium), size=int(rng.integers(1, 4)), replace=False):
+            r, c = premium[int(k)]
+            cy, cx = g0 + (r + 0.5) * cell, g0 + (c + 0.5) * cell
+            rad = cell * rng.uniform(0.3, 0.7)
+            light += rng.uniform(120, 220) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * rad ** 2))
+        img = np.clip(img.astype(np.float32) + light[:, :, None], 0, 255).astype(np.uint8)
     if style.fold:
         x = side // 2
         shade = np.ones(side, np.float32)
@@ -219,11 +269,22 @@ def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: i
     return img, float(g0)
 
 
-def render(style: str, seed: int, words: int | None = None, size: tuple[int, int] = (1400, 1200)) -> Rendered:
-    """One photo of a board in `style` (a `STYLES` key); the same style and seed give the same photo."""
+def render(style: str, seed: int, words: int | None = None, size: tuple[int, int] = (1400, 1200),
+           varied: bool = False) -> Rendered:
+    """One photo of a board in `style` (a `STYLES` key); the same style and seed give the same photo.
+
+    `varied` adds the conditions of issue 27 to some renders (drawn from a generator of their own, so the rest
+    of the photo is the same): blank tiles plain or printed in lower case, a steep angle, warm or cold light,
+    a quarter or half turn (`BLANKS_SHARE`, ...). Training and the benchmarks read varied renders; without it
+    a seed gives the photo it gave before them (tests and streams built on a render's letters).
+    """
     st = STYLES[style]
     rng = np.random.default_rng([seed, sum(map(ord, style))])
     grid = random_grid(rng, int(rng.integers(4, 16)) if words is None else words)
+    # Its own generator for what issue 27 added, so the draws above and below stay as they were.
+    extra = np.random.default_rng([seed, sum(map(ord, style)), 27])
+    if varied:
+        grid = _with_blanks(grid, extra)
     cell = int(rng.integers(44, 64))
     flat, g0 = _flat_board(st, grid, rng, cell)
     side = flat.shape[0]
@@ -234,6 +295,8 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     ang = np.deg2rad(rng.uniform(-4, 4))
     pts = pts @ np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]]).T
     tilt = rng.uniform(0.0, 0.12)
+    if varied and extra.random() < STRONG_PERSPECTIVE_SHARE:  # photographed from a seat, not from above
+        tilt = extra.uniform(0.15, 0.3)
     pts[:2, 0] *= 1 - tilt  # the far edge looks shorter
     pts[:2, 1] *= 1 - 0.5 * tilt
     pts += centre
@@ -243,6 +306,22 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     table = np.clip(table.astype(np.int16) + rng.integers(-8, 9, (h, w, 1)), 0, 255).astype(np.uint8)
     warped = cv2.warpPerspective(flat, hom, (w, h), flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.full(flat.shape[:2], 255, np.uint8), hom, (w, h))
+    hom_right = hom
+    if st.fold:
+        # The two halves are not quite one plane: the right half turns about the fold by a little.
+        half = side / 2
+        d = extra.uniform(-0.012, 0.012, 4) * side
+        hinge = cv2.getPerspectiveTransform(
+            np.float32([[half, 0], [side, 0], [side, side], [half, side]]),
+            np.float32([[half, 0], [side + d[0], d[1]], [side + d[2], side + d[3]], [half, side]]))
+        hom_right = hom @ hinge
+        right = np.zeros(flat.shape[:2], np.uint8)
+        right[:, side // 2:] = 255
+        warped_r = cv2.warpPerspective(flat, hom_right, (w, h), flags=cv2.INTER_AREA)
+        mask_r = cv2.warpPerspective(right, hom_right, (w, h))
+        mask_l = cv2.warpPerspective(255 - right, hom, (w, h))
+        warped = np.where(mask_r[:, :, None] > 127, warped_r, warped)
+        mask = np.maximum(mask_l, mask_r)
     photo = np.where(mask[:, :, None] > 127, warped, table)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     shade = rng.uniform(0.8, 0.95) + rng.uniform(0.0, 0.25) * (xx * np.cos(ang * 20) + yy) / (w + h)
@@ -251,7 +330,42 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     out = np.clip(photo.astype(np.float32) * shade[:, :, None] + glare[:, :, None], 0, 255)
     out = out + rng.normal(0, 2.5, out.shape)
     out = cv2.GaussianBlur(np.clip(out, 0, 255).astype(np.uint8), (3, 3), rng.uniform(0.4, 0.9))
+    light = extra.random() if varied else 1.0
+    if light < WARM_COLD_SHARE:  # warm (lamp) or cold (daylight, a phone's white balance) light: a colour cast
+        cast = np.array((0.8, 0.95, 1.12) if light < WARM_COLD_SHARE / 2 else (1.12, 1.0, 0.85), np.float32)
+        cast = 1 + (cast - 1) * extra.uniform(0.5, 1.0)
+        out = np.clip(out.astype(np.float32) * cast, 0, 255).astype(np.uint8)
     g1 = g0 + SIZE * (side - 2 * g0) / SIZE
-    grid_pts = np.float32([[g0, g0], [g1, g0], [g1, g1], [g0, g1]]).reshape(-1, 1, 2)
-    corners = cv2.perspectiveTransform(grid_pts, hom).reshape(4, 2)
+    left_pts = np.float32([[g0, g0], [g0, g1]]).reshape(-1, 1, 2)
+    right_pts = np.float32([[g1, g0], [g1, g1]]).reshape(-1, 1, 2)
+    tl, bl = cv2.perspectiveTransform(left_pts, hom).reshape(2, 2)
+    tr, br = cv2.perspectiveTransform(right_pts, hom_right).reshape(2, 2)
+    corners = np.array([tl, tr, br, bl], np.float64)
+    if varied and extra.random() < QUARTER_TURN_SHARE:
+        # Photographed from another seat: the photo is turned (the label stays the board's; corners follow).
+        k = int(extra.integers(1, 4))
+        for _ in range(k):  # one counter-clockwise quarter turn: (x, y) -> (y, width - 1 - x)
+            corners = np.stack([corners[:, 1], out.shape[1] - 1 - corners[:, 0]], axis=1)
+            out = np.ascontiguousarray(np.rot90(out))
     return Rendered(style, seed, out, corners.round(2).tolist(), grid)
+
+
+# Shares of renders (all styles) photographed at a steep angle, under warm or cold light, turned a quarter or
+# half turn, and with blank tiles (plain or printed with their letter in lower case).
+STRONG_PERSPECTIVE_SHARE = 0.25
+WARM_COLD_SHARE = 0.4
+QUARTER_TURN_SHARE = 0.2
+BLANKS_SHARE = 0.4
+
+
+def _with_blanks(grid: list[str], rng: np.random.Generator) -> list[str]:
+    """The grid with one or two of its tiles made blanks (in BLANKS_SHARE of boards): `?` plain, or the
+    lower-case letter it stands for printed on it (labelled lower case, as the labelled photos' blanks)."""
+    if rng.random() >= BLANKS_SHARE:
+        return grid
+    rows = [list(r) for r in grid]
+    tiles = [(r, c) for r in range(SIZE) for c in range(SIZE) if rows[r][c] != "."]
+    for k in rng.choice(len(tiles), size=min(len(tiles), int(rng.integers(1, 3))), replace=False):
+        r, c = tiles[int(k)]
+        rows[r][c] = "?" if rng.random() < 0.5 else rows[r][c].lower()
+    return ["".join(r) for r in rows]

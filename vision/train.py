@@ -15,6 +15,11 @@ Data used:
   and input scalings are written to `assets/vision/` (`occupancy.npz`, `letters.npz`): no photo pixels,
   crops or per-photo features ship.
 
+The point-number reader (`vision/points.py`, `assets/vision/points.npz`) is trained here too, from numbers
+rendered in the same fonts and numbers cut from the labelled glyphs' windows (labelled with their letter's
+value); `points_without` trains the leave-one-set-out copies the benchmark hands to the reader inside the
+held-out letter model (`vision.points.as_extras`). `--points-only` trains just the shipped one.
+
 Rendered boards: `vision/synth.py` draws tile and board styles no labelled set shows (dark tiles with
 light letters, coloured plastic, cream tiles with red or blue letters, worn wood, blue "Crossword" and
 green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set.
@@ -45,6 +50,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision import points as points_module
 from vision.cells import (
     CELL,
     GLYPH,
@@ -61,7 +67,9 @@ from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos
 from vision.mlp import Mlp, train_mlp
 from vision.occupancy import ASSET as OCC_ASSET
 from vision.occupancy import DECISION_MARK, OccupancyModel, SquareLook, measure
-from vision.recognise import letter_glyph, tile_letter, without_point_number
+from vision.points import ASSET as POINTS_ASSET
+from vision.points import NumberPatch, number_patch, rendered_numbers, train_points
+from vision.recognise import TileCrop, letter_glyph, tile_letter, without_point_number
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "vision"
 LETTERS_ASSET = ASSETS / "letters.npz"
@@ -209,7 +217,7 @@ def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
     """A rendered board as a labelled photo (set `synth/<style>`) and its image."""
     from vision.synth import render
 
-    r = render(style, seed)
+    r = render(style, seed, varied=True)
     photo = LabelledPhoto(f"synth/{style}", f"{style}_{seed}", Path(f"synth:{style}:{seed}"), r.grid, r.corners,
                           {"synthetic": True})
     return photo, r.image
@@ -534,11 +542,58 @@ def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tup
     return occ_path, let_path
 
 
+def photo_numbers(parts: list[PhotoData]) -> tuple[list[NumberPatch], list[str]]:
+    """Point numbers cut from the labelled glyphs' windows, each labelled with its letter's value in the set's
+    tile set (cava_ro: Romanian; the rest and the renders: English)."""
+    from companion.rules.tiles import load_tileset
+
+    sets = {"en": load_tileset("en"), "ro": load_tileset("ro")}
+    patches: list[NumberPatch] = []
+    labels: list[str] = []
+    for p in parts:
+        values = sets["ro" if p.photo.set == "cava_ro" else "en"].values
+        for window, found, ch in zip(p.windows, p.found, p.glyph_y, strict=True):
+            if not ch.isupper() or ch not in values:
+                continue
+            patch = number_patch(TileCrop(window, found))
+            if patch is not None:
+                patches.append(patch)
+                labels.append(str(values[ch]))
+    return patches, labels
+
+
+def cached_rendered_numbers(cache: Path | None) -> tuple[list[NumberPatch], list[str]]:
+    """`vision.points.rendered_numbers`, cached (keyed by the number code and the fonts)."""
+    key = hashlib.sha1(inspect.getsource(points_module).encode() + str(training_fonts()).encode()).hexdigest()[:12]
+    hit = cache / f"numbers_{key}.pkl" if cache is not None else None
+    if hit is not None and hit.exists():
+        data: tuple[list[NumberPatch], list[str]] = pickle.loads(hit.read_bytes())
+        return data
+    data = rendered_numbers()
+    if hit is not None:
+        hit.parent.mkdir(parents=True, exist_ok=True)
+        hit.write_bytes(pickle.dumps(data))
+    return data
+
+
+def points_without(left_out: str, cache: Path, log: Callable[[str], None]) -> Path:
+    """The point-number reader trained without one labelled set or rendered style (as `train_without`)."""
+    parts = [p for p in load_all(cache, log) + load_synth(cache, log) if p.photo.set != left_out]
+    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(points_module) + str(training_fonts())
+                        + "".join("".join(p.photo.grid) for p in parts)).encode()).hexdigest()[:10]
+    path = cache / "leave_out" / f"{left_out.replace('/', '_')}_{key}_points.npz"
+    if not path.exists():
+        log(f"training the number reader without {left_out}")
+        train_points(cached_rendered_numbers(cache), photo_numbers(parts)).save(path)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--eval-only", action="store_true", help="report held-out folds, write nothing")
     ap.add_argument("--no-eval", action="store_true", help="train the shipped models only")
+    ap.add_argument("--points-only", action="store_true", help="train only the shipped point-number reader")
     ap.add_argument("--leave-out", metavar="SET", help="only train models without this set (or synth/<style>) "
                     "into the cache, for benchmarks/vision_styles.py")
     args = ap.parse_args(argv)
@@ -552,6 +607,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parts = load_all(args.cache, log)
     rendered = load_synth(args.cache, log)
+    points = train_points(cached_rendered_numbers(args.cache), photo_numbers(parts + rendered))
+    if not args.eval_only:
+        points.save(POINTS_ASSET)
+        log(f"wrote {POINTS_ASSET}: {points.info['data']}")
+    if args.points_only:
+        return 0
     synth = synthetic_glyphs()
     log(f"synthetic glyphs: {len(synth[1])}; real glyphs: {sum(len(p.glyph_y) for p in parts)}")
     if not args.no_eval:
