@@ -60,6 +60,10 @@ LOOK_SQUARES = SIZE + 2 * RING
 # over the board's edge for whole moves and kept the view "waiting" on cava: 10 of 57 moves).
 GLARE_LEVELS = 10.0
 GLARE_MORE_COLOUR = 4.0
+# ... and only when the glaring look is near white in every channel: without this, a dark hand over a
+# light board read as "a reflection gone" (the look before it brighter, with less colour) and was not
+# seen: a partial move was committed on a 2 frames/s stream with the camera bumped.
+GLARE_WHITE_FROM = 225.0
 
 
 class WatchConfig(BaseModel, frozen=True):
@@ -204,15 +208,16 @@ def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool
 
 
 def washed_out(now: Look, then: Look) -> npt.NDArray[np.bool_]:
-    """Per look square: brighter in every channel by more than GLARE_LEVELS with no more colour than
-    before (after the light's change): a lamp's reflection, not a hand (skin adds colour: its red
-    channel rises far above its blue) nor a tile."""
+    """Per look square: brighter in every channel by more than GLARE_LEVELS, near white, with no more
+    colour than before (after the light's change): a lamp's reflection, not a hand (skin adds colour and
+    is not white) nor a tile."""
     gain = _lighting(now.mean, then.mean)
     lit = now.mean / gain
     brighter = (lit - then.mean).min(axis=2) > GLARE_LEVELS
     spread_now = lit.max(axis=2) - lit.min(axis=2)
     spread_then = then.mean.max(axis=2) - then.mean.min(axis=2)
-    out: npt.NDArray[np.bool_] = brighter & (spread_now <= spread_then + GLARE_MORE_COLOUR)
+    near_white = lit.min(axis=2) >= GLARE_WHITE_FROM
+    out: npt.NDArray[np.bool_] = brighter & near_white & (spread_now <= spread_then + GLARE_MORE_COLOUR)
     return out
 
 
@@ -460,8 +465,13 @@ class Watcher:
             if self._proposal is not None:
                 self._clear_since = None
             self._held = False
+            self._pending = None  # the board looks otherwise: a doubt is timed from now
             try:
                 reading = self._read(frame, self._game)
+                if (reading.doubtful or reading.changed) and self._relocated_for is not look:
+                    # Known tiles unseen or moved: the camera may have been knocked by a little (too little
+                    # to tell from the look). Find the grid again once and read again if it moved.
+                    reading = self._read_again_if_moved(frame, look, reading)
             except (NotAnImage, NoBoardFound):
                 return self._no_board(t)
             if reading.corners:
@@ -476,6 +486,19 @@ class Watcher:
         held = self._reading
         assert held is not None
         return self._judge(frame, held, look, still, t)
+
+    def _read_again_if_moved(self, frame: Frame, look: Look, reading: BoardReading) -> BoardReading:
+        """`reading` again with the grid found afresh, when it lies more than a fifth of a square away."""
+        self._relocated_for = look
+        before = self._corners
+        if before is None or not self._locate(frame):
+            return reading
+        assert self._corners is not None
+        square = float(np.linalg.norm(before[1] - before[0])) / SIZE
+        if float(np.abs(self._corners - before).max()) < 0.2 * square:
+            self._corners = before
+            return reading
+        return self._read(frame, self._game)
 
     def _judge(self, frame: Frame, reading: BoardReading, look: Look, still: bool, t: float) -> WatchStatus:
         """What a clear view's reading means for the move."""
@@ -499,8 +522,8 @@ class Watcher:
             # tiles being laid are often not one legal play yet (a gap, the first tiles off the centre).
             self._proposal = None
             self._clear_since = None
-            if self._pending is None or self._pending[1:] != (question, squares):
-                self._pending = (t, question, squares)  # the same doubt seen on: its time runs on
+            if self._pending is None:
+                self._pending = (t, question, squares)
             return self._doubt_status(t)
         if self._question is not None:
             return self._asking(t)
