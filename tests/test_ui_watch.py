@@ -209,5 +209,5 @@ def test_the_settle_seconds_are_kept_with_the_game_and_survive_a_restart(tmp_pat
     # A game whose settle was never set keeps the core's default after a restart.
     monkeypatch.setattr(HUB, "store", GameStore(tmp_path / "other"))
     (tmp_path / "other").mkdir()
-    other, _ = referee_at_new_table("watch-test-8")
+    referee_at_new_table("watch-test-8")
     assert GameStore(tmp_path / "other").resume_all()[0][0].watch().settle() == default
