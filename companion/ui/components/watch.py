@@ -23,6 +23,8 @@ from companion.ui.watching import FRAME_INTERVAL, STALL_SECONDS, WatchView
 VERDICT_SECONDS = 8
 REFUSED = ("The camera was refused: allow this page to use the camera (the browser's site settings), "
            "then switch Watch on again. Nothing was changed.")
+STALLED = ("The camera stopped sending pictures: nothing is confirmed until it comes back. Check the phone, then "
+           "switch Watch off and on.")
 
 
 def play_summary(check: Any, identifier: str = "play-score") -> ft.Control:
@@ -184,8 +186,7 @@ def WatchPanel(app: AppState):
             except Exception as exc:  # noqa: BLE001 - the stream stopped: say so, commit nothing
                 if not isinstance(exc, TimeoutError):
                     logging.getLogger("companion.watch").warning("watch: no picture from the camera: %s", exc)
-                watch.camera_failed("The camera stopped sending pictures: nothing is confirmed until it comes "
-                                    "back. Check the phone, then switch Watch off and on")
+                watch.camera_failed(STALLED)
                 await asyncio.sleep(1.0)
                 continue
             watch.offer(data, mirrored.current, time.monotonic())
