@@ -211,3 +211,33 @@ def test_the_settle_seconds_are_kept_with_the_game_and_survive_a_restart(tmp_pat
     (tmp_path / "other").mkdir()
     referee_at_new_table("watch-test-8")
     assert GameStore(tmp_path / "other").resume_all()[0][0].watch().settle() == default
+
+
+def test_a_move_taken_back_right_after_its_commit_is_lifted_not_recorded_again(rendered_stream):
+    """The referee challenges (or undoes) a watched move the moment it is recorded, before the camera's
+    next picture is read: the tiles still on the table are the withdrawn play, to be lifted, never the
+    next player's move (a browser run recorded Ann's withdrawn XOL again as Bob's play)."""
+    _, stream = rendered_stream
+    game, app = referee_at_new_table("watch-test-9")
+    watch = app.watch()
+    first = stream.moves[0]
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        frames = iter(stream.frames)
+        for t, frame in frames:  # up to the frame whose read records the first move
+            await watch.offer(jpeg(frame), False, t)
+            if len(game.log.events) == 2:
+                break
+        app.undo()  # taken back before the next picture is read
+        assert game.current_player == "Ann" and not any(ch.isalpha() for row in game.board.rows() for ch in row)
+        for t, frame in frames:  # the tiles stay on the table until the move's last frame
+            if t > first.end:
+                break
+            await watch.offer(jpeg(frame), False, t)
+
+    asyncio.run(run())
+    assert watch.view.phase == "waiting for the withdrawn tiles to be lifted", watch.view.message
+    assert [t.kind for t in game.engine.state.turns] == []
+    assert game.current_player == "Ann"
