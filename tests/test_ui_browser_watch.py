@@ -100,7 +100,7 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
             seen = watch_text(fol, move_seen("HOTEL 8D 24"))
             ref.wait_ident("watch-countdown")
             # one line of what confirming does (the refill and the bag's count follow it in the same node)
-            ref.text("Ann's token moves from GO to Red (space 24).", place="watch-score-effects", contains=True)
+            ref.text("Ann's token moves from GO to Red (space 24).", place="watch-effects", contains=True)
             ref.shot("watch-1-referee-move-seen")
             fol.shot("watch-2-follower-move-seen")
             print(f"follower saw: {seen!r}")

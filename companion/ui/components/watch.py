@@ -27,7 +27,7 @@ STALLED = ("The camera stopped sending pictures: nothing is confirmed until it c
            "switch Watch off and on.")
 
 
-def play_summary(check: Any, identifier: str = "play-score") -> ft.Control:
+def play_summary(check: Any, identifier: str = "play-score", effects_identifier: str = "play-effects") -> ft.Control:
     """A checked play as the table reads it: each word's score, the total, and (Monopoly Scrabble) what
     confirming it does with the money, the cards and the token."""
     parts = [f"{w} {s}" for w, s in check.words]
@@ -38,7 +38,7 @@ def play_summary(check: Any, identifier: str = "play-score") -> ft.Control:
     effects = [e for e in check.effects if " plays " not in e]
     if not effects:
         return score
-    return ft.Column([score, ft.Semantics(identifier=f"{identifier}-effects", content=ft.Column(
+    return ft.Column([score, ft.Semantics(identifier=effects_identifier, content=ft.Column(
         [ft.Text("If confirmed:", size=12, italic=True)] + [ft.Text(e, size=13) for e in effects],
         spacing=1, tight=True))], spacing=4, tight=True)
 
@@ -90,7 +90,7 @@ def WatchState(view: WatchView, silent: int = 0):
                  if r < len(rows)]
         if tiles:
             lines.append(ft.Text("New tiles: " + ", ".join(tiles), size=13))
-        lines.append(play_summary(view.proposal, "watch-score"))
+        lines.append(play_summary(view.proposal, "watch-score", "watch-effects"))
     elif view.proposal is not None and view.proposal.error and view.phase == "move seen":
         lines.append(ft.Text(view.proposal.error, size=13, color="#B71C1C"))
     if view.question:
