@@ -273,3 +273,38 @@ def test_followers_are_told_when_the_referees_camera_goes_quiet(tmp_path, playwr
     saved = stored_game(tmp_path)
     assert len(saved.log.events) == 1 and saved.current_player == "Ann"
 
+
+# Marks the camera preview's <video> (a restart of the preview would make a new element), or counts the
+# marked ones still on the page.
+MARK_VIDEO = """mark => { let n = 0; const walk = root => { for (const e of root.querySelectorAll('*')) {
+    if (e.tagName === 'VIDEO') { if (mark) e.dataset.watchMark = 'kept'; if (e.dataset.watchMark === 'kept') n++; }
+    if (e.shadowRoot) walk(e.shadowRoot); } }; walk(document); return n; }"""
+
+
+def test_a_tap_anywhere_on_the_turn_screen_stops_the_countdown(tmp_path, playwright_instance):  # noqa: F811
+    """Issue #22: "any tap stops the countdown". A real pointer tap (at screen coordinates, through
+    Flutter's own hit testing) on the turn screen's heading, which is no button, stops the countdown of a
+    move seen: nothing is recorded after the settle time, and the live preview was not started again."""
+    _, boards = play_in_process()
+    video = write(build(boards[:2], final_hold=30.0), tmp_path / "first-move.y4m")
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = start_watched_game(browser, url)
+        try:
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            watch_text(ref, move_seen("HOTEL 8D 24"))
+            assert ref.page.evaluate(MARK_VIDEO, True) == 1
+            box = ref.text("Ann to play").bounding_box()
+            ref.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            watch_text(ref, "Move seen: HOTEL 8D 24; waiting for a tap.", timeout=10_000)
+            ref.page.wait_for_timeout(8_000)  # twice the settle time: the stopped countdown records nothing
+            watch_text(ref, "Move seen: HOTEL 8D 24; waiting for a tap.")
+            ref.text("Ann to play")
+            assert ref.page.evaluate(MARK_VIDEO, False) == 1, "the camera preview was started again"
+        except Exception:
+            failure_shot(ref, "watch-tap")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert len(saved.log.events) == 1 and saved.current_player == "Ann"

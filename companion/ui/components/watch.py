@@ -256,9 +256,9 @@ def WatchPanel(app: AppState):
                      on_submit=lambda e: app.set_watch_settle()),
         ft.TextButton("Set", on_click=lambda e: app.set_watch_settle()),
     ], wrap=True))
-    # Any tap on the panel (outside its buttons) stops a countdown, as the Wait button does.
-    return ft.Semantics(identifier="watch-panel", content=ft.Container(
-        on_click=hold, content=ft.Column(items, spacing=6, tight=True)))
+    # A tap on the panel outside its buttons stops a countdown as any such tap on the turn screen does
+    # (`TurnScreen`'s detector), and as the Wait button does.
+    return ft.Semantics(identifier="watch-panel", content=ft.Container(content=ft.Column(items, spacing=6, tight=True)))
 
 
 @ft.component
