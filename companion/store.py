@@ -477,6 +477,15 @@ class Store:
         raise StoreError(f"there is no game {game_id!r} in this file: check the game id")
 
     @_guarded
+    def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        """Replace a game's settings (what its table keeps beside the events and may change during the game,
+        e.g. a watched table's settle seconds); the events are untouched."""
+        settings_json = json.dumps(settings, sort_keys=True)
+        with self._write() as conn:
+            self._row(game_id)
+            conn.execute("UPDATE games SET settings = ? WHERE id = ?", (settings_json, game_id))
+
+    @_guarded
     def set_status(self, game_id: str, status: str) -> None:
         if status not in STATUSES:
             raise StoreError(f"unknown game status {status!r}: use one of {', '.join(STATUSES)}")

@@ -22,6 +22,9 @@ from browser.conftest_shared import app_server, launch, new_tab, playwright_inst
 from browser.harness import LAPTOP, PHONE, SCREENSHOTS, Tab, failure_shot
 from browser.watch_game import PLAYERS, build, play_in_process, write
 
+from companion.ui.components.watch import REFUSED, STALLED
+from companion.ui.watching import STOPPED
+
 pytestmark = pytest.mark.browser
 FAKE_CAMERA = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
 # Stops every track of every <video> on the page (the camera's preview): the stream stops as when another
@@ -44,11 +47,26 @@ def stored_game(data_dir: Path):
     return games[0]
 
 
-def watch_text(tab: Tab, pattern: str, timeout: float = 40_000) -> str:
-    """Wait until the tab's watch state says `pattern` (a regular expression); return what it says."""
-    loc = tab.ident("watch-state").filter(has_text=re.compile(pattern)).first
+# The watch state's headline once the referee's camera stops sending pictures (no picture at all, or
+# blank ones): either, whichever the app notices first.
+CAMERA_STOPPED = re.compile(f"{re.escape(STALLED)}|{re.escape(STOPPED)}")
+
+
+def move_seen(move: str) -> re.Pattern[str]:
+    """The watch state while a move counts down: "Move seen: HOTEL 8D 24, confirming in 5 s."."""
+    return re.compile(rf"Move seen: {re.escape(move)}, confirming in \d+ s\.")
+
+
+def watch_text(tab: Tab, text: str | re.Pattern[str], timeout: float = 40_000,
+               places: tuple[str, ...] = ("watch-state",)) -> str:
+    """Wait until the tab's watch state (its headline; `places`: or another of the watch's lines) says
+    exactly `text` (a pattern: matching the whole line); return what it says."""
+    found = tab.find(text, place=places[0])
+    for place in places[1:]:
+        found = found.or_(tab.find(text, place=place))
+    loc = found.first
     loc.wait_for(timeout=timeout)
-    return loc.inner_text()
+    return str(loc.inner_text())
 
 
 def start_watched_game(browser, url: str, viewport: dict[str, int] = LAPTOP) -> Tab:
@@ -77,29 +95,32 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
             started = time.monotonic()
             # The first move: proposed on both screens with its score, the money and the token, then committed
             # by the countdown (the referee taps nothing).
-            watch_text(ref, r"Move seen: HOTEL 8D 24")
+            watch_text(ref, move_seen("HOTEL 8D 24"))
             on_screen = time.time()
-            seen = watch_text(fol, r"Move seen: HOTEL 8D 24")
+            seen = watch_text(fol, move_seen("HOTEL 8D 24"))
             ref.wait_ident("watch-countdown")
-            ref.text(re.compile(r"Ann's token moves from GO to Red"))
+            # one line of what confirming does (the refill and the bag's count follow it in the same node)
+            ref.text("Ann's token moves from GO to Red (space 24).", place="watch-effects", contains=True)
             ref.shot("watch-1-referee-move-seen")
             fol.shot("watch-2-follower-move-seen")
             print(f"follower saw: {seen!r}")
             ref.text("Bob to play")
-            fol.ident("follow-status").filter(has_text="Bob to play").first.wait_for(timeout=20_000)
+            fol.text("Bob to play", timeout=20_000, place="follow-status")
             # NOT, then Ann's XOL, which Bob challenges: the play is withdrawn, the table lifts the tiles.
-            ref.text(re.compile(r"Challenge Ann's X"), timeout=60_000)
+            ref.text("Challenge Ann's XOL? Who challenges:", timeout=60_000)
             ref.click("Challenge by Bob")
-            ref.wait_ident("watch-verdict")
-            ref.text(re.compile(r"UNACCEPTABLE XOL"))
-            lift = watch_text(fol, r"lift|withdrawn", timeout=20_000)
+            ref.text("UNACCEPTABLE XOL Word list: ENABLE. Ann's play is withdrawn: tiles back, and money, cards and "
+                     "token as before. Ann loses the turn.", place="watch-verdict")
+            # the squares still to lift (the hand may have lifted one before the follower's screen looks)
+            lift = watch_text(fol, re.compile(r"Waiting for the withdrawn tiles to be lifted \((H6, H7|H6|H7)\)\."),
+                              timeout=20_000)
             fol.shot("watch-3-follower-lift")
             print(f"after the challenge the follower saw: {lift!r}")
             # HEN and HOE (Ann passes GO: the Bank pays M2,000).
-            ref.text(re.compile(r"Bob played HEN at 10D"), timeout=60_000)
-            ref.text(re.compile(r"Ann played HOE at 9G"), timeout=60_000)
-            ref.text("M3,000")
-            fol.text("M3,000")
+            ref.text("Bob played HEN at 10D: 12 points.", timeout=60_000, place="info")
+            ref.text("Ann played HOE at 9G: 22 points.", timeout=60_000, place="info")
+            ref.text("Ann 46 pts M3,000", place="player-0")
+            fol.text("Ann 46 pts M3,000", place="player-0")
             ref.shot("watch-4-referee-end")
             rate = ref.wait_ident("watch-rate").inner_text()
             print(f"the whole game watched in {time.monotonic() - started:.0f} s; {rate}")
@@ -135,8 +156,7 @@ def test_a_camera_the_browser_refuses_is_one_sentence_and_nothing_changes(tmp_pa
             ref.click("Start game")
             ref.text("Ann to play")
             ref.tap(ref.page.get_by_role("switch", name="Watch"))
-            ref.wait_ident("watch-problem")
-            ref.text(re.compile(r"^The camera was refused: allow this page to use the camera"))
+            ref.text(REFUSED, place="watch-problem")
             ref.text("Ann to play")
             ref.shot("watch-5-camera-refused")
         except Exception:
@@ -156,14 +176,14 @@ def test_a_stream_that_stops_mid_move_commits_nothing(tmp_path, playwright_insta
         ref = start_watched_game(browser, url, PHONE)  # the phone standing over the board is the referee's
         try:
             ref.tap(ref.page.get_by_role("switch", name="Watch"))
-            watch_text(ref, r"Move seen: HOTEL 8D 24")
+            watch_text(ref, move_seen("HOTEL 8D 24"))
             ref.shot("watch-7-referee-phone")
             assert ref.page.evaluate(STOP_STREAM) >= 1
-            watch_text(ref, r"^The camera stopped sending pictures", timeout=10_000)
+            watch_text(ref, CAMERA_STOPPED, timeout=10_000)
             # Longer than the settle time: the countdown that was running commits nothing.
             ref.page.wait_for_timeout(8_000)
             ref.text("Ann to play")
-            watch_text(ref, r"^The camera stopped sending pictures")
+            watch_text(ref, CAMERA_STOPPED)
         except Exception:
             failure_shot(ref, "watch-stopped")
             raise
@@ -197,17 +217,17 @@ def test_with_the_clocks_running_the_players_clock_tap_ends_the_move(tmp_path, p
             ref.text("Ann to play")
             ref.fill("Settle seconds", "30")
             ref.click("Set")
-            ref.text("A still board with new tiles is confirmed after 30 s.")
+            ref.text("A still board with new tiles is confirmed after 30 s.", place="info")
             ref.click("Start clocks")
             ref.tap(ref.page.get_by_role("switch", name="Watch"))
             for player, seen, played in (("Ann", "HOTEL 8D 24", "Ann played HOTEL at 8D: 24 points."),
                                          ("Bob", "NOT E7 3", "Bob played N.T at E7: 3 points.")):
-                watch_text(ref, f"Move seen: {seen}")
+                watch_text(ref, move_seen(seen))
                 proposed = time.monotonic()
                 if player == "Ann":
                     ref.shot("watch-6-clock-tap")
                 ref.click(f"{player}: stop my clock")
-                ref.text(played)
+                ref.text(played, place="info")
                 assert time.monotonic() - proposed < 20, "recorded by the tap, not by the 30 s countdown"
             ref.text("Ann to play")
         except Exception:
@@ -232,16 +252,57 @@ def test_followers_are_told_when_the_referees_camera_goes_quiet(tmp_path, playwr
         try:
             fol.text("Watching (read-only)")
             ref.tap(ref.page.get_by_role("switch", name="Watch"))
-            watch_text(fol, r"Watching the board|A move is being laid|Waiting for a clear view")
+            watch_text(fol, re.compile(r"Watching the board\.|A move is being laid\.|"
+                                       r"Waiting for a clear view( of the board|: .+)\."))
             ref.page.close()
             # Whichever the server notices first: the tab's camera loop finding no picture, the tab gone (its
-            # turn screen unmounted), or no picture offered for a while.
-            said = watch_text(fol, r"^The camera stopped sending pictures|^Watching stopped|"
-                                   r"^No picture from the referee's camera for \d+ s")
+            # turn screen unmounted: Watch is off, the sentence is the watch's problem line), or no picture
+            # offered for a while.
+            said = watch_text(fol, re.compile(
+                f"{CAMERA_STOPPED.pattern}|"
+                + re.escape("Watching stopped: the referee's phone left the turn screen. Switch Watch on there again.")
+                + r"|No picture from the referee's camera for \d+ s: is its screen still on\? Nothing is recorded "
+                  r"meanwhile\."), places=("watch-state", "watch-problem"))
             print(f"the follower, once the referee's tab closed: {said!r}")
             fol.text("Ann to play")
         except Exception:
             failure_shot(fol, "watch-quiet")
+            raise
+        finally:
+            browser.close()
+    saved = stored_game(tmp_path)
+    assert len(saved.log.events) == 1 and saved.current_player == "Ann"
+
+
+# Marks the camera preview's <video> (a restart of the preview would make a new element), or counts the
+# marked ones still on the page.
+MARK_VIDEO = """mark => { let n = 0; const walk = root => { for (const e of root.querySelectorAll('*')) {
+    if (e.tagName === 'VIDEO') { if (mark) e.dataset.watchMark = 'kept'; if (e.dataset.watchMark === 'kept') n++; }
+    if (e.shadowRoot) walk(e.shadowRoot); } }; walk(document); return n; }"""
+
+
+def test_a_tap_anywhere_on_the_turn_screen_stops_the_countdown(tmp_path, playwright_instance):  # noqa: F811
+    """Issue #22: "any tap stops the countdown". A real pointer tap (at screen coordinates, through
+    Flutter's own hit testing) on the turn screen's heading, which is no button, stops the countdown of a
+    move seen: nothing is recorded after the settle time, and the live preview was not started again."""
+    _, boards = play_in_process()
+    video = write(build(boards[:2], final_hold=30.0), tmp_path / "first-move.y4m")
+    with app_server(tmp_path) as url:
+        browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
+        ref = start_watched_game(browser, url)
+        try:
+            ref.tap(ref.page.get_by_role("switch", name="Watch"))
+            watch_text(ref, move_seen("HOTEL 8D 24"))
+            assert ref.page.evaluate(MARK_VIDEO, True) == 1
+            box = ref.text("Ann to play").bounding_box()
+            ref.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            watch_text(ref, "Move seen: HOTEL 8D 24; waiting for a tap.", timeout=10_000)
+            ref.page.wait_for_timeout(8_000)  # twice the settle time: the stopped countdown records nothing
+            watch_text(ref, "Move seen: HOTEL 8D 24; waiting for a tap.")
+            ref.text("Ann to play")
+            assert ref.page.evaluate(MARK_VIDEO, False) == 1, "the camera preview was started again"
+        except Exception:
+            failure_shot(ref, "watch-tap")
             raise
         finally:
             browser.close()

@@ -186,3 +186,58 @@ def test_a_question_opens_the_correction_screen_and_the_referees_answer_is_the_p
 
     asyncio.run(run())
     assert [t.kind for t in game.engine.state.turns] == ["play"]
+
+
+def test_the_settle_seconds_are_kept_with_the_game_and_survive_a_restart(tmp_path, monkeypatch):
+    """The settle seconds are a table setting the referee changes during the game: saved in the game's
+    stored settings (a real SQLite file), not as an event (no score changes, no undo takes them back); an
+    app started again on the same file (a new `GameStore`, which reads it from disk) watches with them."""
+    from companion.ui.persist import GameStore
+    from companion.ui.watching import TableWatch
+
+    monkeypatch.setattr(HUB, "store", GameStore(tmp_path))
+    game, app = referee_at_new_table("watch-test-7")  # saved at once: the game's row is created here
+    default = TableWatch(game).default_settle()
+    for typed, expected in (("12", 12.0), ("7,5", 7.5)):  # changed twice after the game was first saved
+        app.form.settle = typed
+        app.set_watch_settle()
+        assert app.error == "" and app.info == f"A still board with new tiles is confirmed after {expected:g} s."
+        resumed, notes = GameStore(tmp_path).resume_all()  # the restart: the file read afresh
+        assert [g.id for g in resumed] == [game.id], notes
+        assert resumed[0].watch().settle() == expected != default
+        assert len(resumed[0].log.events) == 1  # the start only: the setting is no event
+    # A game whose settle was never set keeps the core's default after a restart.
+    monkeypatch.setattr(HUB, "store", GameStore(tmp_path / "other"))
+    (tmp_path / "other").mkdir()
+    referee_at_new_table("watch-test-8")
+    assert GameStore(tmp_path / "other").resume_all()[0][0].watch().settle() == default
+
+
+def test_a_move_taken_back_right_after_its_commit_is_lifted_not_recorded_again(rendered_stream):
+    """The referee challenges (or undoes) a watched move the moment it is recorded, before the camera's
+    next picture is read: the tiles still on the table are the withdrawn play, to be lifted, never the
+    next player's move (a browser run recorded Ann's withdrawn XOL again as Bob's play)."""
+    _, stream = rendered_stream
+    game, app = referee_at_new_table("watch-test-9")
+    watch = app.watch()
+    first = stream.moves[0]
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        frames = iter(stream.frames)
+        for t, frame in frames:  # up to the frame whose read records the first move
+            await watch.offer(jpeg(frame), False, t)
+            if len(game.log.events) == 2:
+                break
+        app.undo()  # taken back before the next picture is read
+        assert game.current_player == "Ann" and not any(ch.isalpha() for row in game.board.rows() for ch in row)
+        for t, frame in frames:  # the tiles stay on the table until the move's last frame
+            if t > first.end:
+                break
+            await watch.offer(jpeg(frame), False, t)
+
+    asyncio.run(run())
+    assert watch.view.phase == "waiting for the withdrawn tiles to be lifted", watch.view.message
+    assert [t.kind for t in game.engine.state.turns] == []
+    assert game.current_player == "Ann"

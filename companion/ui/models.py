@@ -681,15 +681,21 @@ class AppState:
             self.say("Watching on: the board as the game has it.")
 
     def set_watch_settle(self) -> None:
-        watch = self.watch()
-        if watch is None:
+        """The table's settle seconds, typed by the referee: saved with the game's settings (a restart
+        keeps them) and shown on every tab."""
+        game, watch = self.game, self.watch()
+        if game is None or watch is None:
+            return
+        if HUB.may_change(game, self.session_key):
+            self.refused()
+            self.fail(PIN_NEEDED)
             return
         problem = watch.set_settle(self.form.settle)
         if problem:
             self.fail(problem)
             return
         self.form.settle = ""
-        self.say(f"A still board with new tiles is confirmed after {watch.settle():g} s.")
+        self._done(f"A still board with new tiles is confirmed after {watch.settle():g} s.")
 
     def record_watched(self, check: PlayCheck, moves: int) -> str:
         """Record a move the watcher committed, as a confirmed photo is (one play); '' or the refusal.

@@ -66,6 +66,9 @@ class GameStore:
         self._start_lock = threading.Lock()  # starting the writer thread only
         self._clocks_lock = threading.Lock()  # the clocks' JSON file only
         self._saved: dict[str, int] = {}  # game id -> events already in the store
+        # game id -> its settings as stored (`{"table": table_settings(), ...}`): a table setting changed
+        # during the game (a watched table's settle seconds) is written when it differs from these
+        self._settings: dict[str, dict[str, Any]] = {}
         self._clocks_saved_at: dict[str, float] = {}  # game id -> when its clocks were last written
         self._pins: dict[str, bool] = {}  # game id -> whether a referee PIN guards it, once read
         self._writers = threading.local()  # this thread's open store for saving, and the file it opened
@@ -184,7 +187,7 @@ class GameStore:
 
         unique = list({id(g): g for g in games}.values())
         with self._lock:
-            before = dict(self._saved)
+            before, settings_before = dict(self._saved), dict(self._settings)
             failed = ""
             try:
                 store = self._writer()
@@ -198,10 +201,11 @@ class GameStore:
                             LOG.error("saving game %s failed: %s", game.id, exc)
                             failed = f"The game could not be saved ({exc})."
                             self._saved.pop(game.id, None)  # read again from the store next time
+                            self._settings.pop(game.id, None)
                 for game in created:
                     game.new_pin = ""  # only its salted hash is kept, in the store
             except (StoreError, OSError, sqlite3.Error) as exc:
-                self._saved = before  # nothing of the batch was written
+                self._saved, self._settings = before, settings_before  # nothing of the batch was written
                 LOG.error("saving games %s failed: %s", ", ".join(g.id for g in unique), exc)
                 failed = f"The game could not be saved ({exc})."
             try:
@@ -254,16 +258,24 @@ class GameStore:
         with game.lock:  # a whole action's events: the event loop may be in the middle of one
             events = list(game.log.events)
             finished = game.finished
+            # as JSON gives it back, so that an unchanged setting compares equal to the stored one
+            table = json.loads(json.dumps(game.table_settings(), sort_keys=True))
         created = False
         if game.id not in self._saved:
             known = {g.id for g in store.games()}
             if game.id not in known:
-                store.create_game(game.kind, {"table": game.table_settings()}, game_id=game.id,
-                                  pin=game.new_pin or None)
+                store.create_game(game.kind, {"table": table}, game_id=game.id, pin=game.new_pin or None)
                 created = True
                 self._saved[game.id] = 0
+                self._settings[game.id] = {"table": table}
             else:
                 self._saved[game.id] = store.last_seq(game.id)
+        if game.id not in self._settings:
+            self._settings[game.id] = store.game(game.id).settings
+        stored = self._settings[game.id]
+        if stored.get("table") != table:  # a table setting changed during the game: not an event of it
+            store.set_settings(game.id, {**stored, "table": table})
+            self._settings[game.id] = {**stored, "table": table}
         done = self._saved[game.id]
         if len(events) > done:
             self._saved[game.id] = store.append(game.id, events[done:], expected_seq=done, device="referee")
@@ -348,6 +360,7 @@ class GameStore:
             LOG.exception("resuming game %s failed", info.id)
             return None, f"The open game {info.id} could not be resumed ({exc})."
         self._saved[game.id] = len(events)
+        self._settings[game.id] = info.settings
         if info.status != "active":
             return game, ""
         note = ""
@@ -391,4 +404,6 @@ def rebuild(game_id: str, variant: str, table: dict[str, Any], events: list[Any]
     found in the registry by the stored variant."""
     from companion.games import GAMES
 
-    return GAMES.get(variant).load_ui().rebuild(game_id, table, events)  # type: ignore[no-any-return]
+    game: TableBase = GAMES.get(variant).load_ui().rebuild(game_id, table, events)
+    game.restore_table_settings(table)  # what may change during a game (e.g. a watched table's settle seconds)
+    return game

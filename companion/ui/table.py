@@ -202,6 +202,10 @@ class TableBase:
             "penalty_per_minute": self.penalty_per_minute,
         }
 
+    def restore_table_settings(self, table: dict[str, Any]) -> None:
+        """After `GameUI.rebuild`: take back the stored table settings a game may change while it is played
+        (none here; the word tables' watch keeps its settle seconds)."""
+
     def events_json(self) -> str:
         return dump_events(self.log.events, self.kind)
 

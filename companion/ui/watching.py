@@ -311,9 +311,13 @@ class TableWatch:
             if moves == self._moves:
                 return
             rows = list(game.board.rows())
-        withdrawn = [(r, c) for r, row in enumerate(self._board) for c, ch in enumerate(row)
-                     if ch not in ".#" and rows[r][c] in ".#"]
         with self._lock:
+            # The tiles the watcher holds on the board, not the board it was last told: after a commit it
+            # holds the committed move already, and a challenge (or an undo) tapped before the next frame
+            # was read takes that move off the game's board: its tiles are to be lifted, not a new move.
+            held = self._watcher.board if self._watcher is not None else self._board
+            withdrawn = [(r, c) for r, row in enumerate(held) for c, ch in enumerate(row)
+                         if ch not in ".#" and rows[r][c] in ".#"]
             if self._watcher is not None:
                 self._watcher.set_board(rows, withdrawn=withdrawn)
             self._board, self._moves = rows, moves

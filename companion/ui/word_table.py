@@ -9,6 +9,7 @@ turns those into its own events; every rule decision is the engine's.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,8 @@ from companion.rules.scoring import play_direction
 from companion.rules.tiles import load_tileset
 from companion.ui.adapters import JUDGE, BoardRead, Verdict
 from companion.ui.table import PlayerInfo, TableBase, TableError
+
+LOG = logging.getLogger("companion.ui")
 
 
 @dataclass
@@ -196,8 +199,21 @@ class WordTable(TableBase):
         return str(stage()) if callable(stage) else "word"
 
     def table_settings(self) -> dict[str, Any]:
-        return {**super().table_settings(), "banker": self.banker, "lexicon": self.lexicon,
-                "preset_label": self.preset_label}
+        settings = {**super().table_settings(), "banker": self.banker, "lexicon": self.lexicon,
+                    "preset_label": self.preset_label}
+        if self._watch is not None and self._watch.settle_seconds is not None:
+            # The referee's settle seconds (watch mode): a table setting, changed during the game, kept with
+            # the game's stored settings (not an event: it changes no score and no undo takes it back).
+            settings["watch_settle"] = self._watch.settle_seconds
+        return settings
+
+    def restore_table_settings(self, table: dict[str, Any]) -> None:
+        settle = table.get("watch_settle")
+        if settle is None:
+            return
+        problem = self.watch().set_settle(str(settle))  # checked as if typed: a damaged value is not used
+        if problem:
+            LOG.warning("game %s: the stored settle seconds %r are not used: %s", self.id, settle, problem)
 
     # ----- end of game (the shared end screen asks these)
     def rack_field(self, player: str) -> tuple[str, str]:

@@ -141,4 +141,14 @@ def TurnScreen(app: AppState, steps: Callable[[AppState], ft.Control] | None = N
     if game.can_end_by_agreement():
         tail.append(ft.TextButton("End game by agreement", on_click=lambda e: app.go("end")))
     items.append(ft.Row(tail, wrap=True))
-    return split([BoardGrid(app)], before, items)
+
+    async def stop_countdown(e) -> None:
+        await app.watch_hold()
+
+    # Any tap on the screen that is no action of its own stops a watched move's countdown (issue #22): a
+    # button, a field or a board square takes its tap first (Flutter gives a tap to the innermost
+    # detector), every other tap reaches this one. Always here, watching or not, so that the live camera
+    # preview's place in the tree never changes (a changed ancestor would start the camera again); kept out
+    # of the semantics tree, which stays as it was.
+    return ft.GestureDetector(content=split([BoardGrid(app)], before, items), on_tap=stop_countdown,
+                              exclude_from_semantics=True)

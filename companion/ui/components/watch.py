@@ -23,6 +23,8 @@ from companion.ui.watching import FRAME_INTERVAL, STALL_SECONDS, WatchView
 VERDICT_SECONDS = 8
 REFUSED = ("The camera was refused: allow this page to use the camera (the browser's site settings), "
            "then switch Watch on again. Nothing was changed.")
+STALLED = ("The camera stopped sending pictures: nothing is confirmed until it comes back. Check the phone, then "
+           "switch Watch off and on.")
 
 
 def play_summary(check: Any, identifier: str = "play-score", effects_identifier: str = "play-effects") -> ft.Control:
@@ -88,7 +90,7 @@ def WatchState(view: WatchView, silent: int = 0):
                  if r < len(rows)]
         if tiles:
             lines.append(ft.Text("New tiles: " + ", ".join(tiles), size=13))
-        lines.append(play_summary(view.proposal, "watch-score", "watch-score-effects"))
+        lines.append(play_summary(view.proposal, "watch-score", "watch-effects"))
     elif view.proposal is not None and view.proposal.error and view.phase == "move seen":
         lines.append(ft.Text(view.proposal.error, size=13, color="#B71C1C"))
     if view.question:
@@ -184,8 +186,7 @@ def WatchPanel(app: AppState):
             except Exception as exc:  # noqa: BLE001 - the stream stopped: say so, commit nothing
                 if not isinstance(exc, TimeoutError):
                     logging.getLogger("companion.watch").warning("watch: no picture from the camera: %s", exc)
-                watch.camera_failed("The camera stopped sending pictures: nothing is confirmed until it comes "
-                                    "back. Check the phone, then switch Watch off and on")
+                watch.camera_failed(STALLED)
                 await asyncio.sleep(1.0)
                 continue
             watch.offer(data, mirrored.current, time.monotonic())
@@ -255,9 +256,9 @@ def WatchPanel(app: AppState):
                      on_submit=lambda e: app.set_watch_settle()),
         ft.TextButton("Set", on_click=lambda e: app.set_watch_settle()),
     ], wrap=True))
-    # Any tap on the panel (outside its buttons) stops a countdown, as the Wait button does.
-    return ft.Semantics(identifier="watch-panel", content=ft.Container(
-        on_click=hold, content=ft.Column(items, spacing=6, tight=True)))
+    # A tap on the panel outside its buttons stops a countdown as any such tap on the turn screen does
+    # (`TurnScreen`'s detector), and as the Wait button does.
+    return ft.Semantics(identifier="watch-panel", content=ft.Container(content=ft.Column(items, spacing=6, tight=True)))
 
 
 @ft.component
