@@ -219,6 +219,10 @@ def test_companion_watch_bad_input_is_one_sentence_and_exit_2(game: Any, tmp_pat
     text = tmp_path / "notes.mp4"
     text.write_text("not a video", encoding="utf-8")
     assert "not a video" in _cli_error([str(text)], capsys)
+    named = tmp_path / "notes.y4m"  # named like a y4m: our parser's sentence, not OpenCV's complaint
+    named.write_text("not a video", encoding="utf-8")
+    assert _cli_error([str(named)], capsys) == (f"companion watch: {named} is not a y4m video (no YUV4MPEG2 "
+                                                "header): give a y4m video, an mp4 or a folder of frames")
     rng = np.random.default_rng(1)
     noise = [(float(k), np.clip(rng.normal(110, 25, (SIZE[1], SIZE[0], 3)), 0, 255).astype(np.uint8))
              for k in range(3)]

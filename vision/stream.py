@@ -472,7 +472,8 @@ def read_y4m(path: Path) -> Iterator[tuple[float, U8]]:
     with open(path, "rb") as f:
         header = f.readline(1024)
         if not header.startswith(b"YUV4MPEG2 ") or not header.endswith(b"\n"):
-            raise StreamError(f"{path} is not a y4m video (no YUV4MPEG2 header)")
+            raise StreamError(f"{path} is not a y4m video (no YUV4MPEG2 header): give a y4m video, an mp4 or a "
+                              "folder of frames")
         fields = {tok[:1]: tok[1:] for tok in header.decode("ascii", "replace").split()[1:]}
         try:
             w, h = int(fields["W"]), int(fields["H"])

@@ -74,7 +74,9 @@ def _frames(source: Path, fps: float | None) -> Iterator[tuple[float, Any]]:
             head = f.read(10)
     except OSError as exc:
         raise CommandError(f"cannot open {source}: {exc.strerror or exc}") from None
-    if head.startswith(b"YUV4MPEG2"):
+    # A file named .y4m is read by our own parser, whose refusal is one sentence (OpenCV's ffmpeg would
+    # first print its own complaint about the magic number on stderr).
+    if head.startswith(b"YUV4MPEG2") or source.suffix.lower() == ".y4m":
         try:
             yield from read_y4m(source)
         except StreamError as exc:
