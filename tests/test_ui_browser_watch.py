@@ -107,7 +107,7 @@ def test_a_watched_game_is_recorded_exactly_with_no_tap_but_watch_and_the_challe
             ref.text("Bob to play")
             fol.text("Bob to play", timeout=20_000, place="follow-status")
             # NOT, then Ann's XOL, which Bob challenges: the play is withdrawn, the table lifts the tiles.
-            ref.text("Challenge Ann's XOL? Who challenges:", timeout=60_000)
+            ref.text(re.compile(r"Challenge Ann's XOL\? Open until .+\. Who challenges:"), timeout=60_000)
             ref.click("Challenge by Bob")
             ref.text("UNACCEPTABLE XOL Word list: ENABLE. Ann's play is withdrawn: tiles back, and money, cards and "
                      "token as before. Ann loses the turn.", place="watch-verdict")
