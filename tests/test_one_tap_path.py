@@ -138,9 +138,9 @@ def unguarded_calls(path: Path, recording: set[str], app_methods: set[str], sour
         elif name in ALWAYS_FLAGGED:
             if not (name == "push" and not _looks_like_game(receiver)):
                 findings.append(f"{where} records an event without AppState._act")
-        elif name in recording and not _is_app(receiver, in_app_state):
-            if name not in app_methods or _looks_like_game(receiver):
-                findings.append(f"{where} calls the table's recording method {name} without AppState._act")
+        elif (name in recording and not _is_app(receiver, in_app_state)
+              and (name not in app_methods or _looks_like_game(receiver))):
+            findings.append(f"{where} calls the table's recording method {name} without AppState._act")
 
     visit(tree, None, None)
     return findings
