@@ -362,6 +362,10 @@ def builder_steps(r: Referee) -> None:
     r.matching(r"^Unmortgage ", "Unmortgage", "unmortgages")
     ref.fill("Ann pays (M)", "15")
     r.button("Record the trade", "trade: M15")
+    ref.click("Turn")
+    ref.tap_ident("site-A1")  # a foundation: the build panel (no event yet)
+    ref.wait_ident("build")
+    r.button("Build floor 1 on A1", "Ann builds floor 1 on A1.")
 
 
 GAME_STEPS = {"monopoly_deal": deal_steps, "classic": classic_steps, "monopoly": monopoly_steps,
