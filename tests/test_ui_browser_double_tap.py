@@ -366,6 +366,7 @@ def builder_steps(r: Referee) -> None:
     ref.tap_ident("site-A1")  # a foundation: the build panel (no event yet)
     ref.wait_ident("build")
     r.button("Build floor 1 on A1", "Ann builds floor 1 on A1.")
+    r.matching(r"^Trade 4 \w+ for 1 \w+$", "Trade 4 for 1 with the Bank", "with the Bank.")
 
 
 GAME_STEPS = {"monopoly_deal": deal_steps, "classic": classic_steps, "monopoly": monopoly_steps,
