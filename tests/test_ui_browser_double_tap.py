@@ -128,9 +128,10 @@ class Referee:
             games = store.games()
             return max((store.last_seq(g.id) for g in games), default=0)
 
-    def double_tap(self, locator, name: str, shows: str | None = None) -> None:
+    def double_tap(self, locator, name: str, shows: str | None = None, events: int = 1) -> None:
         """Two mouse clicks at the centre of `locator`, DOUBLE_TAP_GAP_MS apart (the second lands on
-        whatever is drawn there by then); exactly one new event must be stored."""
+        whatever is drawn there by then); exactly one new event must be stored (`events`: the one action
+        that is stored as two, Builder's "next player rolls now", which ends the turn and rolls)."""
         page = self.tab.page
         locator.wait_for(timeout=25_000)
         before = self.events()
@@ -150,14 +151,25 @@ class Referee:
             self.redraws.append(time.perf_counter() - t0)
         time.sleep(SETTLE_S)
         after = self.events()
-        assert after == before + 1, f"double tap on {name!r} recorded {after - before} events"
+        assert after == before + events, f"double tap on {name!r} recorded {after - before} events"
         self.checked.append(name)
 
     def button(self, name: str, shows: str | None = None, exact: bool = True) -> None:
         self.double_tap(self.tab.button(name, exact).first, name, shows)
 
-    def ident(self, identifier: str, shows: str | None = None) -> None:
-        self.double_tap(self.tab.ident(identifier).first, identifier, shows)
+    def ident(self, identifier: str, shows: str | None = None, events: int = 1) -> None:
+        self.double_tap(self.tab.ident(identifier).first, identifier, shows, events)
+
+    def once(self, name: str, shows: str) -> None:
+        """One tap at a person's pace (a tap within the guard's window of the last one would be dropped),
+        to reach the next button to double-tap."""
+        time.sleep(1.5)
+        self.tab.click(name)
+        self.tab.text(shows, contains=True)
+
+    def matching(self, pattern: str, name: str, shows: str | None = None) -> None:
+        """The button whose label matches `pattern` (a regular expression): amounts the profile decides."""
+        self.double_tap(self.tab.page.get_by_role("button", name=re.compile(pattern)).first, name, shows)
 
 
 def _start(ref, game: str | None, players: int = 2) -> None:
@@ -253,6 +265,33 @@ def deal_steps(r: Referee) -> None:
     r.button("Red", "Bob's turn: 0 of 3 plays left.")
     ref.click("Red / Yellow wild (in Red)")
     r.button("Move to Yellow", "Bob moves Red / Yellow wild to Yellow.")
+    r.once("End Bob's turn", "Cleo draws 2.")
+    r.button("Cleo draws 2", "Cleo's turn: 3 of 3 plays left.")
+    ref.click("Debt Collector (3M)")
+    r.button("Ann", "Cleo plays Debt Collector: Ann owes 5M.")  # the target's button records the play
+    r.matching(r"^Ann pays \d+M$", "Ann pays 5M", "Ann pays Cleo")
+    for card in ("Mediterranean Avenue", "Baltic Avenue"):  # a complete Brown set for Ann to break
+        r.once(card, f"Cleo lays {card} (Brown).")
+    r.once("End Cleo's turn", "Ann draws 2.")
+    r.once("Ann draws 2", "Ann's turn: 3 of 3 plays left.")
+    ref.click("Deal Breaker (5M)")
+    r.button("Brown set", "Ann plays Deal Breaker on Cleo's Brown set.")
+    r.button("Cleo accepts", "Ann's turn: 2 of 3 plays left.")
+    ref.click("House (3M)")
+    r.button("Brown", "Ann puts a house on Brown.")
+    r.once("Park Place", "Ann lays Park Place (Dark Blue).")  # for Bob's Forced Deal to take
+    r.once("End Ann's turn", "Bob draws 2.")
+    r.once("Bob draws 2", "Bob's turn: 3 of 3 plays left.")
+    ref.click("Pass Go (1M)")
+    r.once("Play Pass Go: draw 2", "Bob's turn: 2 of 3 plays left.")  # nine cards in hand
+    ref.click("Forced Deal (3M)")
+    ref.click("Park Place")  # take (Ann, the only one to take from)
+    r.button("Boardwalk", "Bob plays Forced Deal: Boardwalk for Ann's Park Place.")  # give: records the play
+    r.button("Ann accepts", "Bob's turn: 1 of 3 plays left.")
+    ref.click("End turn: discard 1 first")
+    ref.text("Bob holds 8 cards: discard 1 to keep 7.", contains=True)
+    ref.click("1M")
+    r.button("Discard 1", "Bob discards 1.")
     ref.click("End")
     r.button("End the game by agreement")
     ref.wait_ident("winner")
@@ -281,6 +320,17 @@ def monopoly_steps(r: Referee) -> None:
     _start(ref, None)
     ref.text("Ann to play", contains=True)
     _play_word(r, "HOTEL", "E8", "Bob to play")
+    # Bob's HUG down through the H, a G bought from the Bank rack: his token lands on Chance.
+    ref.fill("Word", "HUG")
+    ref.fill("Square", "E8")
+    ref.click("Down")
+    ref.fill("Bought from Bank", "G")
+    ref.click("Check")
+    ref.text(re.compile(r"UG \d+ = \d+ points"), contains=True)
+    r.button("Confirm play", "Bob draws a Chance card: tap what it says.")
+    r.button("Card: go to Jail", "Bob: Chance: go to jail.")
+    r.button("Pass", "Ann passes.")
+    r.button("Pay jail fee", "Bob: paid M100 to leave Jail.")
     r.button("Pass", "Bob passed.")
     ref.click("End")
     r.button("Finish and show the winner")
@@ -295,6 +345,28 @@ def builder_steps(r: Referee) -> None:
     r.double_tap(ref.page.get_by_role("button", name=re.compile(r"^Buy for M")).first, "Buy", "buys")
     r.button("End turn", "Bob rolls the dice.")
     r.button("Undo last action", "The last action was undone.", exact=False)
+    ref.click("End turn")
+    ref.text("Bob rolls the dice.", contains=True)
+    r.ident("dice-1-4", "Bob lands on")  # Ann's deed: the rent request
+    r.matching(r"^Ann asks for M", "Ann asks for the rent", "rent on")
+    # The next player's roll, one tap: it ends Bob's turn and records Ann's roll (two events, one action).
+    r.ident("dice-3-3", "Ann rolls 3+3", events=2)
+    r.button("Auction it", "Auction of")
+    r.button("Bob bids", "Bob bids M")  # the least bid
+    ref.fill("Bid (M)", "40")
+    r.button("Ann bids", "Ann bids M40")
+    r.matching(r"^Sold to Ann for M", "Sold to Ann", "Ann wins")
+    ref.click("Bank")
+    ref.wait_ident("cash")
+    r.matching(r"^Mortgage ", "Mortgage", "mortgages")
+    r.matching(r"^Unmortgage ", "Unmortgage", "unmortgages")
+    ref.fill("Ann pays (M)", "15")
+    r.button("Record the trade", "trade: M15")
+    ref.click("Turn")
+    ref.tap_ident("site-A1")  # a foundation: the build panel (no event yet)
+    ref.wait_ident("build")
+    r.button("Build floor 1 on A1", "Ann builds floor 1 on A1.")
+    r.matching(r"^Trade 4 \w+ for 1 \w+$", "Trade 4 for 1 with the Bank", "with the Bank.")
 
 
 GAME_STEPS = {"monopoly_deal": deal_steps, "classic": classic_steps, "monopoly": monopoly_steps,
