@@ -385,3 +385,27 @@ def test_a_move_the_board_watcher_records_is_no_tap_and_never_dropped(tmp_path: 
     finally:
         tab.form.not_a_tap = False
     assert not tab.do("bank", "2M")  # a finger's tap still is, within the window of the last tap
+
+
+@pytest.mark.tap_guard
+def test_the_second_tap_of_a_double_tap_on_start_game_records_nothing(tmp_path: Path) -> None:
+    """"Start game" opens the play screen, whose first button (Deal: "Ann draws 2") can be drawn under the
+    finger: a tap a moment after the start is the double tap's second, not a move."""
+    from companion.ui import models
+    from companion.ui.hub import HUB
+    from companion.ui.models import AppState
+
+    HUB.configure(str(tmp_path))
+    tab = AppState(session_key="tab-start")
+    tab.new_game()
+    tab.chosen_game = "monopoly_deal"
+    tab.form.names[:2] = ["Ann", "Bob"]
+    tab.start_game()
+    game = tab.game
+    assert tab.error == "" and game is not None
+    assert not tab.do("draw")  # 0 ms after Start game: dropped, nothing said
+    assert [e.type for e in game.log.events] == ["start"] and tab.error == ""
+    time.sleep(models.TAP_REPEAT_SECONDS)
+    drawn(tab)
+    time.sleep(models.TAP_SETTLE_SECONDS)
+    assert tab.do("draw") and [e.type for e in game.log.events] == ["start", "draw"]  # a deliberate tap

@@ -335,6 +335,7 @@ class AppState:
         self.player_count = max(low, min(high, len(self.form.names), n))
 
     def start_game(self) -> None:
+        started = time.monotonic()
         f = self.form
         kind = self.setup_kind()
         if not kind:
@@ -359,6 +360,10 @@ class AppState:
             return
         game.new_pin = pin
         f.pin = ""
+        # "Start game" is a tap like any that records: the play screen it opens may draw an action where the
+        # finger was, so the guard of `_act` counts from it (the second tap of a double tap records nothing).
+        f.last_tap = (started, time.monotonic())
+        DRAWN_AT.pop(self.session_key, None)
         self.clear_draft()
         HUB.add(game, referee=self.session_key)
         self.table = game.id
