@@ -253,10 +253,14 @@ def test_the_next_roll_ends_the_turn_in_one_tap():
     assert g.next_roller() is None  # Ann must buy or auction first
     g.buy()
     assert g.next_roller() == "Bob"
+    events = len(g.log.events)
     g.end_and_roll(1, 4)
+    assert len(g.log.events) == events + 1 and g.log.events[-1] == Roll(player="Bob", dice=(1, 4))  # one event
     assert g.turn_lines[:2] == ["Ann ends the turn.", "Bob rolls 1+4 = 5."] and g.rent_prompt() is not None
-    g.undo()  # takes back Bob's roll: Bob rolls again, Ann's turn stays ended
-    assert g.waiting_for() == "Bob rolls the dice."
+    g.undo()  # takes back the one event: Bob's roll, and with it the end of Ann's turn
+    assert g.waiting_for() == "Ann trades and builds, then ends the turn."
+    g.end_turn()  # the old way, two events, still works
+    assert g.turn_lines == ["Ann ends the turn."] and g.waiting_for() == "Bob rolls the dice."
     with pytest.raises(TableError, match="End the turn first"):
         g.end_and_roll(1, 1)
     g.roll(3, 3)  # doubles, to Roll for Resources

@@ -16,6 +16,7 @@ import pytest
 
 from companion.events import Event, GameLog, dump_events, load_events
 from companion.games import GAMES
+from companion.games.monopoly_builder.legal import legal_moves
 from companion.games.monopoly_builder.profile import load_profile, set_value
 from companion.games.monopoly_builder.rules import (
     BANK,
@@ -598,6 +599,8 @@ def test_a_player_short_of_cash_owes_a_debt_and_mortgages_to_pay_it() -> None:
     s = log.state
     assert s.debt is not None and s.debt.amount == 50 and s.current_player == "Cy"
     refused(log, EndTurn(player="Cy"), "must first pay")
+    refused(log, Roll(player="Ann", dice=(1, 2)), "must first pay")  # the next roll cannot end Cy's turn either
+    assert not any(isinstance(m, Roll) for m in legal_moves(log.state))
     refused(log, Bankrupt(player="Cy"), "can still mortgage Baltic Avenue")
     s = push(log, Mortgage(player="Cy", deed="baltic_avenue"))  # 20 + 60 = 80: the 50 is paid at once
     assert s.debt is None and s.cash["Cy"] == 30 and s.cash["Ann"] == 850

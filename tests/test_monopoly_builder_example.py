@@ -99,3 +99,21 @@ def test_companion_replay_json_prints_the_score_breakdown() -> None:
     text = subprocess.run([sys.executable, "-m", "companion", "replay", str(EXAMPLE)], cwd=REPO,
                           capture_output=True, text=True, timeout=120, check=False).stdout
     assert "Winner: Ann" in text and "C2 Ann 4+P" in text
+
+
+def test_each_end_turn_and_the_next_roll_as_one_event_replays_to_the_same_game() -> None:
+    """Issue #26: the next player's roll ends the turn by itself. The shipped log records `end_turn` then the
+    roll (the old two taps); folding every such pair into the roll alone replays to the same game."""
+    from companion.games.monopoly_builder.rules import EndTurn, Roll
+
+    _, events = load_events(EXAMPLE.read_text(encoding="utf-8"), EVENT_ADAPTER, "monopoly_builder")
+    folded = [e for i, e in enumerate(events) if not (
+        isinstance(e, EndTurn) and i + 1 < len(events) and isinstance(events[i + 1], Roll)
+        and events[i + 1].player != e.player)]
+    assert len(events) - len(folded) >= 20  # most turns of the game end this way
+    log: GameLog[BuilderState] = GameLog(new_state)
+    for e in folded:
+        log.push(e)
+    s, old = log.state, replay()
+    assert s.summary() == old.summary() and s.notes == old.notes and s.scores() == old.scores()
+    assert s.winner() == ["Ann"] and s.cash["Ann"] == 1090

@@ -273,3 +273,46 @@ def test_a_rent_without_a_deed_from_an_old_log_asks_the_latest_landing() -> None
     assert [r.deed for r, _ in s.rents_due()] == ["oriental_avenue", "vermont_avenue"]
     s = push(log, Rent(player="Ann"))
     assert s.notes[-1].endswith("rent on Vermont Avenue") and [r.deed for r, _ in s.rents_due()] == ["oriental_avenue"]
+
+
+def _bob_lands_on_oriental() -> GameLog[BuilderState]:
+    """Ann buys Oriental Avenue; Bob lands on it (no doubles): his turn may end, the rent window is open."""
+    log = game(2)
+    push(log, Roll(player="Ann", dice=(2, 3)), Buy(player="Ann"), EndTurn(player="Ann"), Roll(player="Bob", dice=(1, 4)))
+    assert log.state.phase == "act" and log.state.rent_due() is not None
+    return log
+
+
+def test_the_next_players_roll_ends_the_turn_as_end_turn_would() -> None:
+    """One tap, one event (issue #26): Ann's roll ends Bob's turn as `end_turn` then the roll would (the old
+    two events still replay): the same state, the same notes, the rent Ann did not ask for lost the same way."""
+    one, two = _bob_lands_on_oriental(), _bob_lands_on_oriental()
+    assert Roll(player="Ann", dice=(1, 2)) in legal_moves(one.state) and EndTurn(player="Bob") in legal_moves(one.state)
+    a = push(one, Roll(player="Ann", dice=(1, 2)))
+    b = push(two, EndTurn(player="Bob"), Roll(player="Ann", dice=(1, 2)))
+    assert a.summary() == b.summary() and a.notes == b.notes and a.turn == b.turn == 3
+    assert a.notes[-4:] == ["Bob ends the turn", "Ann did not ask Bob for the M50 rent on Oriental Avenue: the rent "
+                            "is lost", "Ann rolls 1+2 = 3", "Ann lands on Jail / Just Visiting"]
+    assert a.current_player == "Ann" and a.positions["Ann"] == 8
+
+
+def test_the_next_players_roll_is_refused_while_the_turn_may_not_end() -> None:
+    log = game(2)
+    push(log, Roll(player="Ann", dice=(2, 3)))  # Oriental Avenue: Ann buys or auctions first
+    assert not any(isinstance(m, Roll) for m in legal_moves(log.state))
+    with pytest.raises(IllegalAction, match=r"^it is Ann's turn, not Bob's: Bob cannot roll now$"):
+        log.push(Roll(player="Bob", dice=(1, 2)))
+    log = game(2)
+    push(log, Roll(player="Ann", dice=(1, 1)))  # doubles: Ann's next roll is her next turn, not Bob's
+    assert {m.player for m in legal_moves(log.state) if isinstance(m, Roll)} == {"Ann"}
+    with pytest.raises(IllegalAction, match="Bob cannot roll now"):
+        log.push(Roll(player="Bob", dice=(1, 2)))
+    # Bob gives Ann 4 chips during his turn: her turn would start with a discard, so her roll waits for it.
+    log = _bob_lands_on_oriental()
+    push(log, Trade(player="Bob", partner="Ann", give=Bundle(resources={"purple": 4})))
+    assert log.state.hand("Ann") == 8 and not any(isinstance(m, Roll) for m in legal_moves(log.state))
+    with pytest.raises(IllegalAction, match=r"^rolling is not possible now: Ann has 8 resources: discard 2"):
+        log.push(Roll(player="Ann", dice=(1, 2)))
+    assert log.state.current_player == "Bob" and log.state.phase == "act"  # refused: nothing changed
+    push(log, EndTurn(player="Bob"))
+    assert log.state.phase == "discard"

@@ -128,10 +128,9 @@ class Referee:
             games = store.games()
             return max((store.last_seq(g.id) for g in games), default=0)
 
-    def double_tap(self, locator, name: str, shows: str | None = None, events: int = 1) -> None:
+    def double_tap(self, locator, name: str, shows: str | None = None) -> None:
         """Two mouse clicks at the centre of `locator`, DOUBLE_TAP_GAP_MS apart (the second lands on
-        whatever is drawn there by then); exactly one new event must be stored (`events`: the one action
-        that is stored as two, Builder's "next player rolls now", which ends the turn and rolls)."""
+        whatever is drawn there by then); exactly one new event must be stored: a tap records at most one."""
         page = self.tab.page
         locator.wait_for(timeout=25_000)
         before = self.events()
@@ -151,14 +150,14 @@ class Referee:
             self.redraws.append(time.perf_counter() - t0)
         time.sleep(SETTLE_S)
         after = self.events()
-        assert after == before + events, f"double tap on {name!r} recorded {after - before} events"
+        assert after == before + 1, f"double tap on {name!r} recorded {after - before} events"
         self.checked.append(name)
 
     def button(self, name: str, shows: str | None = None, exact: bool = True) -> None:
         self.double_tap(self.tab.button(name, exact).first, name, shows)
 
-    def ident(self, identifier: str, shows: str | None = None, events: int = 1) -> None:
-        self.double_tap(self.tab.ident(identifier).first, identifier, shows, events)
+    def ident(self, identifier: str, shows: str | None = None) -> None:
+        self.double_tap(self.tab.ident(identifier).first, identifier, shows)
 
     def once(self, name: str, shows: str) -> None:
         """One tap at a person's pace (a tap within the guard's window of the last one would be dropped),
@@ -349,8 +348,8 @@ def builder_steps(r: Referee) -> None:
     ref.text("Bob rolls the dice.", contains=True)
     r.ident("dice-1-4", "Bob lands on")  # Ann's deed: the rent request
     r.matching(r"^Ann asks for M", "Ann asks for the rent", "rent on")
-    # The next player's roll, one tap: it ends Bob's turn and records Ann's roll (two events, one action).
-    r.ident("dice-3-3", "Ann rolls 3+3", events=2)
+    # The next player's roll, one tap, one event: Ann's roll, which ends Bob's turn as the rules apply it.
+    r.ident("dice-3-3", "Ann rolls 3+3")
     r.button("Auction it", "Auction of")
     r.button("Bob bids", "Bob bids M")  # the least bid
     ref.fill("Bid (M)", "40")

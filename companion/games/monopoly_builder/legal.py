@@ -10,7 +10,8 @@ What is offered, from the state as it is now (nothing remembered from an earlier
   each steal;
 - after the move: each floor on each foundation with each way of paying it from the hand, Free Parking's
   2-for-1s, the Bank's 4-for-1s (in the Trade step, or any time on the player's turn with that setting), a
-  FORCED TRADE! card's swaps, and End turn (or, after doubles, the next roll or the discard before it);
+  FORCED TRADE! card's swaps, and End turn or the next player's roll, which ends the turn in one event
+  (after doubles: the next roll or the discard before it);
 - at any time: each rent an owner may still ask (naming the deed and the amount), mortgages, unmortgages,
   trades between players (a finite representative set: each single chip, deed or kept card for nothing or
   for a price step of cash), the correction of a token ("it is really on X"), and the end by agreement;
@@ -23,6 +24,7 @@ liveness law (`tests/test_liveness_builder.py`) checks.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 
 from companion.events import Event
@@ -115,8 +117,21 @@ def step_moves(s: BuilderState) -> list[Event]:
             if owed:
                 return [Discard(player=p, resources=chips) for chips in choose(s.resources[p], owed)]
             return [Roll(player=p, dice=d) for d in THROWS]
-        return [EndTurn(player=p)]
+        return [EndTurn(player=p)] + next_rolls(s)
     return []
+
+
+def next_rolls(s: BuilderState) -> list[Event]:
+    """The next player's roll, which ends the turn that may end now (one event for End turn and roll),
+    unless that turn starts with something else first (a discard owed)."""
+    nxt, p = s.turn_passes_to(), s.mover
+    if nxt is None or p is None:
+        return []
+    ended = copy.deepcopy(s)
+    ended.apply(EndTurn(player=p))
+    if ended.phase != "roll" or ended.mover != nxt:
+        return []
+    return [Roll(player=nxt, dice=d) for d in THROWS]
 
 
 def turn_options(s: BuilderState) -> list[Event]:

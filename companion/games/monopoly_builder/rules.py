@@ -1037,9 +1037,23 @@ class BuilderState(RulesState):
         self.kept_cards[player].remove(card)
         self.deck[card] += 1
 
+    def turn_passes_to(self) -> str | None:
+        """Who takes the next turn if the player whose turn it is ends it now (None: the turn may not end
+        now: its step is not done, a debt is owed, or it is doubles' next roll). That player's roll is
+        accepted as ending the turn, as an `end_turn` before it would (one tap, one event)."""
+        if self.debt is not None or self.stage != "act" or self.rolls_again():
+            return None
+        n = len(self.players)  # as `_advance` picks (doubles' same player again is `rolls_again`, above)
+        return next((self.players[(self.to_move + k) % n] for k in range(1, n + 1)
+                     if self.players[(self.to_move + k) % n] not in self.bankrupt), None)
+
     def _roll(self, event: Roll) -> None:
         p = event.player
         assert self.profile is not None and self.settings is not None
+        if p == self.turn_passes_to():
+            # The next player's roll ends the turn that may end now, exactly as `end_turn` would (old logs
+            # record that `end_turn` first: both replay). A discard owed first is refused below.
+            self._end_turn(EndTurn(player=self.players[self.to_move]))
         self._expect_mover(p, "roll")
         if self.rolls_again() and self.discard_owed() == 0:
             self._advance()  # doubles: this roll is the player's next turn, with no end_turn to record
@@ -1550,6 +1564,7 @@ class BuilderState(RulesState):
         p = event.player
         self._expect_mover(p, "end the turn")
         self._expect_phase("act", "ending the turn")
+        self._note(f"{p} ends the turn")
         self._advance()
 
     def _end_game(self, event: EndGame) -> None:

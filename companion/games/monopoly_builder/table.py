@@ -539,26 +539,19 @@ class BuilderTable(TableBase):
             self.turn_lines = [f"{player} ends the turn."]
 
     def next_roller(self) -> str | None:
-        """Who rolls next if the turn ends now, when the rules then offer that roll (not a discard first)
+        """Who rolls next if the turn ends now, when the rules offer that roll now (not a discard first)
         and it is not a Jail turn (whose choices the screen shows): one tap for End turn and roll."""
-        ends = self.offered(EndTurn)
-        if not ends:
-            return None
-        trial = copy.deepcopy(self.bstate)
-        trial.apply(ends[0])
-        nxt = trial.mover
-        rolls = any(isinstance(m, Roll) for m in legal_moves(trial))
-        return nxt if rolls and nxt is not None and nxt not in trial.jail else None
+        nxt = self.bstate.turn_passes_to()
+        rolls = any(isinstance(m, Roll) and m.player == nxt for m in self.offered(Roll))
+        return nxt if rolls and nxt is not None and nxt not in self.bstate.jail else None
 
     def end_and_roll(self, a: int, b: int) -> None:
-        """End the turn and record the next player's roll (two events: undo takes back the roll first)."""
+        """The next player's roll, one event: the rules end the turn as they apply it (undo takes back both)."""
         with self.lock:
-            if self.next_roller() is None:
+            nxt = self.next_roller()
+            if nxt is None:
                 raise TableError("End the turn first: " + self.waiting_for())
-            self.end_turn()
-            ended = list(self.turn_lines)
-            self.roll(a, b)
-            self.turn_lines = ended + self.turn_lines
+            self.push(Roll(player=nxt, dice=(a, b)))
 
     def end_and_roll_app(self) -> str:
         dice = app_roll()
