@@ -92,9 +92,11 @@ def near_misses(s: BuilderState, rng: random.Random) -> Iterable[Event]:
     assert mover is not None
     others = [p for p in s.players if p != mover]
     # Not the player the turn passes to: their roll is offered, as it ends the turn that may end now.
-    not_next = [p for p in others if p != s.turn_passes_to()] or others
-    out: list[Event] = [Roll(player=rng.choice(not_next), dice=(1, 2)), EndTurn(player=rng.choice(others)),
+    not_next = [p for p in others if p != s.turn_passes_to()]
+    out: list[Event] = [EndTurn(player=rng.choice(others)),
                         PlaceToken(player=rng.choice(s.players), space=len(s.profile.track.spaces))]
+    if not_next:
+        out.append(Roll(player=rng.choice(not_next), dice=(1, 2)))
     if s.phase != "buy":
         out.append(Buy(player=mover))
     if s.phase != "steal":
