@@ -288,7 +288,7 @@ def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         out.append(ft.FilledButton("End turn", icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do("end_turn")))
     if game.offered(Discard):  # doubles, with more than the hand limit: the discard begins the next turn
         out += discard_panel(app, game, p)
-    elif game.offered(Roll) and not app.local(VARIANT).site:  # doubles: the next roll is the next turn
+    elif st.rolls_again() and game.offered(Roll) and not app.local(VARIANT).site:  # doubles: the next roll is the next turn
         out.append(_dice(app, game, "roll", f"{p} rolls again (doubles)"))
     nxt = game.next_roller()
     if nxt is not None and not app.local(VARIANT).site:  # while a floor is being paid, the build comes first
