@@ -291,8 +291,8 @@ def test_the_next_players_roll_ends_the_turn_as_end_turn_would() -> None:
     a = push(one, Roll(player="Ann", dice=(1, 2)))
     b = push(two, EndTurn(player="Bob"), Roll(player="Ann", dice=(1, 2)))
     assert a.summary() == b.summary() and a.notes == b.notes and a.turn == b.turn == 3
-    assert a.notes[-4:] == ["Bob ends the turn", "Ann did not ask Bob for the M50 rent on Oriental Avenue: the rent "
-                            "is lost", "Ann rolls 1+2 = 3", "Ann lands on Jail / Just Visiting"]
+    assert a.notes[-4:] == ["Bob ends the turn", ("Ann did not ask Bob for the M50 rent on Oriental Avenue: the "
+                                                  "rent is lost"), "Ann rolls 1+2 = 3", "Ann lands on Jail / Just Visiting"]
     assert a.current_player == "Ann" and a.positions["Ann"] == 8
 
 
