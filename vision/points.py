@@ -168,11 +168,11 @@ def rendered_numbers(per_font: int = 24, seed: int = 0) -> tuple[list[NumberPatc
     """Tiles with a letter and a point number rendered in the training fonts, cut out as the reader cuts them.
 
     Number sizes, offsets, stroke weights, blur, noise, JPEG quality, light and dark tiles vary as in
-    `vision.train.synthetic_glyphs`; the number is 0.24-0.45 of the letter's size (the labelled photos' 0.2-0.45).
+    `vision.synth.synthetic_glyphs`; the number is 0.24-0.45 of the letter's size (the labelled photos' 0.2-0.45).
     """
     from PIL import Image, ImageDraw, ImageFont
 
-    from vision.train import LETTERS, training_fonts
+    from vision.synth import LETTERS, training_fonts
 
     rng = np.random.default_rng(seed)
     side, big = int(CELL * 1.5), 4
