@@ -203,10 +203,12 @@ def read_board(
     else:
         # The letters stand turned: read again with the corners named from another side. The reading keeps
         # how the grid was found and the first look's warnings.
-        reading = _reading(turned := stages.turned_place(place, side.turn),
-                           stages.see_squares(turned, tileset, models), models, tileset, second_opinion, words,
-                           previous)
+        turned = stages.turned_place(place, side.turn)
+        reading = _reading(turned, stages.see_squares(turned, tileset, models), models, tileset, second_opinion,
+                           words, previous)
         reading.located = place.located
+        # (The turned reading was assessed as read from given corners: a doubtful locate makes it doubtful
+        # here but adds no sentence to `doubts` and no cap on its confidences, as before the stages.)
         reading.doubtful = place.doubtful or reading.doubtful
         reading.warnings[:0] = place.warnings + seen.warnings + [side.note]
     if side.doubt:
