@@ -52,7 +52,8 @@ from companion.games.monopoly_builder.rules import (
     new_state,
 )
 from companion.rules.errors import RulesError
-from companion.rules.ledger import Transaction, describe, money
+from companion.rules.ledger import Transaction, describe_transaction
+from companion.rules.money import money_prefixed
 from companion.ui.table import PlayerInfo, TableBase, TableError, _plain_validation
 
 # The shell's token colours (setup screen buttons, player chips) for each resource colour of the box: the
@@ -212,7 +213,7 @@ class BuilderTable(TableBase):
         st = self.bstate
         held = st.resources[player]
         count = sum(held.values())
-        lines = [money(st.cash[player]), f"{count} chip{'' if count == 1 else 's'} " + " ".join(
+        lines = [money_prefixed(st.cash[player]), f"{count} chip{'' if count == 1 else 's'} " + " ".join(
             f"{n}{c[:1].upper()}" for c, n in held.items() if n)]
         if player in st.bankrupt:
             lines.append("bankrupt")
@@ -247,7 +248,7 @@ class BuilderTable(TableBase):
             assert move.deed is not None and move.amount is not None
             payer = payers.get((move.player, move.deed), "")
             sentence = (f"{payer} landed on {move.player}'s {self.deed_name(move.deed)}: {move.player} may ask "
-                        f"for {money(move.amount)} rent until the next player rolls, or it is lost.")
+                        f"for {money_prefixed(move.amount)} rent until the next player rolls, or it is lost.")
             out.append((move, sentence))
         return out
 
@@ -282,8 +283,8 @@ class BuilderTable(TableBase):
     def deed_line(self, deed: str) -> str:
         pr = self.profile
         group = pr.group(pr.deed(deed).group.value).name
-        return (f"{pr.deed_name(deed)} ({group}): price {money(pr.number(deed, 'price'))}, rent "
-                f"{money(pr.number(deed, 'rent'))} ({money(pr.number(deed, 'monopoly_rent'))} with the monopoly), gives 2 "
+        return (f"{pr.deed_name(deed)} ({group}): price {money_prefixed(pr.number(deed, 'price'))}, rent "
+                f"{money_prefixed(pr.number(deed, 'rent'))} ({money_prefixed(pr.number(deed, 'monopoly_rent'))} with the monopoly), gives 2 "
                 f"{pr.deed_resource(deed)} on a roll of {pr.number(deed, 'dice_number')}.")
 
     def least_bid(self) -> int:
@@ -371,11 +372,11 @@ class BuilderTable(TableBase):
         rich = [p for p in self.players if scores[p].billionaire]
         if s.billionaire:
             shared = " (shared: a tie)" if len(rich) > 1 else ""
-            bill = f"Billionaire Builder: the most cash, {money(s.cash)}{shared}: {s.billionaire}"
+            bill = f"Billionaire Builder: the most cash, {money_prefixed(s.cash)}{shared}: {s.billionaire}"
         elif st.cash[player] == most_cash:
-            bill = f"Billionaire Builder: nobody (a tie for the most cash, {money(most_cash)}): 0"
+            bill = f"Billionaire Builder: nobody (a tie for the most cash, {money_prefixed(most_cash)}): 0"
         else:
-            bill = f"Billionaire Builder: not {player} ({money(s.cash)}; the most is {money(most_cash)}): 0"
+            bill = f"Billionaire Builder: not {player} ({money_prefixed(s.cash)}; the most is {money_prefixed(most_cash)}): 0"
         size = s.community_size
         group = ("no buildings" if size == 0 else "1 building" if size == 1 else f"{size} buildings side by side")
         largest = max(scores[p].community_size for p in self.players)
@@ -583,7 +584,7 @@ CARD_NAMES = {"get_out_of_jail": "Get Out of Jail Free", "forced_trade": "FORCED
 
 
 def bundle_text(table: BuilderTable, bundle: Bundle) -> str:
-    parts = [money(bundle.cash)] if bundle.cash else []
+    parts = [money_prefixed(bundle.cash)] if bundle.cash else []
     if any(bundle.resources.values()):
         parts.append(chips_text(bundle.resources))
     parts += [table.deed_name(d) for d in bundle.deeds]
@@ -604,13 +605,6 @@ def suggest_payment(named: Mapping[str, int], any_count: int, hand: Mapping[str,
     return {c: n for c, n in paid.items() if n}
 
 
-ACCOUNT_NAMES = {BANK: "the Bank"}
-
-
-def describe_transaction(t: Transaction) -> str:
-    return describe(t, ACCOUNT_NAMES, bank=BANK)
-
-
 def changes(before: BuilderState, after: BuilderState) -> list[str]:
     """What one action did, in the engine's order: its notes, then the money that moved that no note has
     already told (a purchase, a rent, a mortgage is said once: 'Ann buys Oriental Avenue for M100')."""
@@ -623,7 +617,7 @@ def changes(before: BuilderState, after: BuilderState) -> list[str]:
 def _told(t: Transaction, notes: list[str]) -> bool:
     """A note of the same action names this payment: its amount and the players in it."""
     players = [a for a in (t.payer, t.payee) if a != BANK]
-    return any(money(t.amount) in n and all(p in n for p in players) for n in notes)
+    return any(money_prefixed(t.amount) in n and all(p in n for p in players) for n in notes)
 
 
 def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_builder",

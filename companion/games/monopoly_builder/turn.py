@@ -71,7 +71,7 @@ def rent_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         out.append(ft.Semantics(identifier=f"rent-{move.deed}", content=ft.Container(
             bgcolor="#E3F2FD", padding=8, border_radius=6, content=ft.Column([
                 ft.Text(sentence, size=13),
-                ft.FilledButton(f"{move.player} asks for {theme.money(move.amount)}",
+                ft.FilledButton(f"{move.player} asks for {theme.money_prefixed(move.amount)}",
                                 on_click=lambda e, d=move.deed: app.do("ask_rent", d)),
             ], spacing=4, tight=True))))
     return out
@@ -123,11 +123,11 @@ def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     p = d.debtor
     free = [m.deed for m in game.offered(Mortgage) if m.player == p]
     items: list[ft.Control] = [ft.Text(
-        f"{p} owes {theme.money(d.amount)} to {'the Bank' if d.creditor == 'bank' else d.creditor} ({d.reason}) and "
-        f"has {theme.money(st.cash[p])}: mortgage deeds or trade (Bank screen) to raise it.",
+        f"{p} owes {theme.money_prefixed(d.amount)} to {'the Bank' if d.creditor == 'bank' else d.creditor} ({d.reason}) and "
+        f"has {theme.money_prefixed(st.cash[p])}: mortgage deeds or trade (Bank screen) to raise it.",
         color="#B71C1C", weight=ft.FontWeight.BOLD)]
     items.append(ft.Row([ft.OutlinedButton(
-        f"Mortgage {game.deed_name(x)} (+{theme.money(game.profile.number(x, 'mortgage'))})",
+        f"Mortgage {game.deed_name(x)} (+{theme.money_prefixed(game.profile.number(x, 'mortgage'))})",
         on_click=lambda e, x=x: app.do("mortgage", p, x)) for x in free], wrap=True, spacing=4, run_spacing=4))
     if game.offered(Bankrupt):
         items.append(ft.FilledButton(f"{p} declares bankruptcy", on_click=lambda e: app.do("bankrupt", p)))
@@ -180,7 +180,7 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             out.append(ft.Text(f"{p} is in Jail (roll {st.jail[p] + 1} of 3 for doubles).", weight=ft.FontWeight.BOLD))
             row: list[ft.Control] = []
             if game.offered(JailPay):
-                row.append(ft.OutlinedButton(f"Pay {theme.money(fee)} and roll", on_click=lambda e: app.do("jail_pay")))
+                row.append(ft.OutlinedButton(f"Pay {theme.money_prefixed(fee)} and roll", on_click=lambda e: app.do("jail_pay")))
             if game.offered(JailCard):
                 row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do("jail_card")))
             out.append(ft.Row(row, wrap=True))
@@ -196,7 +196,7 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         price = game.profile.number(deed, "price")
         row = []
         if game.offered(Buy):
-            row.append(ft.FilledButton(f"Buy for {theme.money(price)}", on_click=lambda e: app.do("buy")))
+            row.append(ft.FilledButton(f"Buy for {theme.money_prefixed(price)}", on_click=lambda e: app.do("buy")))
         if game.offered(Auction):
             row.append(ft.OutlinedButton("Auction it", on_click=lambda e: app.do("auction")))
         why = [] if game.offered(Buy) else [ft.Text(game.why_not(Buy(player=p)), size=12, italic=True)]
@@ -253,17 +253,17 @@ def auction_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         if not app.error:
             tab.bid = ""
 
-    high = (f"{a.high_bidder} bids {theme.money(a.high_bid)}." if a.high_bidder else "No bid yet.")
-    close = (f"Sold to {a.high_bidder} for {theme.money(a.high_bid)}" if a.high_bidder
+    high = (f"{a.high_bidder} bids {theme.money_prefixed(a.high_bid)}." if a.high_bidder else "No bid yet.")
+    close = (f"Sold to {a.high_bidder} for {theme.money_prefixed(a.high_bid)}" if a.high_bidder
              else "Nobody bids: it stays with the Bank")
     return [
         heading(f"Auction of {name}"),
         ft.Semantics(identifier="auction", content=ft.Text(
-            f"{high} Next bid at least {theme.money(least)} (from {theme.money(game.profile.amounts.auction_start.value)}, "
-            f"raises of {theme.money(game.profile.amounts.auction_raise.value)} or more), in any order.", size=13)),
+            f"{high} Next bid at least {theme.money_prefixed(least)} (from {theme.money_prefixed(game.profile.amounts.auction_start.value)}, "
+            f"raises of {theme.money_prefixed(game.profile.amounts.auction_raise.value)} or more), in any order.", size=13)),
         ft.TextField(label="Bid (M)", value=tab.bid, width=140, dense=True, hint_text=str(least),
                      on_change=lambda e: setattr(tab, "bid", e.control.value)),
-        ft.Text(f"Empty = {theme.money(least)}. Who bids:", size=12),
+        ft.Text(f"Empty = {theme.money_prefixed(least)}. Who bids:", size=12),
         ft.Row([ft.OutlinedButton(f"{b} bids", on_click=lambda e, b=b: bid(b))
                 for b in game.bidders() if b != a.high_bidder], wrap=True, spacing=4),
         *([ft.FilledButton(close, on_click=lambda e: app.do("close_auction"))] if game.offered(AuctionEnd) else []),

@@ -46,10 +46,10 @@ from companion.games.monopoly_deal.rules import (
     Rent,
     SlyDeal,
     Start,
-    money,
     new_game,
     new_state,
 )
+from companion.rules.money import money_millions
 from companion.ui.table import PlayerInfo, TableBase, TableError
 
 E = TypeVar("E", bound=Event)
@@ -141,7 +141,7 @@ class DealTable(TableBase):
     def chip_lines(self, player: str) -> list[str]:
         st = self.st
         sets = len(st.complete_colours(player))
-        return [f"Bank {money(st.bank_total(player))}", f"Hand {st.hands.get(player, 0)}",
+        return [f"Bank {money_millions(st.bank_total(player))}", f"Hand {st.hands.get(player, 0)}",
                 f"Sets {sets} of {st.limits.sets_to_win}"]
 
     def status(self) -> str:
@@ -156,7 +156,7 @@ class DealTable(TableBase):
             return f"{w.player}'s turn: {self.st.plays_left} of {self.st.limits.plays_per_turn} plays left."
         if w.kind == "answer" and w.amount > 0 and w.player == w.target and not len(w.chain) % 2:
             no = " or says Just Say No" if w.may_say_no else ""
-            return f"{w.player} pays {w.actor} {money(w.amount)}{no}."
+            return f"{w.player} pays {w.actor} {money_millions(w.amount)}{no}."
         text = w.sentence
         return text[:1].upper() + text[1:] + "."
 
@@ -268,11 +268,11 @@ class DealTable(TableBase):
         if p.kind == "rent":
             doubled = "" if len(p.cards) == 1 else " (doubled)" if len(p.cards) == 2 else \
                 f" (x{2 ** (len(p.cards) - 1)})"
-            return f"{actor} charges {target} {money(c.amount)} rent for {self.colour_name(p.colour or '')}{doubled}."
+            return f"{actor} charges {target} {money_millions(c.amount)} rent for {self.colour_name(p.colour or '')}{doubled}."
         if p.kind == "debt_collector":
-            return f"{actor} plays Debt Collector: {target} owes {money(c.amount)}."
+            return f"{actor} plays Debt Collector: {target} owes {money_millions(c.amount)}."
         if p.kind == "birthday":
-            return f"It's {actor}'s birthday: {target} owes {money(c.amount)}."
+            return f"It's {actor}'s birthday: {target} owes {money_millions(c.amount)}."
         if p.kind == "sly_deal" and p.take:
             return f"{actor} plays Sly Deal on {target}: takes {self.card_name(p.take)}."
         if p.kind == "forced_deal" and p.take and p.give:
@@ -293,9 +293,9 @@ class DealTable(TableBase):
                 known = self.st.deck is not None and colour in self.st.deck.colour_ids
                 reason = f"{word} for {self.colour_name(colour) if known else colour}"
             cards = ", ".join(self.card_name(c) for c in pay.cards) or "nothing"
-            extra = (f"; {money(pay.value - pay.owed)} over, no change" if pay.value > pay.owed else "") + \
-                (f"; {money(pay.forgiven)} forgiven" if pay.forgiven else "")
-            out.append(f"{pay.payer} paid {pay.payee} {money(pay.value)} of {money(pay.owed)} ({reason}): "
+            extra = (f"; {money_millions(pay.value - pay.owed)} over, no change" if pay.value > pay.owed else "") + \
+                (f"; {money_millions(pay.forgiven)} forgiven" if pay.forgiven else "")
+            out.append(f"{pay.payer} paid {pay.payee} {money_millions(pay.value)} of {money_millions(pay.owed)} ({reason}): "
                        f"{cards}{extra}.")
         return out
 
@@ -434,11 +434,11 @@ class DealTable(TableBase):
         last = self.st.payments[before] if len(self.st.payments) > before else None
         if last is None or last.payer != player:
             return self.latest()
-        words = f"{player} pays {last.payee} {money(last.value)}"
+        words = f"{player} pays {last.payee} {money_millions(last.value)}"
         if last.value > last.owed:
-            words += f": no change on {money(last.value - last.owed)}"
+            words += f": no change on {money_millions(last.value - last.owed)}"
         if last.forgiven:
-            words += f": all {player} had; {money(last.forgiven)} forgiven"
+            words += f": all {player} had; {money_millions(last.forgiven)} forgiven"
         return words + "."
 
     def discard(self, faces: list[str], face_down: bool = False) -> str:

@@ -169,7 +169,7 @@ def ProfileEditor(app: AppState):
         Choice([(g.id, g.name) for g in profile.groups], f.edit_group, act.pick_group),
         ft.Container(bgcolor=theme.group(group.id), height=6, border_radius=3),
         ft.Semantics(identifier="card-values", content=ft.Text(
-            f"{group.name}: value {theme.money(group.card_value.value or 0)}, rent {theme.money(group.rent.value or 0)}, "
+            f"{group.name}: value {theme.money_prefixed(group.card_value.value or 0)}, rent {theme.money_prefixed(group.rent.value or 0)}, "
             f"squares {', '.join(group.squares.value) or 'none'}.")),
         ft.Row([
             ft.TextField(label="Card value", value=f.card_value, width=120, dense=True,

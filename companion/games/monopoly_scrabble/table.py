@@ -26,12 +26,12 @@ from companion.games.monopoly_scrabble.rules import (
     Play,
     ReplaceBlank,
     Sell,
-    Transaction,
     new_game,
     new_state,
 )
 from companion.rules.errors import RulesError
-from companion.rules.ledger import describe, money
+from companion.rules.ledger import describe_transaction
+from companion.rules.money import money_prefixed
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
 from companion.ui.table import PlayerInfo, TableError, _plain_validation
@@ -45,12 +45,8 @@ END_REASONS = {"agreed": "by agreement", "no_plays": "nobody can play", "played_
                "last_player_standing": "one player is left", "settled": "settled"}
 
 
-ACCOUNT_NAMES = {BANK: "the Bank", POT: "Free Parking"}
-
-
-def describe_transaction(t: Transaction) -> str:
-    """One ledger line in words: who pays whom, how much, why."""
-    return describe(t, ACCOUNT_NAMES, bank=BANK)
+# The game's special account besides the Bank, as sentences name it.
+ACCOUNT_NAMES = {POT: "Free Parking"}
 
 
 class MonopolyEngine(WordEngine):
@@ -176,7 +172,7 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
         a, b = before.positions.get(p), after.positions.get(p)
         if a is not None and b is not None and a != b:
             lines.append(f"{p}'s token moves from {after.space_name(a)} to {after.space_name(b)} (space {b}).")
-    lines += [describe_transaction(t) for t in after.ledger[len(before.ledger):]]
+    lines += [describe_transaction(t, ACCOUNT_NAMES) for t in after.ledger[len(before.ledger):]]
     if after.bag_count < before.bag_count:
         # The Banker refills the Bank rack first, then the player draws (rules text order).
         drawn = before.bag_count - after.bag_count
@@ -241,7 +237,7 @@ class MonopolyTable(WordTable):
         return verdict
 
     def chip_lines(self, player: str) -> list[str]:
-        return [*super().chip_lines(player), money(self.mstate.cash.get(player, 0))]
+        return [*super().chip_lines(player), money_prefixed(self.mstate.cash.get(player, 0))]
 
     # ----- end of game (the shared end screen)
     def rack_field(self, player: str) -> tuple[str, str]:
@@ -253,7 +249,7 @@ class MonopolyTable(WordTable):
                 + ". Change a number only if a rack holds something else.")
 
     def final_columns(self) -> list[tuple[str, dict[str, str]]]:
-        return [*super().final_columns(), ("Wealth", {p: f"M{w:,}" for p, w in self.wealth().items()})]
+        return [*super().final_columns(), ("Wealth", {p: money_prefixed(w) for p, w in self.wealth().items()})]
 
     def ranking(self) -> list[str]:
         wealth = self.wealth()
@@ -279,12 +275,12 @@ class MonopolyTable(WordTable):
         return pending[0].player if pending else self.current_player
 
     def ledger_lines(self, last: int = 30) -> list[str]:
-        return [describe_transaction(t) for t in self.mstate.ledger[-last:]]
+        return [describe_transaction(t, ACCOUNT_NAMES) for t in self.mstate.ledger[-last:]]
 
     def follow_lines(self) -> list[str]:
         st = self.mstate
         names = self.group_names()
-        lines = [(f"Free Parking: {money(st.cash[POT])}. Bag: {st.bag_count} tiles. "
+        lines = [(f"Free Parking: {money_prefixed(st.cash[POT])}. Bag: {st.bag_count} tiles. "
                   f"Bank rack: {st.bank_rack_count} tiles.")]
         lines.append("Tokens: " + ", ".join(f"{p} on {st.space_name(st.positions[p])}"
                                             + (" (in Jail)" if p in st.in_jail else "") for p in self.players) + ".")
@@ -385,4 +381,4 @@ def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> MonopolyT
     return game
 
 
-__all__ = ["MonopolyEngine", "MonopolyTable", "changes", "describe_transaction", "money", "new_monopoly", "rebuild"]
+__all__ = ["MonopolyEngine", "MonopolyTable", "changes", "new_monopoly", "rebuild"]
