@@ -13,7 +13,7 @@ import math
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -84,6 +84,13 @@ class Clocks:
         self.since = None
 
 
+def stored_seats(table: Mapping[str, Any], players: Iterable[str]) -> list[PlayerInfo]:
+    """The seats of a game rebuilt from the store: `players` in the log's order, each with the token colour
+    its `table_settings()` saved (grey when none was saved, e.g. a log replayed without its settings)."""
+    colours = {str(name): str(colour) for name, colour in table.get("players", [])}
+    return [PlayerInfo(p, colours.get(p, "grey")) for p in players]
+
+
 def _message(exc: Exception) -> str:
     text = str(exc).strip()
     if not text:
@@ -106,14 +113,16 @@ class TableBase:
     """One game at the table: its log plus what the table adds (colours, clocks, the tap guard).
 
     Subclasses call `super().__init__` with the game's id (`kind`, the registry id stored with the game),
-    the seated players and the started `GameLog`, and add actions that change the game through `push`
+    the seated players and the started `GameLog` (a game rebuilt from the store passes its stored log and
+    `game_id`: a new game and a rebuilt one go through the same constructor), and add actions that change the game through `push`
     (one event) or `_do` (any call that pushes events). A refused event raises `TableError` with the
     rules' sentence and changes nothing.
     """
 
     def __init__(self, kind: str, players: list[PlayerInfo], log: GameLog[Any], clock_minutes: int | None = None,
-                 penalty_per_minute: int = 10) -> None:
-        self.id = secrets.token_hex(6)  # unique across restarts: it is the game's id in the store
+                 penalty_per_minute: int = 10, game_id: str | None = None) -> None:
+        # The game's id in the store: a new game's is unique across restarts; a rebuilt game keeps its own.
+        self.id = game_id if game_id is not None else secrets.token_hex(6)
         self.kind = kind
         self.player_info = players
         self.log = log
@@ -270,4 +279,4 @@ class TableBase:
 
 
 __all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "Clocks", "PlayerInfo", "RepeatedTap", "StaleView", "TableBase",
-           "TableError"]
+           "TableError", "stored_seats"]

@@ -89,7 +89,10 @@ class WordEngine:
 
     variant = ""
     challenge_event: Any = None
-    log: GameLog[Any]
+
+    def __init__(self, log: GameLog[Any]) -> None:
+        """`log`: the game's log, started (a new game) or as stored (a rebuilt one): the one way to make an engine."""
+        self.log = log
 
     @property
     def state(self) -> Any:
@@ -152,9 +155,9 @@ class WordTable(TableBase):
 
     def __init__(self, kind: str, players: list[PlayerInfo], engine: Any, banker: str | None = None,
                  lexicon: str = "ENABLE", clock_minutes: int | None = None, penalty_per_minute: int = 10,
-                 preset_label: str = "") -> None:
+                 preset_label: str = "", game_id: str | None = None) -> None:
         super().__init__(kind, players, engine.log, clock_minutes=clock_minutes,
-                         penalty_per_minute=penalty_per_minute)
+                         penalty_per_minute=penalty_per_minute, game_id=game_id)
         self.engine = engine
         self.banker = banker
         self.lexicon = lexicon

@@ -25,7 +25,7 @@ from companion.games.classic.rules import (
 from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
-from companion.ui.table import PlayerInfo, TableError, _message, _plain_validation
+from companion.ui.table import PlayerInfo, TableError, _message, _plain_validation, stored_seats
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 
@@ -33,9 +33,17 @@ class ClassicEngine(WordEngine):
     variant = VARIANT
     challenge_event = Challenge
 
-    def __init__(self, settings: Settings) -> None:
-        self.log: GameLog[ClassicState] = GameLog(new_state)
-        self.log.push(Start(settings=settings))
+    log: GameLog[ClassicState]
+
+    def __init__(self, log: GameLog[ClassicState]) -> None:
+        super().__init__(log)
+
+    @classmethod
+    def start(cls, settings: Settings) -> ClassicEngine:
+        """A new game's engine: its log started with `settings` (the rules refuse bad ones: RulesError)."""
+        log: GameLog[ClassicState] = GameLog(new_state)
+        log.push(Start(settings=settings))
+        return cls(log)
 
     def scores(self) -> dict[str, int]:
         return dict(self.state.scores)
@@ -155,29 +163,21 @@ def new_classic(players: list[PlayerInfo], preset: str = "box", variant: str = "
     try:
         settings = Settings(players=names, preset=preset, variant=variant,  # type: ignore[arg-type]
                             finish_target=target, lexicon=lexicon, tileset=tileset)
-        engine = ClassicEngine(settings)
+        engine = ClassicEngine.start(settings)
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
     rules = table[preset]
     game = ClassicTable(ClassicEngine.variant, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
                         lexicon=lexicon, clock_minutes=rules.clock_minutes,
                         penalty_per_minute=rules.overtime_penalty_per_minute, preset_label=rules.label)
-    if game.clocks is not None:
-        game.clocks.switch(None)
-    return game
+    return game  # its clocks wait for Start clocks
 
 
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> ClassicTable:
     """The table from stored events and the details saved beside them (`table_settings()`)."""
-    engine = ClassicEngine.__new__(ClassicEngine)
-    engine.log = GameLog(new_state, events)
-    colours = {n: c for n, c in table.get("players", [])}
-    players = [PlayerInfo(n, colours.get(n, "grey")) for n in engine.log.state.players]
-    game = ClassicTable(ClassicEngine.variant, players, engine, banker=table.get("banker"),
-                        lexicon=table.get("lexicon", "ENABLE"), clock_minutes=table.get("clock_minutes"),
+    engine = ClassicEngine(GameLog(new_state, events))
+    return ClassicTable(ClassicEngine.variant, stored_seats(table, engine.players), engine,
+                        banker=table.get("banker"), lexicon=table.get("lexicon", "ENABLE"),
+                        clock_minutes=table.get("clock_minutes"),
                         penalty_per_minute=table.get("penalty_per_minute", 10),
-                        preset_label=table.get("preset_label", ""))
-    game.id = game_id
-    if game.clocks is not None:
-        game.clocks.switch(None)
-    return game
+                        preset_label=table.get("preset_label", ""), game_id=game_id)  # clocks paused

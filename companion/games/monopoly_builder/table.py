@@ -147,8 +147,8 @@ class BuilderTable(TableBase):
 
     history_title = "Points over the game"
 
-    def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState]) -> None:
-        super().__init__(VARIANT, players, log)
+    def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState], game_id: str | None = None) -> None:
+        super().__init__(VARIANT, players, log, game_id=game_id)
         self.turn_lines: list[str] = []
         self._history: tuple[int, list[dict[str, int]]] | None = None
 
@@ -646,9 +646,7 @@ def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> BuilderTa
     log: GameLog[BuilderState] = GameLog(new_state, events)
     st = log.state
     seats = [PlayerInfo(p, SHELL_COLOUR.get(st.colour_of(p), "grey")) for p in st.players]
-    game = BuilderTable(seats, log)
-    game.id = game_id
-    return game
+    return BuilderTable(seats, log, game_id=game_id)
 
 
 __all__ = ["BuilderTable", "Site", "app_roll", "box_colours", "changes", "chips_text", "dice_text", "new_builder",

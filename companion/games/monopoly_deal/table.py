@@ -50,7 +50,7 @@ from companion.games.monopoly_deal.rules import (
     new_state,
 )
 from companion.rules.money import money_millions
-from companion.ui.table import PlayerInfo, TableBase, TableError
+from companion.ui.table import PlayerInfo, TableBase, TableError, stored_seats
 
 E = TypeVar("E", bound=Event)
 # The events that put a card from the hand down as a play (what the card picker offers faces for).
@@ -116,8 +116,8 @@ class BoardView:
 class DealTable(TableBase):
     """The game on the table: its log and the taps that change it."""
 
-    def __init__(self, players: list[PlayerInfo], log: GameLog[DealState]) -> None:
-        super().__init__(VARIANT, players, log)
+    def __init__(self, players: list[PlayerInfo], log: GameLog[DealState], game_id: str | None = None) -> None:
+        super().__init__(VARIANT, players, log, game_id=game_id)
 
     @property
     def st(self) -> DealState:
@@ -488,7 +488,4 @@ def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> Deal
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> DealTable:
     """The table again from the store (the start event carries the deck and the house rules)."""
     log: GameLog[DealState] = GameLog(new_state, events)
-    colours = dict(table.get("players", []))
-    game = DealTable([PlayerInfo(p, colours.get(p, "grey")) for p in log.state.players], log)
-    game.id = game_id
-    return game
+    return DealTable(stored_seats(table, log.state.players), log, game_id=game_id)

@@ -34,7 +34,7 @@ from companion.rules.ledger import describe_transaction
 from companion.rules.money import money_prefixed
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
-from companion.ui.table import PlayerInfo, TableError, _plain_validation
+from companion.ui.table import PlayerInfo, TableError, _plain_validation, stored_seats
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 STAGES = {"jail_fee": "jail", "bingo_choice": "bingo", "card": "card", "debt": "debt", "end_game": "end_game",
@@ -55,8 +55,15 @@ class MonopolyEngine(WordEngine):
     variant = VARIANT
     challenge_event = Challenge
 
-    def __init__(self, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> None:
-        self.log = new_game(players, banker, profile)
+    log: GameLog[MonopolyState]
+
+    def __init__(self, log: GameLog[MonopolyState]) -> None:
+        super().__init__(log)
+
+    @classmethod
+    def start(cls, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> MonopolyEngine:
+        """A new game's engine (`profile`: a profile name or a `Profile` the table edited)."""
+        return cls(new_game(players, banker, profile))
 
     @property
     def state(self) -> MonopolyState:
@@ -363,7 +370,7 @@ def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopol
     """A new game; `profile` is a profile name or a `Profile` the table edited."""
     names = [p.name.strip() for p in players]
     try:
-        engine = MonopolyEngine(names, banker, profile)
+        engine = MonopolyEngine.start(names, banker, profile)
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
     return MonopolyTable(VARIANT, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
@@ -372,13 +379,9 @@ def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopol
 
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> MonopolyTable:
     """The table from stored events and the details saved beside them (`table_settings()`)."""
-    engine = MonopolyEngine.__new__(MonopolyEngine)
-    engine.log = GameLog(lambda: new_state(None), events)
-    colours = {n: c for n, c in table.get("players", [])}
-    players = [PlayerInfo(n, colours.get(n, "grey")) for n in engine.log.state.players]
-    game = MonopolyTable(VARIANT, players, engine, banker=table.get("banker"), lexicon=table.get("lexicon", "ENABLE"))
-    game.id = game_id
-    return game
+    engine = MonopolyEngine(GameLog(lambda: new_state(None), events))
+    return MonopolyTable(VARIANT, stored_seats(table, engine.players), engine, banker=table.get("banker"),
+                         lexicon=table.get("lexicon", "ENABLE"), game_id=game_id)
 
 
 __all__ = ["MonopolyEngine", "MonopolyTable", "changes", "new_monopoly", "rebuild"]
