@@ -1,7 +1,8 @@
 """The plumbing every game's table shares (`companion/ui/table.py`, `companion/ui/word_table.py`): a game
 comes back from the store through the same constructors a new game goes through, so a field added to a
-table's or an engine's `__init__` is never skipped by a rebuilt game; and what the store gives back is
-the game that was saved (id, seats, colours, settings, events)."""
+table's or an engine's `__init__` is never skipped by a rebuilt game; what the store gives back is
+the game that was saved (id, seats, colours, settings, events); and the end charts, folded again by the
+shared `replay_snapshots`, are the ones the per-table code drew."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ from typing import Any
 
 import pytest
 
+from companion.events import load_events
+from companion.games import GAMES
 from companion.games.classic.table import new_classic
 from companion.games.monopoly_builder.table import new_builder
 from companion.games.monopoly_deal.table import new_deal
 from companion.games.monopoly_scrabble.table import new_monopoly
 from companion.ui.persist import rebuild
 from companion.ui.table import PlayerInfo, TableBase
+from tests.conftest import REPO
 
 SEATS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "green")]
 
@@ -73,3 +77,21 @@ def test_a_field_added_to_a_constructor_reaches_a_rebuilt_game(name: str, monkey
     assert getattr(again, "field_added_later", None) == "set in __init__"
     if hasattr(again, "engine"):
         assert getattr(again.engine, "field_added_later", None) == "set in __init__"
+
+
+# The end charts of the shipped example games (whole, half, first seven events), as the per-table code
+# drew them before the shared `replay_snapshots` (commit b7ad8f1): the shared helper must draw the same.
+END_CHARTS = REPO / "tests" / "data" / "end_charts.json"
+EXAMPLES = {"monopoly": "monopoly_full_game", "monopoly_builder": "monopoly_builder_game",
+            "monopoly_deal": "monopoly_deal_game"}
+
+
+@pytest.mark.parametrize("variant", sorted(EXAMPLES))
+def test_the_end_charts_of_the_shipped_games_are_unchanged(variant: str) -> None:
+    expected = json.loads(END_CHARTS.read_text(encoding="utf-8"))
+    text = (REPO / "assets" / "examples" / f"{EXAMPLES[variant]}.json").read_text(encoding="utf-8")
+    _, events = load_events(text, GAMES.get(variant).rules.EVENT_ADAPTER, None)
+    for cut in (len(events), len(events) // 2, 7):
+        table = rebuild("chart", variant, {}, events[:cut])
+        assert table.history() == expected[f"{variant}:{cut}"], f"{variant}, first {cut} events"
+        assert table.history() is table.history()  # kept until the log changes

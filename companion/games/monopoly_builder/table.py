@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.events import Event, GameLog, effective_events
+from companion.events import Event, GameLog
 from companion.games.monopoly_builder.legal import legal_moves
 from companion.games.monopoly_builder.profile import Profile, cell_name
 from companion.games.monopoly_builder.rules import (
@@ -54,7 +54,7 @@ from companion.games.monopoly_builder.rules import (
 from companion.rules.errors import RulesError
 from companion.rules.ledger import Transaction, describe_transaction
 from companion.rules.money import money_prefixed
-from companion.ui.table import PlayerInfo, TableBase, TableError, _plain_validation
+from companion.ui.table import ChartPoint, PlayerInfo, TableBase, TableError, _plain_validation
 
 # The shell's token colours (setup screen buttons, player chips) for each resource colour of the box: the
 # box's yellow is drawn with the shell's amber. A shell colour the box does not have (blue, teal) takes the
@@ -142,6 +142,11 @@ class Site:
         return f"{self.cell} {self.owner} {self.height} floors" + (" with the penthouse" if self.penthouse else "")
 
 
+# The events after which a player's points may have changed: the end chart takes a point after each.
+CHART_EVENTS = frozenset({"build", "end_turn", "end_game", "start", "trade", "buy", "auction_end", "bankrupt",
+                          "mortgage", "unmortgage"})
+
+
 class BuilderTable(TableBase):
     """The game on the table: the engine's log, the seats, and one method per tap of the screens."""
 
@@ -150,7 +155,6 @@ class BuilderTable(TableBase):
     def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState], game_id: str | None = None) -> None:
         super().__init__(VARIANT, players, log, game_id=game_id)
         self.turn_lines: list[str] = []
-        self._history: tuple[int, list[dict[str, int]]] | None = None
 
     # ----- what may be done now: only what the rules offer
     def legal(self) -> list[Event]:
@@ -399,23 +403,11 @@ class BuilderTable(TableBase):
         scores = self.bstate.scores()
         return sorted(self.players, key=lambda p: (-scores[p].total, -scores[p].cash))
 
-    def history(self) -> list[dict[str, int]]:
-        """Each player's points after every turn's events in force, folded again through the engine (a
-        few milliseconds per hundred events); repeated values are dropped. Kept until the log changes."""
-        if self._history is not None and self._history[0] == len(self.log.events):
-            return self._history[1]
-        state = new_state()
-        out: list[dict[str, int]] = []
-        for event in effective_events(self.log.events):
-            state.apply(event)
-            if getattr(event, "type", "") not in ("build", "end_turn", "end_game", "start", "trade", "buy",
-                                                  "auction_end", "bankrupt", "mortgage", "unmortgage"):
-                continue
-            point = {p: s.total for p, s in state.scores().items()}
-            if not out or out[-1] != point:
-                out.append(point)
-        self._history = (len(self.log.events), out)
-        return out
+    def history(self) -> list[ChartPoint]:
+        """Each player's points after every event in force that can change them, folded again through the
+        engine; repeated values are dropped."""
+        return self.replayed_history(new_state, lambda state: {p: s.total for p, s in state.scores().items()},
+                                     after=lambda event: getattr(event, "type", "") in CHART_EVENTS)
 
     def ledger_lines(self, last: int = 20) -> list[str]:
         return [describe_transaction(t) for t in self.bstate.ledger[-last:]]

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.events import Event, GameLog, effective_events
+from companion.events import Event, GameLog
 from companion.games.monopoly_deal.deck import Card
 from companion.games.monopoly_deal.legal import hand_faces, legal_moves
 from companion.games.monopoly_deal.rules import (
@@ -50,7 +50,7 @@ from companion.games.monopoly_deal.rules import (
     new_state,
 )
 from companion.rules.money import money_millions
-from companion.ui.table import PlayerInfo, TableBase, TableError, stored_seats
+from companion.ui.table import ChartPoint, PlayerInfo, TableBase, TableError, stored_seats
 
 E = TypeVar("E", bound=Event)
 # The events that put a card from the hand down as a play (what the card picker offers faces for).
@@ -462,18 +462,15 @@ class DealTable(TableBase):
         return f"{player} ends the turn; {self.st.turn_player} to play."
 
     # ----- the end
-    def history(self) -> list[dict[str, int]]:
+    def history(self) -> list[ChartPoint]:
         """Each player's money on the table (bank + properties + buildings, M) at the deal, after every turn,
         and at the end, for the end chart: the log folded again, one snapshot per end of turn."""
-        state = new_state()
-        out: list[dict[str, int]] = []
-        for event in effective_events(self.log.events):
-            state.apply(event)
-            if isinstance(event, (Start, EndTurn)):
-                out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
-        if state.finished:
-            out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
-        return out
+        return self.replayed_history(new_state, _money_on_table, after=lambda event: isinstance(event, (Start, EndTurn)),
+                                     repeats=True, final_point_when=lambda state: state.finished)
+
+
+def _money_on_table(state: DealState) -> ChartPoint:
+    return {p: state.bank_total(p) + state.table_value(p) for p in state.players}
 
 
 def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> DealTable:

@@ -34,7 +34,7 @@ from companion.rules.ledger import describe_transaction
 from companion.rules.money import money_prefixed
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
-from companion.ui.table import PlayerInfo, TableError, _plain_validation, stored_seats
+from companion.ui.table import ChartPoint, PlayerInfo, TableError, _plain_validation, stored_seats
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 STAGES = {"jail_fee": "jail", "bingo_choice": "bingo", "card": "card", "debt": "debt", "end_game": "end_game",
@@ -140,19 +140,6 @@ class MonopolyEngine(WordEngine):
                 return reason
         return self.state.end_reason
 
-    def history(self) -> list[dict[str, int]]:
-        """Wealth (cash + printed card values) of each player after every event in force, folded again
-        through the engine (a few milliseconds for a whole game); repeated values are dropped."""
-        from companion.events import effective_events
-
-        state = new_state(None)
-        out: list[dict[str, int]] = []
-        for event in effective_events(self.log.events):
-            state.apply(event)
-            point = {p: state.cash[p] + state.property_value(p) for p in state.players}
-            if not out or out[-1] != point:
-                out.append(point)
-        return out
 
 
 def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
@@ -242,6 +229,12 @@ class MonopolyTable(WordTable):
                            f"{player}'s play is withdrawn: tiles back, and money, cards and token as before. "
                            f"{player} loses the turn.")
         return verdict
+
+    def history(self) -> list[ChartPoint]:
+        """Wealth (cash + printed card values) of each player after every event in force, folded again
+        through the engine; repeated values are dropped."""
+        return self.replayed_history(lambda: new_state(None), lambda state: {
+            p: state.cash[p] + state.property_value(p) for p in state.players})
 
     def chip_lines(self, player: str) -> list[str]:
         return [*super().chip_lines(player), money_prefixed(self.mstate.cash.get(player, 0))]
