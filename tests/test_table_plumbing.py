@@ -6,6 +6,7 @@ shared `replay_snapshots`, are the ones the per-table code drew."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable
 from typing import Any
@@ -15,11 +16,11 @@ import pytest
 from companion.events import load_events
 from companion.games import GAMES
 from companion.games.classic.table import new_classic
-from companion.games.monopoly_builder.table import new_builder
+from companion.games.monopoly_builder.table import BuilderTable, new_builder
 from companion.games.monopoly_deal.table import new_deal
 from companion.games.monopoly_scrabble.table import new_monopoly
 from companion.ui.persist import rebuild
-from companion.ui.table import PlayerInfo, TableBase
+from companion.ui.table import PlayerInfo, StaleView, TableBase
 from tests.conftest import REPO
 
 SEATS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "green")]
@@ -95,3 +96,31 @@ def test_the_end_charts_of_the_shipped_games_are_unchanged(variant: str) -> None
         table = rebuild("chart", variant, {}, events[:cut])
         assert table.history() == expected[f"{variant}:{cut}"], f"{variant}, first {cut} events"
         assert table.history() is table.history()  # kept until the log changes
+
+
+def test_a_tab_acts_through_the_tables_method_itself() -> None:
+    """`TableBase.act` takes the table's method (what the screens pass, so "find usages" and a type
+    checker see every caller); a stale tab is refused before the method runs."""
+    game = new_builder(list(SEATS))
+    mover = game.mover
+    seen = (game.id, game.moves)
+    game.act(seen, BuilderTable.roll, 3, 4)
+    assert game.bstate.last_roll == (3, 4) and game.moves == 1
+    with pytest.raises(StaleView):
+        game.act(seen, BuilderTable.end_turn)  # another device changed the game since `seen`
+    assert game.moves == 1 and game.mover == mover
+
+
+def test_the_builder_turn_screen_names_no_action_by_string() -> None:
+    """Every `app.do(...)` of Builder's turn screen passes a method, not its name (nor a name built by
+    adding "_app"), so renaming a table method breaks the type check, not a tap at the table."""
+    tree = ast.parse((REPO / "companion" / "games" / "monopoly_builder" / "turn.py").read_text(encoding="utf-8"))
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+             and node.func.attr == "do"]
+    assert len(calls) >= 18
+    named = [ast.unparse(c) for c in calls if c.args and not isinstance(c.args[0], (ast.Attribute, ast.Name))]
+    assert named == []
+    for call in calls:
+        first = call.args[0]
+        if isinstance(first, ast.Attribute):
+            assert hasattr(BuilderTable, first.attr), ast.unparse(call)

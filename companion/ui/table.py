@@ -87,6 +87,17 @@ class Clocks:
         self.since = None
 
 
+# What a tab asks a table to do (`TableBase.act`, `AppState.do`): the table class's method, unbound
+# (`BuilderTable.roll`, called with the table first), or, from the screens not yet moved to references,
+# the method's name.
+TableAction = Callable[..., Any] | str
+
+
+def action_name(action: TableAction) -> str:
+    """How logs name an action: the method's name ("buy") whichever way it was given."""
+    return action if isinstance(action, str) else getattr(action, "__name__", repr(action))
+
+
 def stored_seats(table: Mapping[str, Any], players: Iterable[str]) -> list[PlayerInfo]:
     """The seats of a game rebuilt from the store: `players` in the log's order, each with the token colour
     its `table_settings()` saved (grey when none was saved, e.g. a log replayed without its settings)."""
@@ -300,14 +311,19 @@ class TableBase:
         """Record one of the game's events (the rules refuse an illegal one: TableError, nothing changes)."""
         self._do(self.log.push, event)
 
-    def act(self, seen: tuple[str, int] | None, action: str, *args: Any) -> Any:
+    def act(self, seen: tuple[str, int] | None, action: TableAction, *args: Any) -> Any:
         """Run `action` for a tab that last saw the game at `seen` (game id, moves): refused with
         LOOK_AGAIN, changing nothing, when another device changed the game since (two phones tapping
-        Pass at the same moment record one pass, not two). `seen` None: the tab has not looked yet."""
+        Pass at the same moment record one pass, not two). `seen` None: the tab has not looked yet.
+
+        `action` is the table's method itself, unbound (`BuilderTable.buy`): a type checker and "find
+        usages" see the call. A method's name (`"buy"`) is still taken from the screens that pass names."""
         with self.lock:  # the check and the change are one step: no other tab can slip in between
             if seen is not None and seen != (self.id, self.moves):
                 raise StaleView(LOOK_AGAIN)
-            return getattr(self, action)(*args)
+            if isinstance(action, str):
+                return getattr(self, action)(*args)
+            return action(self, *args)
 
     def undo(self) -> None:
         with self.lock:
@@ -320,4 +336,4 @@ class TableBase:
 
 
 __all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "ChartPoint", "Clocks", "PlayerInfo", "RepeatedTap", "StaleView",
-           "TableBase", "TableError", "replay_snapshots", "stored_seats"]
+           "TableAction", "TableBase", "TableError", "action_name", "replay_snapshots", "stored_seats"]

@@ -8,6 +8,8 @@ now (`BuilderTable.offered`, from `legal.legal_moves`); every tap is one engine 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from companion.games.monopoly_builder.dice import DicePad
@@ -72,7 +74,7 @@ def rent_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             bgcolor="#E3F2FD", padding=8, border_radius=6, content=ft.Column([
                 ft.Text(sentence, size=13),
                 ft.FilledButton(f"{move.player} asks for {theme.money_prefixed(move.amount)}",
-                                on_click=lambda e, d=move.deed: app.do("ask_rent", d)),
+                                on_click=lambda e, d=move.deed: app.do(BuilderTable.ask_rent, d)),
             ], spacing=4, tight=True))))
     return out
 
@@ -102,7 +104,7 @@ def token_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         app.touch()
 
     def record(space: int) -> None:
-        app.do("correct_token", who, space)
+        app.do(BuilderTable.correct_token, who, space)
         if not app.error:
             tab.token_open = False
 
@@ -128,18 +130,20 @@ def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         color="#B71C1C", weight=ft.FontWeight.BOLD)]
     items.append(ft.Row([ft.OutlinedButton(
         f"Mortgage {game.deed_name(x)} (+{theme.money_prefixed(game.profile.number(x, 'mortgage'))})",
-        on_click=lambda e, x=x: app.do("mortgage", p, x)) for x in free], wrap=True, spacing=4, run_spacing=4))
+        on_click=lambda e, x=x: app.do(BuilderTable.mortgage, p, x)) for x in free], wrap=True, spacing=4, run_spacing=4))
     if game.offered(Bankrupt):
-        items.append(ft.FilledButton(f"{p} declares bankruptcy", on_click=lambda e: app.do("bankrupt", p)))
+        items.append(ft.FilledButton(f"{p} declares bankruptcy", on_click=lambda e: app.do(BuilderTable.bankrupt, p)))
     return items
 
 
-def _dice(app: AppState, game: BuilderTable, action: str, label: str,
+def _dice(app: AppState, game: BuilderTable, entered: Callable[[BuilderTable, int, int], None],
+          rolled: Callable[[BuilderTable], str], label: str,
           legend: str = "doubles: roll again (three in a row: Jail)") -> ft.Control:
-    """The two dice: tapped in (one tap) or rolled by the app, as the table chose at setup."""
+    """The two dice: tapped in (one tap: `entered`) or rolled by the app (`rolled`), as the table chose at
+    setup."""
     if game.settings.dice == "rolled":
-        return ft.FilledButton(label, icon=ft.Icons.CASINO, on_click=lambda e: app.do(action + "_app"))
-    return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(action, a, b), False, legend)
+        return ft.FilledButton(label, icon=ft.Icons.CASINO, on_click=lambda e: app.do(rolled))
+    return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(entered, a, b), False, legend)
 
 
 def discard_panel(app: AppState, game: BuilderTable, p: str) -> list[ft.Control]:
@@ -152,7 +156,7 @@ def discard_panel(app: AppState, game: BuilderTable, p: str) -> list[ft.Control]
     picked = {c: n for c, n in tab.discard.items() if n}
 
     def discard() -> None:
-        app.do("discard", dict(tab.discard))
+        app.do(BuilderTable.discard, dict(tab.discard))
         _then(app, tab)
 
     return [
@@ -180,15 +184,16 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             out.append(ft.Text(f"{p} is in Jail (roll {st.jail[p] + 1} of 3 for doubles).", weight=ft.FontWeight.BOLD))
             row: list[ft.Control] = []
             if game.offered(JailPay):
-                row.append(ft.OutlinedButton(f"Pay {theme.money_prefixed(fee)} and roll", on_click=lambda e: app.do("jail_pay")))
+                row.append(ft.OutlinedButton(f"Pay {theme.money_prefixed(fee)} and roll", on_click=lambda e: app.do(BuilderTable.jail_pay)))
             if game.offered(JailCard):
-                row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do("jail_card")))
+                row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do(BuilderTable.jail_card)))
             out.append(ft.Row(row, wrap=True))
             if game.offered(Roll):
-                out.append(_dice(app, game, "roll", f"Or {p} rolls for doubles", "doubles: out of Jail and move"))
+                out.append(_dice(app, game, BuilderTable.roll, BuilderTable.roll_app, f"Or {p} rolls for doubles",
+                                 "doubles: out of Jail and move"))
             return out
         if game.offered(Roll):
-            out.append(_dice(app, game, "roll", f"{p} rolls"))
+            out.append(_dice(app, game, BuilderTable.roll, BuilderTable.roll_app, f"{p} rolls"))
         return out
     if phase == "buy":
         deed = game.deed_here()
@@ -196,9 +201,9 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         price = game.profile.number(deed, "price")
         row = []
         if game.offered(Buy):
-            row.append(ft.FilledButton(f"Buy for {theme.money_prefixed(price)}", on_click=lambda e: app.do("buy")))
+            row.append(ft.FilledButton(f"Buy for {theme.money_prefixed(price)}", on_click=lambda e: app.do(BuilderTable.buy)))
         if game.offered(Auction):
-            row.append(ft.OutlinedButton("Auction it", on_click=lambda e: app.do("auction")))
+            row.append(ft.OutlinedButton("Auction it", on_click=lambda e: app.do(BuilderTable.auction)))
         why = [] if game.offered(Buy) else [ft.Text(game.why_not(Buy(player=p)), size=12, italic=True)]
         return [ft.Semantics(identifier="deed", content=ft.Text(game.deed_line(deed), size=13)), *why,
                 ft.Row(row, wrap=True)]
@@ -207,13 +212,14 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     if phase == "chance":
         return [heading(f"{p} draws a Chance card: tap the one drawn"),
                 ft.Column([ft.Semantics(identifier=f"chance-{cid}", content=ft.OutlinedButton(
-                    text, on_click=lambda e, cid=cid: app.do("chance", cid)))
+                    text, on_click=lambda e, cid=cid: app.do(BuilderTable.chance, cid)))
                     for cid, text in game.drawable_cards()], spacing=4)]
     if phase == "resource_roll":
         if not game.offered(ResourceRoll):
             return []
         return [heading(f"{p} rolls for resources"), ft.Text(game.chart_line(), size=12),
-                _dice(app, game, "resource_roll", "Roll for Resources", "only the total counts here")]
+                _dice(app, game, BuilderTable.resource_roll, BuilderTable.resource_roll_app, "Roll for Resources",
+                      "only the total counts here")]
     if phase == "steal":
         rows: list[ft.Control] = [heading(f"{p} steals 1 resource: tap whose and which")]
         by_target: dict[str, list[str]] = {}
@@ -226,10 +232,10 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
                 by_target.setdefault(m.target, []).append(m.resource)
         for o, colours in by_target.items():
             rows.append(ft.Row([ft.Text(o, width=60, weight=ft.FontWeight.BOLD)] + [
-                ft.OutlinedButton(f"{c} from {o}", on_click=lambda e, o=o, c=c: app.do("steal", o, c))
+                ft.OutlinedButton(f"{c} from {o}", on_click=lambda e, o=o, c=c: app.do(BuilderTable.steal, o, c))
                 for c in colours], wrap=True, spacing=4, run_spacing=4))
         if nothing:
-            rows.append(ft.TextButton("Steal nothing", on_click=lambda e: app.do("steal", None, None)))
+            rows.append(ft.TextButton("Steal nothing", on_click=lambda e: app.do(BuilderTable.steal, None, None)))
         return rows
     if phase == "act":
         return act_panel(app, game)
@@ -249,7 +255,7 @@ def auction_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         if text and not text.isdigit():
             app.fail("Type the bid as a number of M, like 25 (or leave it empty for the least bid).")
             return
-        app.do("bid", player, int(text) if text else least)
+        app.do(BuilderTable.bid, player, int(text) if text else least)
         if not app.error:
             tab.bid = ""
 
@@ -266,7 +272,7 @@ def auction_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         ft.Text(f"Empty = {theme.money_prefixed(least)}. Who bids:", size=12),
         ft.Row([ft.OutlinedButton(f"{b} bids", on_click=lambda e, b=b: bid(b))
                 for b in game.bidders() if b != a.high_bidder], wrap=True, spacing=4),
-        *([ft.FilledButton(close, on_click=lambda e: app.do("close_auction"))] if game.offered(AuctionEnd) else []),
+        *([ft.FilledButton(close, on_click=lambda e: app.do(BuilderTable.close_auction))] if game.offered(AuctionEnd) else []),
     ]
 
 
@@ -285,16 +291,17 @@ def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     elif p in st.jail:
         out.append(ft.Text(f"{p} is in Jail: no building this turn.", size=13, italic=True))
     if game.offered(EndTurn):
-        out.append(ft.FilledButton("End turn", icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do("end_turn")))
+        out.append(ft.FilledButton("End turn", icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do(BuilderTable.end_turn)))
     if game.offered(Discard):  # doubles, with more than the hand limit: the discard begins the next turn
         out += discard_panel(app, game, p)
     elif st.rolls_again() and game.offered(Roll) and not app.local(VARIANT).site:  # doubles: the next roll is the next turn
-        out.append(_dice(app, game, "roll", f"{p} rolls again (doubles)"))
+        out.append(_dice(app, game, BuilderTable.roll, BuilderTable.roll_app, f"{p} rolls again (doubles)"))
     nxt = game.next_roller()
     if nxt is not None and not app.local(VARIANT).site:  # while a floor is being paid, the build comes first
         # One tap for an ordinary turn: the next roll ends this turn (after the rent, trades and building).
         what = f"or {nxt} rolls again now" if nxt == p else f"or {nxt} rolls now (ends {p}'s turn)"
-        out.append(_dice(app, game, "end_and_roll", what[:1].upper() + what[1:]))
+        out.append(_dice(app, game, BuilderTable.end_and_roll, BuilderTable.end_and_roll_app,
+                         what[:1].upper() + what[1:]))
     return out
 
 
@@ -315,7 +322,7 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     what = "the penthouse" if floor > top else f"floor {floor}"
 
     def build() -> None:
-        app.do("build", tab.site, dict(tab.pay))
+        app.do(BuilderTable.build, tab.site, dict(tab.pay))
         _then(app, tab)
         if not app.error and game.finished:
             app.go("builder_end")  # the penthouse: straight to the score
