@@ -6,17 +6,24 @@ typed fields are this tab's (`MonopolyTab`); a saved profile is `DATA/profiles/t
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import flet as ft
 
+from companion.games.monopoly_scrabble.profile import (
+    PROFILE_IO,
+    Space,
+    set_amount,
+    set_card,
+    set_track_space,
+    toggle_property_square,
+)
 from companion.games.monopoly_scrabble.rules import VARIANT
 from companion.ui import theme
-from companion.ui.board_profiles import TableProfileActions
 from companion.ui.components.board import BoardGrid
 from companion.ui.components.choice import Choice
 from companion.ui.models import AppState, plain
+from companion.ui.profile_editing import ProfileEditorActions
 
 SPACE_TYPES = [("property", "Property"), ("chance", "Chance"), ("community_chest", "Community Chest"),
                ("go", "GO"), ("jail", "Jail"), ("free_parking", "Free Parking"), ("go_to_jail", "Go to Jail")]
@@ -44,46 +51,23 @@ class MonopolyTab:
 
 def profile_actions(app: AppState) -> ProfileActions:
     """The tab's editor actions (one object per tab, so the board's memoized rows keep the same tap)."""
-    tab: MonopolyTab = app.local(VARIANT)
-    if tab.actions is None or tab.actions.app is not app:
-        tab.actions = ProfileActions(app)
-    return tab.actions
+    return ProfileActions.of(app)
 
 
 PROFILE_FILE = "table.json"  # the name earlier releases saved the table's profile under
 
 
-class ProfileActions(TableProfileActions):
-    """The editor's taps for one tab: each changes the tab's profile through the rules' profile module."""
+class ProfileActions(ProfileEditorActions):
+    """The editor's taps for one tab: each changes the tab's profile through the shared edit API."""
 
     variant = VARIANT
     profile_file = PROFILE_FILE
+    profile_io = PROFILE_IO
     tab: MonopolyTab
-
-    def load(self, path: Path | None = None) -> Any:
-        from companion.games.monopoly_scrabble.profile import load_profile
-
-        return load_profile(path) if path is not None else load_profile()
-
-    def store(self, profile: Any, path: Path) -> Path:
-        from companion.games.monopoly_scrabble.profile import save_profile
-
-        return save_profile(profile, path)
 
     def open(self) -> None:
         self.tab.profile = self.table_profile()
         self.app.go("profile")
-
-    def _edit(self, fn: Any, *args: Any, **kwargs: Any) -> None:
-        from companion.rules.errors import RulesDataError
-
-        try:
-            self.tab.profile = fn(self.tab.profile, *args, **kwargs)
-        except (RulesDataError, ValueError) as exc:
-            self.app.fail(plain(exc))
-            return
-        self.app.say("Changed. Save the profile to keep it for the next games.")
-        self.app.touch()
 
     def pick_group(self, group_id: str) -> None:
         self.tab.edit_group = group_id
@@ -93,20 +77,16 @@ class ProfileActions(TableProfileActions):
         self.app.touch()
 
     def toggle_square(self, row: int, col: int) -> None:
-        from companion.games.monopoly_scrabble.profile import toggle_property_square
-
-        self._edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.tab.edit_group)
+        self.edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.tab.edit_group)
 
     def set_card(self) -> None:
-        from companion.games.monopoly_scrabble.profile import set_card
-
         try:
             value = int(self.tab.card_value.replace("M", "").replace(",", "").strip())
             rent = int(self.tab.rent.replace("M", "").replace(",", "").strip())
         except ValueError:
             self.app.fail("Type the card's printed value and rent as numbers, like 2000 and 600.")
             return
-        self._edit(set_card, self.tab.edit_group, card_value=value, rent=rent)
+        self.edit(set_card, self.tab.edit_group, card_value=value, rent=rent)
 
     def pick_amount(self, name: str) -> None:
         self.tab.edit_amount = name
@@ -118,25 +98,21 @@ class ProfileActions(TableProfileActions):
         self.app.touch()
 
     def set_amount(self) -> None:
-        from companion.games.monopoly_scrabble.profile import set_amount
-
         try:
             value = int(self.tab.amount_value.replace("M", "").replace(",", "").strip())
         except ValueError:
             self.app.fail("Type the amount as a number, like 2000.")
             return
-        self._edit(set_amount, self.tab.edit_amount, value)
+        self.edit(set_amount, self.tab.edit_amount, value)
 
     def set_space(self, remove: bool = False) -> None:
-        from companion.games.monopoly_scrabble.profile import Space, set_track_space
-
         try:
             index = int(self.tab.space_index.strip())
         except ValueError:
             self.app.fail("Type the number of the track space (0 is GO).")
             return
         if remove:
-            self._edit(set_track_space, index, None)
+            self.edit(set_track_space, index, None)
             return
         kind = self.tab.edit_space_type
         group = self.tab.edit_group if kind == "property" else None
@@ -147,7 +123,7 @@ class ProfileActions(TableProfileActions):
         except ValueError as exc:
             self.app.fail(plain(exc))
             return
-        self._edit(set_track_space, index, space)
+        self.edit(set_track_space, index, space)
 
 @ft.component
 def ProfileEditor(app: AppState):
