@@ -21,6 +21,7 @@ from companion.games.monopoly_deal.table import new_deal
 from companion.games.monopoly_scrabble.table import new_monopoly
 from companion.ui.persist import rebuild
 from companion.ui.table import PlayerInfo, StaleView, TableBase
+from companion.ui.word_table import WordEngine, WordTable
 from tests.conftest import REPO
 
 SEATS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "green")]
@@ -124,3 +125,21 @@ def test_the_builder_turn_screen_names_no_action_by_string() -> None:
         first = call.args[0]
         if isinstance(first, ast.Attribute):
             assert hasattr(BuilderTable, first.attr), ast.unparse(call)
+
+
+def test_a_word_game_that_leaves_out_a_hook_cannot_be_made() -> None:
+    """The hooks the shared word table calls are abstract: a game that forgets one fails when its engine or
+    table is made (and under mypy), not when the missing call is first reached at the table."""
+    classic = new_classic(list(SEATS))
+
+    class EngineWithoutCheck(WordEngine):  # no check, play, scores, last_play_words, end_reason
+        pass
+
+    with pytest.raises(TypeError, match="abstract"):
+        EngineWithoutCheck(classic.log)  # type: ignore[abstract]
+
+    class TableWithoutEnd(WordTable):  # no end_game
+        pass
+
+    with pytest.raises(TypeError, match="end_game"):
+        TableWithoutEnd("classic", list(SEATS), classic.engine)  # type: ignore[abstract]

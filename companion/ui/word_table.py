@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import logging
 import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from companion.events import GameLog, PassEvent, dump_events, effective_events
+from companion.events import Event, GameLog, PassEvent, dump_events, effective_events
 from companion.rack_check import RackAnswer, RackRefused, TurnReview, check_rack, review_plays
 from companion.rules.board import Board, Direction, Layout, PlacedTile, Position, Square, Tile
 from companion.rules.notation import format_play
@@ -83,12 +85,13 @@ def tiles_to_notation(board: Board, tiles: list[PlacedTile]) -> tuple[str, str]:
     return position, word
 
 
-class WordEngine:
+class WordEngine(ABC):
     """A word-board game's log with the calls `WordTable` makes. Each game's engine sets `variant` and
-    `challenge_event` (its challenge event class) and adds `check`, `play`, `end_game`, `history`..."""
+    `challenge_event` (its challenge event class) and implements the abstract calls below (a type checker
+    and Python itself refuse an engine that lacks one); its own `end_game` is called by its own table."""
 
-    variant = ""
-    challenge_event: Any = None
+    variant: ClassVar[str] = ""
+    challenge_event: ClassVar[Callable[..., Event]]
 
     def __init__(self, log: GameLog[Any]) -> None:
         """`log`: the game's log, started (a new game) or as stored (a rebuilt one): the one way to make an engine."""
@@ -139,21 +142,43 @@ class WordEngine:
     def events_json(self) -> str:
         return dump_events(self.log.events, self.variant)
 
+    @abstractmethod
+    def scores(self) -> dict[str, int]:
+        """Points per player."""
 
-class WordTable(TableBase):
+    @abstractmethod
+    def check(self, position: str, word: str) -> PlayCheck:
+        """The play as the rules would take it, tried on a copy of the state (nothing changes)."""
+
+    @abstractmethod
+    def play(self, position: str, word: str) -> None:
+        """Record the play of the player whose turn it is."""
+
+    @abstractmethod
+    def last_play_words(self) -> tuple[str, list[str]] | None:
+        """The play open to a challenge (who made it, its words), or None when the rules offer none."""
+
+    @property
+    @abstractmethod
+    def end_reason(self) -> str | None:
+        """Why the game ends (or may end now by the rules), or None."""
+
+
+class WordTable(TableBase, ABC):
     """A word-board game at the table: the engine (the game's wrapper of its log, with `check`, `play`,
     `pass_turn`, `challenge`, `end_game`...) plus the board, the latest photo read, the Banker, the word list.
 
-    The engine must offer: `log`, `state`, `board`, `layout`, `players`, `current_player`, `scores()`,
-    `check(position, word[, bought])`, `play(position, word[, bought])`, `pass_turn()`, `last_play_words()`,
-    `challenge(challenger, verdict)`, `end_game(...)`, `finished`, `end_reason`, `winner()`, `history()`.
+    The engine is the game's `WordEngine`; each game's table adds its own `end_game` (abstract here: the
+    racks left are letters in one game, counts in the other) and its end chart (`history`).
     """
 
     # End of game: what the racks left are asked as (letters or a count), and the chart's title.
     rack_prompt = "Tiles left on each rack (leave empty for none):"
     history_title = "Scores over the turns"
 
-    def __init__(self, kind: str, players: list[PlayerInfo], engine: Any, banker: str | None = None,
+    engine: WordEngine
+
+    def __init__(self, kind: str, players: list[PlayerInfo], engine: WordEngine, banker: str | None = None,
                  lexicon: str = "ENABLE", clock_minutes: int | None = None, penalty_per_minute: int = 10,
                  preset_label: str = "", game_id: str | None = None) -> None:
         super().__init__(kind, players, engine.log, clock_minutes=clock_minutes,
@@ -176,18 +201,18 @@ class WordTable(TableBase):
 
     @property
     def current_player(self) -> str | None:
-        return self.engine.current_player  # type: ignore[no-any-return]
+        return self.engine.current_player
 
     @property
     def board(self) -> Board:
-        return self.engine.board  # type: ignore[no-any-return]
+        return self.engine.board
 
     @property
     def layout(self) -> Layout:
-        return self.engine.layout  # type: ignore[no-any-return]
+        return self.engine.layout
 
     def scores(self) -> dict[str, int]:
-        return self.engine.scores()  # type: ignore[no-any-return]
+        return self.engine.scores()
 
     def chip_lines(self, player: str) -> list[str]:
         return [f"{self.scores().get(player, 0)} pts"]
@@ -251,7 +276,7 @@ class WordTable(TableBase):
         return self._engine_check(position, word, bought)
 
     def _engine_check(self, position: str, word: str, bought: str) -> PlayCheck:
-        return self.engine.check(position, word)  # type: ignore[no-any-return]
+        return self.engine.check(position, word)
 
     def check_read(self, rows: list[str], bought: str = "") -> tuple[PlayCheck, list[str]]:
         """Compare a (corrected) board read with the board: the play it shows, checked."""
@@ -282,7 +307,7 @@ class WordTable(TableBase):
         self._do(self.engine.pass_turn)
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
-        return self.engine.last_play_words()  # type: ignore[no-any-return]
+        return self.engine.last_play_words()
 
     def challenge(self, challenger: str) -> Verdict:
         last = self.last_play_words()
@@ -300,8 +325,9 @@ class WordTable(TableBase):
         self._changed()
         return verdict
 
+    @abstractmethod
     def end_game(self, racks: dict[str, str], agreed: bool = False) -> None:
-        raise NotImplementedError
+        """End the game with what is left on each rack (as typed at the end screen), by agreement or not."""
 
     @property
     def finished(self) -> bool:
@@ -309,13 +335,10 @@ class WordTable(TableBase):
 
     @property
     def end_reason(self) -> str | None:
-        return self.engine.end_reason  # type: ignore[no-any-return]
+        return self.engine.end_reason
 
     def winner(self) -> list[str]:
-        return self.engine.winner()  # type: ignore[no-any-return]
-
-    def history(self) -> list[dict[str, int]]:
-        return self.engine.history()  # type: ignore[no-any-return]
+        return self.engine.winner()
 
     def set_read(self, read: BoardRead | None) -> None:
         self.last_read = read

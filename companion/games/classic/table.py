@@ -25,7 +25,7 @@ from companion.games.classic.rules import (
 from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
-from companion.ui.table import PlayerInfo, TableError, _message, _plain_validation, stored_seats
+from companion.ui.table import ChartPoint, PlayerInfo, TableError, _message, _plain_validation, stored_seats
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 
@@ -44,6 +44,10 @@ class ClassicEngine(WordEngine):
         log: GameLog[ClassicState] = GameLog(new_state)
         log.push(Start(settings=settings))
         return cls(log)
+
+    @property
+    def state(self) -> ClassicState:
+        return self.log.state
 
     def scores(self) -> dict[str, int]:
         return dict(self.state.scores)
@@ -87,15 +91,6 @@ class ClassicEngine(WordEngine):
     def end_reason(self) -> str | None:
         return self.state.end_reason
 
-    def history(self) -> list[dict[str, int]]:
-        """Score of every player after each turn (the chart)."""
-        running = {p: 0 for p in self.players}
-        out = [dict(running)]
-        for turn in self.state.turns:
-            running[turn.player] = turn.total
-            out.append(dict(running))
-        return out
-
 
 
 class ClassicTable(WordTable):
@@ -138,6 +133,16 @@ class ClassicTable(WordTable):
             self.clocks.switch(None)
         self._do(self.engine.end_game, {p: r for p, r in racks.items() if r.strip()}, used, agreed)
 
+    def history(self) -> list[ChartPoint]:
+        """Score of every player after each turn (the chart): the running totals the turns record, so a
+        withdrawn play shows as the rules scored it in the end, not as it stood before the challenge."""
+        running = {p: 0 for p in self.players}
+        out = [dict(running)]
+        for turn in self.engine.state.turns:
+            running[turn.player] = turn.total
+            out.append(dict(running))
+        return out
+
     def end_notes(self) -> list[str]:
         ends = [t for t in self.engine.state.turns if t.kind == "end of game"]
         if not ends:
@@ -161,7 +166,7 @@ def new_classic(players: list[PlayerInfo], preset: str = "box", variant: str = "
         raise TableError(f"Unknown rules '{preset}'.")
     target = finish_line_target(finish_level, len(names)) if variant == "finish_line" else None
     try:
-        settings = Settings(players=names, preset=preset, variant=variant,  # type: ignore[arg-type]
+        settings = Settings(players=names, preset=preset, variant=variant,
                             finish_target=target, lexicon=lexicon, tileset=tileset)
         engine = ClassicEngine.start(settings)
     except (RulesError, ValueError) as exc:

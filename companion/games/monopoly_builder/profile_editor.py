@@ -444,7 +444,7 @@ def _values_part(act: ProfileActions) -> list[ft.Control]:
 
 
 @ft.component
-def ProfileEditor(app: AppState):
+def ProfileEditor(app: AppState) -> ft.Control:
     act = profile_actions(app)
     tab = act.tab
     if tab.profile is None:

@@ -119,14 +119,14 @@ class ProfileActions(ProfileEditorActions):
         name = self.tab.space_name.strip() or (
             self.tab.profile.group(group).name if group else kind.replace("_", " ").title())
         try:
-            space = Space(type=kind, name=name, group=group, confidence="table")  # type: ignore[arg-type]
+            space = Space(type=kind, name=name, group=group, confidence="table")
         except ValueError as exc:
             self.app.fail(plain(exc))
             return
         self.edit(set_track_space, index, space)
 
 @ft.component
-def ProfileEditor(app: AppState):
+def ProfileEditor(app: AppState) -> ft.Control:
     act = profile_actions(app)
     f = act.tab
     profile = f.profile

@@ -128,7 +128,7 @@ class MonopolyEngine(WordEngine):
         says so, else as nobody can play (the rules refuse it while the bag holds tiles)."""
         offered = self.legal().end_reasons()
         reason = "played_out" if "played_out" in offered else ("agreed" if agreed else "no_plays")
-        self.log.push(EndGame(reason=reason, tiles_left=tiles_left or None))  # type: ignore[arg-type]
+        self.log.push(EndGame(reason=reason, tiles_left=tiles_left or None))
 
     @property
     def end_reason(self) -> str | None:
@@ -308,7 +308,7 @@ class MonopolyTable(WordTable):
         offer = self.legal().card
         if offer is None:
             raise self._not_now()
-        self._push(Card(player=offer.player, effect=effect, amount=amount or None,  # type: ignore[arg-type]
+        self._push(Card(player=offer.player, effect=effect, amount=amount or None,
                         group=group, space=space, steps=steps))
 
     def bingo_choice(self, group: str) -> None:
