@@ -21,17 +21,81 @@ Chance card) marks that record `table`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from companion.rules.errors import RulesDataError, first_validation_error
-from companion.rules.sourced import profile_path, read_profile_json, write_profile_json
+from companion.rules.sourced import Confidence, Sourced, profile_path, read_profile_json, write_profile_json
 
 M = TypeVar("M", bound=BaseModel)
+SpaceT = TypeVar("SpaceT", bound=BaseModel)
+
+
+class BoxProfile(BaseModel):
+    """What every game's box profile holds besides its own data: its name, how the app labels and
+    describes it, and how many players the box seats. A game's `Profile` model subclasses it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    label: str = ""
+    about: str = ""
+    min_players: int = Field(default=2, ge=1)
+    max_players: int = Field(default=4, ge=1)
+
+    def placeholders(self) -> list[str]:
+        """Every value still marked placeholder (as `ProfileIO.set_values` paths), for the app to ask the
+        table to check against its box."""
+        return placeholders(self)
+
+
+class BoxAmounts(BaseModel):
+    """The sums of money every box profile names first: the cash each player starts with and the bills it is
+    paid in. A game's `Amounts` model subclasses it with its own sums; none of them may be negative."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    starting_cash: Sourced[int]
+    starting_bills: Sourced[dict[str, int]]
+
+    @model_validator(mode="after")
+    def _check_box_amounts(self) -> Self:
+        for name in type(self).model_fields:
+            value = getattr(self, name).value
+            if isinstance(value, int) and value < 0:
+                raise ValueError(f"the amount {name} is negative ({value})")
+        total = sum(int(denomination) * count for denomination, count in self.starting_bills.value.items())
+        if total != self.starting_cash.value:
+            raise ValueError(f"the starting bills add up to M{total}, not the starting cash M{self.starting_cash.value}")
+        return self
+
+
+class TrackOf(BaseModel, Generic[SpaceT]):
+    """The spaces around a board in order from GO (each game's own `Space` model), with how sure the
+    order itself is. A game's `Track` subclasses `TrackOf[Space]`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    confidence: Confidence
+    note: str = ""
+    spaces: list[SpaceT]
+
+
+class HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+I = TypeVar("I", bound=HasId)
+
+
+def by_id(items: Iterable[I], item_id: str, refusal: str) -> I:
+    """The item of `items` whose `id` is `item_id`, else `RulesDataError(refusal)`."""
+    for item in items:
+        if item.id == item_id:
+            return item
+    raise RulesDataError(refusal)
 
 
 @dataclass(frozen=True)
@@ -99,6 +163,11 @@ class ProfileIO(Generic[M]):
         else:
             items[index] = item.model_dump(mode="json")
         return self.validate(data)
+
+    def set_track_space(self, profile: M, index: int, space: BaseModel | None) -> M:
+        """Replace track space `index` (the game's `Space`); `index == len(track)` appends; `space=None`
+        removes it."""
+        return self.set_item(profile, "track.spaces", index, space)
 
 
 def placeholders(profile: BaseModel) -> list[str]:
@@ -170,4 +239,4 @@ def _locate(data: dict[str, Any], path: str) -> tuple[Any, str | int]:
     raise RulesDataError(f"the profile has no value '{path}'")
 
 
-__all__ = ["ProfileIO", "placeholders"]
+__all__ = ["BoxAmounts", "BoxProfile", "ProfileIO", "TrackOf", "by_id", "placeholders"]

@@ -27,6 +27,8 @@ class ProfileEditorActions(TableProfileActions):
     """One tab's profile editor: the shared part of every game's editor taps."""
 
     profile_io: ClassVar[ProfileIO[Any]]
+    editor_screen: ClassVar[str]  # the key of the game's editor screen
+
 
     @classmethod
     def of(cls, app: AppState) -> Self:
@@ -36,6 +38,15 @@ class ProfileEditorActions(TableProfileActions):
             tab.actions = cls(app)
         actions: Self = tab.actions
         return actions
+
+    def open(self) -> None:
+        """Show the editor with the profile being edited, else the table's saved one, else the box's."""
+        self.tab.profile = self.table_profile()
+        self.on_open()
+        self.app.go(self.editor_screen)
+
+    def on_open(self) -> None:
+        """What the game's editor picks before it is shown (nothing by default)."""
 
     def load(self, path: Path | None = None) -> Any:
         return self.profile_io.load(path)

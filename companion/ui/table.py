@@ -172,6 +172,8 @@ class TableBase:
         # clocks: a tab that acts on an older count acted on a screen that no longer shows the game.
         self.moves = 0
         self.notice = ""
+        # What the latest change did, in sentences (`narrate`), for the games whose screens show it.
+        self.turn_lines: list[str] = []
         self.new_pin = ""  # the referee PIN chosen at setup, until the store has hashed it
         self._views: dict[str, tuple[int, Any]] = {}  # name -> (revision, value): see `view`
         self._history: tuple[int, list[ChartPoint]] | None = None  # (events in the log, chart): see `replayed_history`
@@ -297,6 +299,7 @@ class TableBase:
     # ----- changing the game (each raises TableError with a sentence)
     def _do(self, fn: Any, *args: Any) -> None:
         with self.lock:
+            before = self.log.state
             try:
                 fn(*args)
             except TableError:
@@ -304,8 +307,16 @@ class TableBase:
             except (RulesError, ValueError) as exc:
                 raise TableError(_plain_validation(exc)) from None
             self.moves += 1
+            after = self.log.state
+            if after is not before:
+                self.turn_lines = self.narrate(before, after)
             self._after_turn()
             self._changed()
+
+    def narrate(self, before: Any, after: Any) -> list[str]:
+        """What one change did, in sentences, from the game's states before and after it (`turn_lines`);
+        none by default."""
+        return []
 
     def push(self, event: Event) -> None:
         """Record one of the game's events (the rules refuse an illegal one: TableError, nothing changes)."""
@@ -330,6 +341,7 @@ class TableBase:
             if not self.can_undo():
                 raise TableError("There is nothing to undo.")
             self._do(self.log.undo)
+            self.turn_lines = ["The last action was undone."]
 
     def _changed(self) -> None:
         self.revision += 1

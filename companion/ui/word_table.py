@@ -14,7 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from companion.events import Event, GameLog, PassEvent, dump_events, effective_events
 from companion.rack_check import RackAnswer, RackRefused, TurnReview, check_rack, review_plays
@@ -85,30 +85,58 @@ def tiles_to_notation(board: Board, tiles: list[PlacedTile]) -> tuple[str, str]:
     return position, word
 
 
-class WordEngine(ABC):
-    """A word-board game's log with the calls `WordTable` makes. Each game's engine sets `variant` and
-    `challenge_event` (its challenge event class) and implements the abstract calls below (a type checker
-    and Python itself refuse an engine that lacks one); its own `end_game` is called by its own table."""
+class WordGameState(Protocol):
+    """What `WordEngine` reads of a word-board game's folded state (both games' states offer it)."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def layout(self) -> Layout | None: ...
+
+    @property
+    def players(self) -> list[str]: ...
+
+    @property
+    def current_player(self) -> str | None: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def winner(self) -> list[str]: ...
+
+    def apply(self, event: Any) -> None: ...
+
+
+S = TypeVar("S", bound=WordGameState)
+
+
+class WordEngine(ABC, Generic[S]):
+    """A word-board game's log (of states `S`) with the calls `WordTable` makes. Each game's engine sets
+    `variant` and `challenge_event` (its challenge event class) and implements the abstract calls below
+    (a type checker and Python itself refuse an engine that lacks one); its own `end_game` is called by
+    its own table."""
 
     variant: ClassVar[str] = ""
     challenge_event: ClassVar[Callable[..., Event]]
 
-    def __init__(self, log: GameLog[Any]) -> None:
+    def __init__(self, log: GameLog[S]) -> None:
         """`log`: the game's log, started (a new game) or as stored (a rebuilt one): the one way to make an engine."""
         self.log = log
 
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         return self.log.state
 
     @property
     def board(self) -> Board:
-        return self.state.board  # type: ignore[no-any-return]
+        return self.state.board
 
     @property
     def layout(self) -> Layout:
-        assert self.state.layout is not None
-        return self.state.layout  # type: ignore[no-any-return]
+        layout = self.state.layout
+        assert layout is not None
+        return layout
 
     @property
     def players(self) -> list[str]:
@@ -116,7 +144,7 @@ class WordEngine(ABC):
 
     @property
     def current_player(self) -> str | None:
-        return self.state.current_player  # type: ignore[no-any-return]
+        return self.state.current_player
 
     def to_act(self, refusal: str = "The game is over.") -> str:
         """The player whose turn it is, or TableError(`refusal`) when nobody is to play."""
@@ -176,9 +204,9 @@ class WordTable(TableBase, ABC):
     rack_prompt = "Tiles left on each rack (leave empty for none):"
     history_title = "Scores over the turns"
 
-    engine: WordEngine
+    engine: WordEngine[Any]
 
-    def __init__(self, kind: str, players: list[PlayerInfo], engine: WordEngine, banker: str | None = None,
+    def __init__(self, kind: str, players: list[PlayerInfo], engine: WordEngine[Any], banker: str | None = None,
                  lexicon: str = "ENABLE", clock_minutes: int | None = None, penalty_per_minute: int = 10,
                  preset_label: str = "", game_id: str | None = None) -> None:
         super().__init__(kind, players, engine.log, clock_minutes=clock_minutes,

@@ -29,14 +29,11 @@ from companion.ui.table import ChartPoint, PlayerInfo, TableError, _message, _pl
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 
-class ClassicEngine(WordEngine):
+class ClassicEngine(WordEngine[ClassicState]):
+    """Classic Scrabble's log with the calls the word table makes (every ruling is the rules')."""
+
     variant = VARIANT
     challenge_event = Challenge
-
-    log: GameLog[ClassicState]
-
-    def __init__(self, log: GameLog[ClassicState]) -> None:
-        super().__init__(log)
 
     @classmethod
     def start(cls, settings: Settings) -> ClassicEngine:
@@ -44,10 +41,6 @@ class ClassicEngine(WordEngine):
         log: GameLog[ClassicState] = GameLog(new_state)
         log.push(Start(settings=settings))
         return cls(log)
-
-    @property
-    def state(self) -> ClassicState:
-        return self.log.state
 
     def scores(self) -> dict[str, int]:
         return dict(self.state.scores)

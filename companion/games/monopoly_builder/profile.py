@@ -40,7 +40,7 @@ import re
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from companion.rules.errors import RulesDataError
-from companion.rules.profile_io import ProfileIO, placeholders
+from companion.rules.profile_io import BoxAmounts, BoxProfile, ProfileIO, TrackOf, by_id
 from companion.rules.sourced import Confidence, Sourced
 
 SPACE_KINDS = ("go", "deed", "chance", "collect", "roll_for_resources", "steal", "free_parking", "jail",
@@ -52,12 +52,9 @@ FOUNDATION = "#"
 DICE_TOTALS = range(2, 13)
 
 
-class Amounts(BaseModel):
+class Amounts(BoxAmounts):
     """Sums of money (M)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    starting_cash: Sourced[int]
-    starting_bills: Sourced[dict[str, int]]
     go_salary: Sourced[int]
     jail_fee: Sourced[int]
     auction_start: Sourced[int]
@@ -66,13 +63,6 @@ class Amounts(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Amounts:
-        for name in type(self).model_fields:
-            value = getattr(self, name).value
-            if isinstance(value, int) and value < 0:
-                raise ValueError(f"the amount {name} is negative ({value})")
-        total = sum(int(d) * n for d, n in self.starting_bills.value.items())
-        if total != self.starting_cash.value:
-            raise ValueError(f"the starting bills add up to M{total}, not the starting cash M{self.starting_cash.value}")
         if self.auction_raise.value < 1 or self.auction_start.value < 1:
             raise ValueError("the auction's opening bid and least raise must be at least M1")
         return self
@@ -140,11 +130,8 @@ class Space(BaseModel):
     note: str = ""
 
 
-class Track(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    confidence: Confidence
-    note: str = ""
-    spaces: list[Space]
+class Track(TrackOf[Space]):
+    pass
 
 
 class FloorCost(BaseModel):
@@ -196,15 +183,9 @@ class BonusPoints(BaseModel):
     community: Sourced[int]
 
 
-class Profile(BaseModel):
+class Profile(BoxProfile):
     """Schema of `assets/profiles/monopoly_builder.json`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    label: str = ""
-    about: str = ""
-    min_players: int = Field(default=2, ge=1)
-    max_players: int = Field(default=4, ge=1)
     colours: Sourced[list[str]]
     tokens: Sourced[dict[str, str]]
     amounts: Amounts
@@ -327,19 +308,13 @@ class Profile(BaseModel):
 
     # ----- derived views used by the engine -----
     def deed(self, deed_id: str) -> Deed:
-        for d in self.deeds:
-            if d.id == deed_id:
-                return d
-        raise RulesDataError(f"there is no deed '{deed_id}'")
+        return by_id(self.deeds, deed_id, f"there is no deed '{deed_id}'")
 
     def deed_name(self, deed_id: str) -> str:
         return self.deed(deed_id).name.value
 
     def group(self, group_id: str) -> Group:
-        for g in self.groups:
-            if g.id == group_id:
-                return g
-        raise RulesDataError(f"there is no colour group '{group_id}'")
+        return by_id(self.groups, group_id, f"there is no colour group '{group_id}'")
 
     def group_deeds(self, group_id: str) -> list[str]:
         return [d.id for d in self.deeds if d.group.value == group_id]
@@ -362,10 +337,7 @@ class Profile(BaseModel):
         return next((i for i, s in enumerate(self.track.spaces) if s.kind == kind), None)
 
     def chance_card(self, card_id: str) -> ChanceCard:
-        for c in self.chance.cards:
-            if c.id == card_id:
-                return c
-        raise RulesDataError(f"there is no Chance card '{card_id}'")
+        return by_id(self.chance.cards, card_id, f"there is no Chance card '{card_id}'")
 
     def floor_cost(self, colour: str, floor: int) -> FloorCost:
         """What floor `floor` (1 = first; max_floors + 1 = the penthouse) costs the `colour` player."""
@@ -379,10 +351,6 @@ class Profile(BaseModel):
     def foundation_cells(self) -> list[str]:
         """Every foundation, named `A1` (column letter, row number), row by row."""
         return list(_foundation_cells(tuple(self.foundations.value)))
-
-    def placeholders(self) -> list[str]:
-        """Every value still marked placeholder (as `set_value` paths), for the app to ask the table to check."""
-        return placeholders(self)
 
 
 def _unique(ids: list[str], what: str) -> None:
@@ -409,11 +377,7 @@ load_profile = PROFILE_IO.load
 save_profile = PROFILE_IO.save
 set_value = PROFILE_IO.set_value
 set_values = PROFILE_IO.set_values
-
-
-def set_space(profile: Profile, index: int, space: Space | None) -> Profile:
-    """Replace track space `index`; `index == len(track)` appends; `space=None` removes it."""
-    return PROFILE_IO.set_item(profile, "track.spaces", index, space)
+set_space = PROFILE_IO.set_track_space
 
 
 def set_floor_cost(profile: Profile, colour: str, floor: int, colours: dict[str, int], any_colour: int) -> Profile:

@@ -68,13 +68,12 @@ class ProfileActions(ProfileEditorActions):
     variant = VARIANT
     profile_file = PROFILE_FILE
     profile_io = PROFILE_IO
+    editor_screen = EDITOR_SCREEN
     tab: BuilderTab
 
-    def open(self) -> None:
-        self.tab.profile = self.table_profile()
-        if not self.tab.edit_deed:
+    def on_open(self) -> None:
+        if not self.tab.edit_deed:  # the Title Deeds part opens on the first deed
             self.pick_deed(self.tab.profile.deeds[0].id, touch=False)
-        self.app.go(EDITOR_SCREEN)
 
     def pick_part(self, part: str) -> None:
         self.tab.editor_part = part

@@ -154,7 +154,6 @@ class BuilderTable(TableBase):
 
     def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState], game_id: str | None = None) -> None:
         super().__init__(VARIANT, players, log, game_id=game_id)
-        self.turn_lines: list[str] = []
 
     # ----- what may be done now: only what the rules offer
     def legal(self) -> list[Event]:
@@ -426,16 +425,8 @@ class BuilderTable(TableBase):
         return lines
 
     # ----- changing the game
-    def _do(self, fn: Any, *args: Any) -> None:
-        before = self.log.state
-        super()._do(fn, *args)
-        after = self.log.state
-        if after is not before:
-            self.turn_lines = changes(before, after)
-
-    def undo(self) -> None:
-        super().undo()
-        self.turn_lines = ["The last action was undone."]
+    def narrate(self, before: BuilderState, after: BuilderState) -> list[str]:
+        return changes(before, after)
 
     def _mover(self) -> str:
         p = self.bstate.mover

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from companion.rules.board import Layout, Square, load_layout, parse_square
 from companion.rules.errors import RulesDataError
-from companion.rules.profile_io import ProfileIO, placeholders
+from companion.rules.profile_io import BoxAmounts, BoxProfile, ProfileIO, TrackOf, by_id
 from companion.rules.sourced import Confidence, Sourced
 
 SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "tax",
@@ -40,10 +40,7 @@ SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking
 RESERVED_ACCOUNTS = ("bank", "pot")
 
 
-class Amounts(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    starting_cash: Sourced[int]
-    starting_bills: Sourced[dict[str, int]]
+class Amounts(BoxAmounts):
     free_parking_seed: Sourced[int]
     go_salary: Sourced[int]
     jail_fee: Sourced[int]
@@ -56,14 +53,6 @@ class Amounts(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Amounts:
-        for name in type(self).model_fields:
-            field = getattr(self, name)
-            if isinstance(field.value, int) and field.value < 0:
-                raise ValueError(f"amount {name} is negative ({field.value})")
-        bills = self.starting_bills.value
-        total = sum(int(denomination) * count for denomination, count in bills.items())
-        if total != self.starting_cash.value:
-            raise ValueError(f"the starting bills add up to M{total}, not the starting cash M{self.starting_cash.value}")
         if not 0 < self.sale_fraction_percent.value <= 100:
             raise ValueError("the sale fraction must be a percentage between 1 and 100")
         return self
@@ -97,25 +86,16 @@ class Space(BaseModel):
     confidence: Confidence = "placeholder"
 
 
-class Track(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    confidence: Confidence
-    note: str = ""
-    spaces: list[Space]
+class Track(TrackOf[Space]):
+    pass
 
 
-class Profile(BaseModel):
+class Profile(BoxProfile):
     """Schema of `assets/profiles/*.json`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    label: str = ""
-    about: str = ""
     tileset: Sourced[str]
     layout: Sourced[str]
     first_word_multiplier: Sourced[int]
-    min_players: int = Field(default=2, ge=1)
-    max_players: int = Field(default=4, ge=1)
     amounts: Amounts
     groups: list[Group]
     track: Track
@@ -172,10 +152,8 @@ class Profile(BaseModel):
 
     # ----- derived views used by the engine -----
     def group(self, group_id: str) -> Group:
-        for g in self.groups:
-            if g.id == group_id:
-                return g
-        raise RulesDataError(f"there is no Property Card '{group_id}': the cards are {', '.join(self.group_ids)}")
+        return by_id(self.groups, group_id,
+                     f"there is no Property Card '{group_id}': the cards are {', '.join(self.group_ids)}")
 
     @property
     def group_ids(self) -> list[str]:
@@ -211,10 +189,6 @@ class Profile(BaseModel):
             raise RulesDataError(f"layout {self.layout.value} is {layout.size}x{layout.size}; the profile needs 15x15")
         return layout
 
-    def placeholders(self) -> list[str]:
-        """Every value still marked placeholder (as `set_values` paths), for the app to ask the table to check."""
-        return placeholders(self)
-
 
 def _layout_loads(profile: Profile) -> None:
     try:
@@ -228,11 +202,7 @@ validate_profile = PROFILE_IO.validate
 load_profile = PROFILE_IO.load
 save_profile = PROFILE_IO.save
 set_values = PROFILE_IO.set_values
-
-
-def set_track_space(profile: Profile, index: int, space: Space | None) -> Profile:
-    """Replace track space `index`; `index == len(track)` appends; `space=None` removes it."""
-    return PROFILE_IO.set_item(profile, "track.spaces", index, space)
+set_track_space = PROFILE_IO.set_track_space
 
 
 def set_card(profile: Profile, group_id: str, *, card_value: int | None = None, rent: int | None = None,

@@ -63,11 +63,8 @@ class ProfileActions(ProfileEditorActions):
     variant = VARIANT
     profile_file = PROFILE_FILE
     profile_io = PROFILE_IO
+    editor_screen = "profile"
     tab: MonopolyTab
-
-    def open(self) -> None:
-        self.tab.profile = self.table_profile()
-        self.app.go("profile")
 
     def pick_group(self, group_id: str) -> None:
         self.tab.edit_group = group_id

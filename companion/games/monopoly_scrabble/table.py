@@ -49,25 +49,16 @@ END_REASONS = {"agreed": "by agreement", "no_plays": "nobody can play", "played_
 ACCOUNT_NAMES = {POT: "Free Parking"}
 
 
-class MonopolyEngine(WordEngine):
+class MonopolyEngine(WordEngine[MonopolyState]):
     """The engine's game log with the interface `MonopolyTable` expects."""
 
     variant = VARIANT
     challenge_event = Challenge
 
-    log: GameLog[MonopolyState]
-
-    def __init__(self, log: GameLog[MonopolyState]) -> None:
-        super().__init__(log)
-
     @classmethod
     def start(cls, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> MonopolyEngine:
         """A new game's engine (`profile`: a profile name or a `Profile` the table edited)."""
         return cls(new_game(players, banker, profile))
-
-    @property
-    def state(self) -> MonopolyState:
-        return self.log.state
 
     def scores(self) -> dict[str, int]:
         """Points scored per player (in this game they move the token; wealth decides)."""
@@ -198,10 +189,6 @@ class MonopolyTable(WordTable):
     rack_prompt = "How many tiles are left on each rack (M100 each; leave empty for none):"
     history_title = "Wealth over the turns"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.turn_lines: list[str] = []
-
     @property
     def mstate(self) -> MonopolyState:
         return self.engine.state
@@ -209,16 +196,8 @@ class MonopolyTable(WordTable):
     def _push(self, event: Event) -> None:
         self._do(self.engine.log.push, event)
 
-    def _do(self, fn: Any, *args: Any) -> None:
-        before = self.engine.state
-        super()._do(fn, *args)
-        after = self.engine.state
-        if after is not before:
-            self.turn_lines = changes(before, after)
-
-    def undo(self) -> None:
-        super().undo()
-        self.turn_lines = ["The last action was undone."]
+    def narrate(self, before: MonopolyState, after: MonopolyState) -> list[str]:
+        return changes(before, after)
 
     def challenge(self, challenger: str) -> Any:
         last = self.last_play_words()
