@@ -215,8 +215,8 @@ def report(all_figures: list[Figures], top: int) -> None:
               f"(most: {', '.join(f'{m} {n}' for m, n in places)})")
         print(f"  game-folder duplicate pairs (6+ lines): {len(figures.duplicate_pairs)}"
               + (f" [{figures.duplicates_note}]" if figures.duplicates_note else ""))
-        for row in figures.duplicate_pairs:
-            print(f"    {row}")
+        for pair in figures.duplicate_pairs:
+            print(f"    {pair}")
         print()
     print("== summary (non-blank lines for mypy; README lines)")
     header = ["figure"] + [f.name.split(" ", 1)[0] for f in all_figures]
