@@ -8,8 +8,9 @@ can be printed side by side.
 For each revision it prints:
 - the longest functions and the longest modules of the product code (`companion/`, `vision/`,
   `lexicon/`; tests and benchmarks are not counted), in lines from `def` to the last line;
-- the lines under `mypy --strict`: the non-blank lines of the files pyproject's `[tool.mypy] files`
-  lists (folders walked, globs expanded), against all non-blank lines of the product code. Modules
+- the lines under `mypy --strict`: the non-blank lines of the product files pyproject's `[tool.mypy] files`
+  lists (folders walked, globs expanded; a listed test is not counted), against all non-blank lines of the
+  product code. Modules
   mypy only follows (imports of listed files) are not counted: they are checked, but not named;
 - function-local imports: `import` statements inside a function body, in the product code;
 - the blocks of six or more lines repeated between game folders: the `duplicates` command
@@ -174,7 +175,8 @@ def measure(root: Path, name: str) -> Figures:
         if count:
             figures.local_import_places[module] = count
         figures.local_imports += count
-    strict = [p for p in strict_files(root) if not SKIP_PARTS.intersection(p.relative_to(root).parts)]
+    strict = [p for p in strict_files(root) if p.relative_to(root).parts[0] in PRODUCT
+              and not SKIP_PARTS.intersection(p.relative_to(root).parts)]  # the product's lines, as the ratio's
     figures.strict_files = len(strict)
     figures.strict_lines = sum(non_blank(p) for p in strict)
     figures.duplicate_pairs, figures.duplicates_note = duplicates_between_games(root)
