@@ -110,6 +110,11 @@ def test_a_tab_acts_through_the_tables_method_itself() -> None:
     with pytest.raises(StaleView):
         game.act(seen, BuilderTable.end_turn)  # another device changed the game since `seen`
     assert game.moves == 1 and game.mover == mover
+    other = new_builder(list(SEATS), settings={"dice": "rolled"})  # the app's dice: one method for any roll
+    said = other.act((other.id, other.moves), BuilderTable.rolled_by_app, BuilderTable.roll)
+    assert other.bstate.last_roll is not None and other.moves == 1
+    a, b = other.bstate.last_roll
+    assert said.startswith(f"The app rolled {a} + {b} = {a + b}")
 
 
 def test_the_builder_turn_screen_names_no_action_by_string() -> None:

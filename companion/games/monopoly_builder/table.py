@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -437,18 +437,8 @@ class BuilderTable(TableBase):
     def roll(self, a: int, b: int) -> None:
         self.push(Roll(player=self._mover(), dice=(a, b)))
 
-    def roll_app(self) -> str:
-        dice = app_roll()
-        self.roll(*dice)
-        return f"The app rolled {dice_text(dice)}."
-
     def resource_roll(self, a: int, b: int) -> None:
         self.push(ResourceRoll(player=self._mover(), dice=(a, b)))
-
-    def resource_roll_app(self) -> str:
-        dice = app_roll()
-        self.resource_roll(*dice)
-        return f"The app rolled {dice_text(dice)} for resources."
 
     def jail_pay(self) -> None:
         self.push(JailPay(player=self._mover()))
@@ -537,10 +527,13 @@ class BuilderTable(TableBase):
                 raise TableError("End the turn first: " + self.waiting_for())
             self.push(Roll(player=nxt, dice=(a, b)))
 
-    def end_and_roll_app(self) -> str:
+    def rolled_by_app(self, entered: Callable[[BuilderTable, int, int], None]) -> str:
+        """The table lets the app roll: two dice for `entered` (`roll`, `resource_roll`, `end_and_roll`),
+        recorded as if tapped in, and what the app rolled, in words."""
         dice = app_roll()
-        self.end_and_roll(*dice)
-        return f"The app rolled {dice_text(dice)}."
+        entered(self, *dice)
+        purpose = " for resources" if entered is BuilderTable.resource_roll else ""
+        return f"The app rolled {dice_text(dice)}{purpose}."
 
     def end_game(self) -> None:
         self.push(EndGame())

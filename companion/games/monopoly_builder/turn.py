@@ -136,13 +136,12 @@ def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     return items
 
 
-def _dice(app: AppState, game: BuilderTable, entered: Callable[[BuilderTable, int, int], None],
-          rolled: Callable[[BuilderTable], str], label: str,
+def _dice(app: AppState, game: BuilderTable, entered: Callable[[BuilderTable, int, int], None], label: str,
           legend: str = "doubles: roll again (three in a row: Jail)") -> ft.Control:
-    """The two dice: tapped in (one tap: `entered`) or rolled by the app (`rolled`), as the table chose at
-    setup."""
+    """The two dice for `entered`: tapped in (one tap) or rolled by the app, as the table chose at setup."""
     if game.settings.dice == "rolled":
-        return ft.FilledButton(label, icon=ft.Icons.CASINO, on_click=lambda e: app.do(rolled))
+        return ft.FilledButton(label, icon=ft.Icons.CASINO, on_click=lambda e: app.do(BuilderTable.rolled_by_app,
+                                                                                       entered))
     return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(entered, a, b), False, legend)
 
 
@@ -189,11 +188,11 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
                 row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do(BuilderTable.jail_card)))
             out.append(ft.Row(row, wrap=True))
             if game.offered(Roll):
-                out.append(_dice(app, game, BuilderTable.roll, BuilderTable.roll_app, f"Or {p} rolls for doubles",
+                out.append(_dice(app, game, BuilderTable.roll, f"Or {p} rolls for doubles",
                                  "doubles: out of Jail and move"))
             return out
         if game.offered(Roll):
-            out.append(_dice(app, game, BuilderTable.roll, BuilderTable.roll_app, f"{p} rolls"))
+            out.append(_dice(app, game, BuilderTable.roll, f"{p} rolls"))
         return out
     if phase == "buy":
         deed = game.deed_here()
@@ -218,8 +217,7 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         if not game.offered(ResourceRoll):
             return []
         return [heading(f"{p} rolls for resources"), ft.Text(game.chart_line(), size=12),
-                _dice(app, game, BuilderTable.resource_roll, BuilderTable.resource_roll_app, "Roll for Resources",
-                      "only the total counts here")]
+                _dice(app, game, BuilderTable.resource_roll, "Roll for Resources", "only the total counts here")]
     if phase == "steal":
         rows: list[ft.Control] = [heading(f"{p} steals 1 resource: tap whose and which")]
         by_target: dict[str, list[str]] = {}
@@ -295,13 +293,12 @@ def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     if game.offered(Discard):  # doubles, with more than the hand limit: the discard begins the next turn
         out += discard_panel(app, game, p)
     elif st.rolls_again() and game.offered(Roll) and not app.local(VARIANT).site:  # doubles: the next roll is the next turn
-        out.append(_dice(app, game, BuilderTable.roll, BuilderTable.roll_app, f"{p} rolls again (doubles)"))
+        out.append(_dice(app, game, BuilderTable.roll, f"{p} rolls again (doubles)"))
     nxt = game.next_roller()
     if nxt is not None and not app.local(VARIANT).site:  # while a floor is being paid, the build comes first
         # One tap for an ordinary turn: the next roll ends this turn (after the rent, trades and building).
         what = f"or {nxt} rolls again now" if nxt == p else f"or {nxt} rolls now (ends {p}'s turn)"
-        out.append(_dice(app, game, BuilderTable.end_and_roll, BuilderTable.end_and_roll_app,
-                         what[:1].upper() + what[1:]))
+        out.append(_dice(app, game, BuilderTable.end_and_roll, what[:1].upper() + what[1:]))
     return out
 
 

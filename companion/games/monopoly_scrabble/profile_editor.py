@@ -6,12 +6,13 @@ typed fields are this tab's (`MonopolyTab`); a saved profile is `DATA/profiles/t
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 import flet as ft
 
 from companion.games.monopoly_scrabble.profile import (
     PROFILE_IO,
+    Profile,
     Space,
     set_amount,
     set_card,
@@ -29,24 +30,24 @@ SPACE_TYPES = [("property", "Property"), ("chance", "Chance"), ("community_chest
                ("go", "GO"), ("jail", "Jail"), ("free_parking", "Free Parking"), ("go_to_jail", "Go to Jail")]
 
 
+@dataclass
 class MonopolyTab:
     """One tab's Monopoly Scrabble drafts: the setup answers, the profile being edited, the card fields."""
 
-    def __init__(self) -> None:
-        self.banker = ""
-        self.profile: Any = None  # a profile.Profile being edited; None = not loaded yet
-        self.edit_group = "brown"
-        self.edit_amount = "go_salary"
-        self.edit_space_type = "property"
-        self.card_value = ""
-        self.rent = ""
-        self.amount_value = ""
-        self.space_index = ""
-        self.space_name = ""
-        # the card the table drew
-        self.amount = ""
-        self.space = ""
-        self.actions: ProfileActions | None = None
+    banker: str = ""
+    profile: Profile | None = None  # the profile being edited; None = not loaded yet
+    edit_group: str = "brown"
+    edit_amount: str = "go_salary"
+    edit_space_type: str = "property"
+    card_value: str = ""
+    rent: str = ""
+    amount_value: str = ""
+    space_index: str = ""
+    space_name: str = ""
+    # the card the table drew
+    amount: str = ""
+    space: str = ""
+    actions: ProfileActions | None = None
 
 
 def profile_actions(app: AppState) -> ProfileActions:
@@ -66,9 +67,16 @@ class ProfileActions(ProfileEditorActions):
     editor_screen = "profile"
     tab: MonopolyTab
 
+    @property
+    def profile(self) -> Profile:
+        """The profile on the editor screen (loaded by `open` before the screen is shown)."""
+        profile = self.tab.profile
+        assert profile is not None
+        return profile
+
     def pick_group(self, group_id: str) -> None:
         self.tab.edit_group = group_id
-        g = self.tab.profile.group(group_id)
+        g = self.profile.group(group_id)
         self.tab.card_value = str(g.card_value.value or "")
         self.tab.rent = str(g.rent.value or "")
         self.app.touch()
@@ -87,7 +95,7 @@ class ProfileActions(ProfileEditorActions):
 
     def pick_amount(self, name: str) -> None:
         self.tab.edit_amount = name
-        self.tab.amount_value = str(getattr(self.tab.profile.amounts, name).value)
+        self.tab.amount_value = str(getattr(self.profile.amounts, name).value)
         self.app.touch()
 
     def pick_space_type(self, kind: str) -> None:
@@ -114,7 +122,7 @@ class ProfileActions(ProfileEditorActions):
         kind = self.tab.edit_space_type
         group = self.tab.edit_group if kind == "property" else None
         name = self.tab.space_name.strip() or (
-            self.tab.profile.group(group).name if group else kind.replace("_", " ").title())
+            self.profile.group(group).name if group else kind.replace("_", " ").title())
         try:
             space = Space(type=kind, name=name, group=group, confidence="table")
         except ValueError as exc:
