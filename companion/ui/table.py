@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pydantic import ValidationError
+
 from companion.events import Event, GameLog, SupportsApply, dump_events, effective_events
 from companion.rules.errors import RulesError
 
@@ -135,8 +137,6 @@ def _message(exc: Exception) -> str:
 
 def _plain_validation(exc: Exception) -> str:
     """A refusal (rules error, pydantic validation error, ValueError) as one sentence for the table."""
-    from pydantic import ValidationError
-
     if isinstance(exc, ValidationError):
         msg = exc.errors()[0]["msg"]
         msg = msg.removeprefix("Value error, ")

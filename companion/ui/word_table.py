@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from companion.events import Event, GameLog, PassEvent, dump_events, effective_events
+from companion.games import GAMES
 from companion.rack_check import RackAnswer, RackRefused, TurnReview, check_rack, review_plays
 from companion.rules.board import Board, Direction, Layout, PlacedTile, Position, Square, Tile
 from companion.rules.notation import format_play
@@ -24,6 +25,7 @@ from companion.rules.scoring import play_direction
 from companion.rules.tiles import load_tileset
 from companion.ui.adapters import JUDGE, BoardRead, Verdict
 from companion.ui.table import PlayerInfo, TableBase, TableError
+from companion.ui.watching import TableWatch
 
 LOG = logging.getLogger("companion.ui")
 
@@ -377,8 +379,6 @@ class WordTable(TableBase, ABC):
         """The table's `companion.ui.watching.TableWatch` (made on first use; off until the referee
         switches Watch on)."""
         if self._watch is None:
-            from companion.ui.watching import TableWatch
-
             self._watch = TableWatch(self)
         return self._watch
 
@@ -405,8 +405,6 @@ class WordTable(TableBase, ABC):
         cached = self._reviews
         if cached is not None and cached[0] == len(events):
             return cached[1]
-        from companion.games import GAMES
-
         reviews = review_plays(events, GAMES.get(self.kind).rules.new_state, JUDGE.word_list(self.lexicon))
         self._reviews = (len(events), reviews)
         return reviews

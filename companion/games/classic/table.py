@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 from companion.events import GameLog
+from companion.games.classic.gcg import record_from_classic
 from companion.games.classic.legal import LegalMoves, legal_moves
 from companion.games.classic.rules import (
     VARIANT,
@@ -22,6 +23,7 @@ from companion.games.classic.rules import (
     new_state,
     presets,
 )
+from companion.gcg import write_gcg
 from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
@@ -145,9 +147,6 @@ class ClassicTable(WordTable):
 
     def gcg(self) -> str:
         """The GCG record of the game (the project's GCG writer; the UI adds nothing)."""
-        from companion.games.classic.gcg import record_from_classic
-        from companion.gcg import write_gcg
-
         return write_gcg(record_from_classic(self.log.events))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.events import Event, GameLog
 from companion.games.monopoly_builder.legal import legal_moves
-from companion.games.monopoly_builder.profile import Profile, cell_name
+from companion.games.monopoly_builder.profile import Profile, cell_name, load_profile
 from companion.games.monopoly_builder.rules import (
     BANK,
     VARIANT,
@@ -603,8 +603,6 @@ def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_bu
     chosen = {**DEFAULT_SETTINGS, **(settings or {})}
     names = [p.name.strip() for p in players]
     try:
-        from companion.games.monopoly_builder.profile import load_profile
-
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         colours = box_colours([p.colour for p in players], list(prof.colours.value))
         log = new_game(list(zip(names, colours)), prof, dice=chosen["dice"], bonus_tie=chosen["bonus_tie"],
