@@ -5,6 +5,11 @@ knows of any game: its event log (the game's rules fold it and decide everything
 and their token colours, optional game clocks, and the guard that makes two devices tapping at once
 record one change, not two (`act`). Each game's table subclasses it (`companion/games/<game>/table.py`)
 with the actions its screens call; each action pushes one of the game's events through `push` or `_do`.
+
+It also holds the plumbing every game's table would otherwise write for itself: the end-of-game chart
+folded again from the log (`replay_snapshots`, `TableBase.replayed_history`), what an action did in
+sentences (`narrate` -> `turn_lines`), and the seats of a game rebuilt from the store (`stored_seats`;
+a rebuilt game goes through the same constructor as a new one, with `game_id`).
 """
 
 from __future__ import annotations
