@@ -305,20 +305,21 @@ class DealTable(TableBase):
         total = sum(self.card_value(c) for c in chosen)
         everything = sum(self.card_value(c) for c in payable)
         spare = next((c for c in chosen if total - self.card_value(c) >= amount), None)
+        paying = f"Paying {money_millions(total)} for {money_millions(amount)}"
         if spare is not None:
             left = total - self.card_value(spare)
-            return (f"Too much: {left}M already covers {amount}M without {self.card_name(spare)}, and no change "
-                    "is given. Tap a card to take it out.")
+            return (f"Too much: {money_millions(left)} already covers {money_millions(amount)} without "
+                    f"{self.card_name(spare)}, and no change is given. Tap a card to take it out.")
         if total >= amount:
             over = total - amount
-            return f"Paying {total}M for {amount}M. " + (f"No change is given: {over}M over." if over else
-                                                         "Exact: no change is due.")
+            return f"{paying}. " + (f"No change is given: {money_millions(over)} over." if over else
+                                    "Exact: no change is due.")
         if set(chosen) == set(payable):
-            return (f"{payer} has only {everything}M in bank and properties: everything goes and "
-                    f"{amount - total}M is forgiven.")
+            return (f"{payer} has only {money_millions(everything)} in bank and properties: everything goes and "
+                    f"{money_millions(amount - total)} is forgiven.")
         if everything < amount:
-            return f"Paying {total}M for {amount}M: not enough. {payer} is short, and a short payer gives everything."
-        return f"Paying {total}M for {amount}M: not enough. Tap cards worth {amount - total}M more."
+            return f"{paying}: not enough. {payer} is short, and a short payer gives everything."
+        return f"{paying}: not enough. Tap cards worth {money_millions(amount - total)} more."
 
     def payable(self, payer: str) -> list[str]:
         return list(self.st.payable(payer))
