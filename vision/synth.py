@@ -212,11 +212,13 @@ def _tile_image(style: Style, letter: str, cell: int, rng: np.random.Generator, 
     if letter.isupper():
         d.text((cell * 3.35, cell * 3.3), str(_VALUES[letter]), font=_font(style.font, int(cell * 4 * 0.24)),
                fill=255, anchor="mm")
-    alpha = cv2.resize(np.asarray(ink, np.float32) / 255.0, (cell, cell), interpolation=cv2.INTER_AREA)
+    alpha: npt.NDArray[Any] = cv2.resize(np.asarray(ink, np.float32) / 255.0, (cell, cell),
+                                         interpolation=cv2.INTER_AREA)
     alpha *= 1.0 - style.fade * rng.uniform(0.3, 1.0)
     letter_col = np.array(style.letter, np.float32)
     img = img * (1 - alpha[:, :, None]) + letter_col * alpha[:, :, None]
-    return np.clip(img, 0, 255).astype(np.uint8)
+    tile: U8 = np.clip(img, 0, 255).astype(np.uint8)
+    return tile
 
 
 def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: int) -> tuple[U8, float]:
@@ -239,8 +241,8 @@ def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: i
         p = g0 + i * cell
         cv2.line(img, (p, g0), (p, g0 + SIZE * cell), style.line, lw)
         cv2.line(img, (g0, p), (g0 + SIZE * cell, p), style.line, lw)
-    cx = g0 + 7 * cell + cell // 2
-    cv2.drawMarker(img, (cx, cx), (20, 20, 20), cv2.MARKER_STAR, cell // 2, max(1, cell // 16))
+    centre = g0 + 7 * cell + cell // 2
+    cv2.drawMarker(img, (centre, centre), (20, 20, 20), cv2.MARKER_STAR, cell // 2, max(1, cell // 16))
     if style.glare_spots and rng.random() < style.glare_spots:
         # Glare patches on premium squares (a shiny board under a lamp): washed out to near white.
         premium = [(r, c) for r in range(SIZE) for c in range(SIZE) if layout[r][c] != "."]
@@ -306,7 +308,7 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     pts[:2, 0] *= 1 - tilt  # the far edge looks shorter
     pts[:2, 1] *= 1 - 0.5 * tilt
     pts += centre
-    src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     hom = cv2.getPerspectiveTransform(src, pts.astype(np.float32))
     table = np.full((h, w, 3), rng.integers(60, 150, 3), np.uint8)
     table = np.clip(table.astype(np.int16) + rng.integers(-8, 9, (h, w, 1)), 0, 255).astype(np.uint8)
@@ -318,8 +320,8 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
         half = side / 2
         d = extra.uniform(-0.012, 0.012, 4) * side
         hinge = cv2.getPerspectiveTransform(
-            np.float32([[half, 0], [side, 0], [side, side], [half, side]]),
-            np.float32([[half, 0], [side + d[0], d[1]], [side + d[2], side + d[3]], [half, side]]))
+            np.array([[half, 0], [side, 0], [side, side], [half, side]], np.float32),
+            np.array([[half, 0], [side + d[0], d[1]], [side + d[2], side + d[3]], [half, side]], np.float32))
         hom_right = hom @ hinge
         right = np.zeros(flat.shape[:2], np.uint8)
         right[:, side // 2:] = 255
@@ -342,8 +344,8 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
         cast = 1 + (cast - 1) * extra.uniform(0.5, 1.0)
         out = np.clip(out.astype(np.float32) * cast, 0, 255).astype(np.uint8)
     g1 = g0 + SIZE * (side - 2 * g0) / SIZE
-    left_pts = np.float32([[g0, g0], [g0, g1]]).reshape(-1, 1, 2)
-    right_pts = np.float32([[g1, g0], [g1, g1]]).reshape(-1, 1, 2)
+    left_pts = np.array([[g0, g0], [g0, g1]], np.float32).reshape(-1, 1, 2)
+    right_pts = np.array([[g1, g0], [g1, g1]], np.float32).reshape(-1, 1, 2)
     tl, bl = cv2.perspectiveTransform(left_pts, hom).reshape(2, 2)
     tr, br = cv2.perspectiveTransform(right_pts, hom_right).reshape(2, 2)
     corners = np.array([tl, tr, br, bl], np.float64)
@@ -493,7 +495,7 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
                 if letter in NARROW_TOUCHED and rng.random() < NARROW_TOUCH_SHARE:
                     near = rng.uniform(*NARROW_TOUCH_AT)
                 di.text((cx + near * CELL * big, ny), num, font=f_small, fill=255, anchor="mm")
-                alpha = np.asarray(ink, np.float32) / 255.0
+                alpha: npt.NDArray[Any] = np.asarray(ink, np.float32) / 255.0  # (OpenCV types its results loosely)
                 weight = rng.random()
                 if weight < 0.35:  # thinner strokes: up to 1 px taken off at the final size
                     k = int(rng.choice([3, 5]))
@@ -503,8 +505,8 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
                     alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
                 base = np.asarray(im, np.float32)
                 im = Image.fromarray(np.clip(base * (1 - alpha) + ink_v * alpha, 0, 255).astype(np.uint8))
-                arr = np.asarray(im, np.float32)
-                rot = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
+                arr: npt.NDArray[Any] = np.asarray(im, np.float32)
+                rot: npt.NDArray[Any] = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
                 rot[0, 1] += rng.uniform(-0.08, 0.08)  # shear: a tile seen a little from the side
                 # Width: tile fonts come condensed and extended (umich's X is wider than tall, every installed
                 # font's X taller): letters are stretched across by 0.8-1.3 about the tile's centre.
@@ -517,10 +519,12 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
                 if k:
                     arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.2 if k == 3 else 1.6))
                 arr = arr + rng.normal(0, rng.uniform(1, 8), arr.shape)
-                win = np.clip(arr, 0, 255).astype(np.uint8)
+                win: npt.NDArray[Any] = np.clip(arr, 0, 255).astype(np.uint8)
                 if rng.random() < 0.3:
                     ok, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
-                    win = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else win
+                    decoded = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else None
+                    if decoded is not None:  # (a JPEG just encoded always decodes)
+                        win = decoded
                 # Light letters are found on the inverted window, as the reader does on dark tiles.
                 g = find_glyph(255 - win) if dark_tile else find_glyph(win)
                 if g is not None:
@@ -531,7 +535,7 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
                                side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big)) if g is not None else 1e9
                 if g is None or off > 0.12 * CELL or not 0.75 * letter_h <= g.height * CELL <= 1.3 * letter_h:
                     continue
-                img = without_point_number(win, g).image
+                img: npt.NDArray[Any] = without_point_number(win, g).image
                 if rng.random() < 0.3:
                     kern = np.ones((2, 2), np.uint8)
                     img = (cv2.dilate if rng.random() < 0.5 else cv2.erode)(img, kern)
