@@ -21,12 +21,11 @@ from typing import TYPE_CHECKING, Any
 from companion.games import GAMES
 from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_board
 from companion.ui.hub import HUB, PIN_NEEDED
-from companion.ui.table import TableError
+from companion.ui.table import TableAction, TableBase, TableError
 from companion.ui.word_table import PlayCheck
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # models.py imports this module to build its Form and AppState on it
     from companion.ui.models import Form
-    from companion.ui.table import TableAction, TableBase
 
 LOG = logging.getLogger("companion.ui")
 
