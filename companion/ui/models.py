@@ -203,13 +203,12 @@ class AppState(WordBoardTurn):
         self.revision += 1
 
     def note_change(self) -> None:
-        """The game changed (here or on another tab): note it as this tab is about to show it, and take a
-        ruling down after its time, and a "the game changed on another device" refusal once the game has
-        changed again (the tab shows the newer game: the refusal no longer applies). Notifies nobody by
-        itself: see `App`'s redraw."""
+        """The game changed (here or on another tab): note it as this tab is about to show it, take down
+        what is shown only for a while (`age_drafts`: a ruling after its time), and a "the game changed on
+        another device" refusal once the game has changed again (the tab shows the newer game: the refusal
+        no longer applies). Notifies nobody by itself: see `App`'s redraw."""
         self.look()
-        if self.verdict is not None and time.time() > self.verdict_until:
-            self.verdict = None
+        self.age_drafts()
         if self.error == LOOK_AGAIN and self.form.seen != self.form.stale_at:
             self.error = ""
 

@@ -317,6 +317,11 @@ class WordBoardTurn(_Shell):
             return
         self.go("verdict")
 
+    def age_drafts(self) -> None:
+        """Take down what is shown only for a while: a challenge's ruling after its time."""
+        if self.verdict is not None and time.time() > self.verdict_until:
+            self.verdict = None
+
     def close_verdict(self) -> None:
         self.verdict = None
         game = self.game
