@@ -1,41 +1,6 @@
-"""Monopoly Builder (Hasbro 2021) as a fold over an ordered log of events: bank, deeds, resources, buildings, score.
-
-The rules are the project's rules text (`rules-text/002_d7cd30fbe0693f21.txt`); what the box decides (deeds,
-track, floor costs, Chance cards, foundations) comes from a board profile
-(`companion.games.monopoly_builder.profile`, default `assets/profiles/monopoly_builder.json`), EMBEDDED in the
-`start` event with the table settings, so a log replays the same after the profile file is edited.
-
-A turn: `discard` (only with more than 6 resources, counted from the hand as it is now) -> `roll` (dice
-in the event: everyone gathers, the token moves, picking up chips on the spaces it passes, and the space
-acts) -> what the space asks (`buy` or `auction` + `bid`s + `auction_end`, `chance`, `resource_roll`,
-`steal`) -> trades and building (`bank_trade` in this Trade step, `free_parking`, `forced_trade`, `build`)
--> `end_turn` (after doubles the same player's next `roll`, or the `discard` before it, is their next turn).
-At any time: `trade` between players, `mortgage`, `unmortgage`, `rent` (the owner asks, until the next
-player rolls), `token` (a correction: the token is really on that space), `end_game`. A player who owes
-more than their cash has a `debt`: they mortgage or trade until it is paid (it is paid automatically as
-soon as their cash covers it) or declare `bankrupt`. Building the penthouse ends the game. Event fields
-and examples: `docs/event-format.md`.
-
-What a moment asks (the discard owed, the open rents and their owners, whether the roll is another turn
-after doubles) is derived from the state as it is after every event, never remembered from an earlier
-moment: `phase` is the stored `stage` with the discard derived from the hand. Which moves are legal now,
-concretely, is `legal.legal_moves(state)`: the app draws its buttons from it.
-
-State (`BuilderState`): `cash` per account (`bank`, each player) and `ledger` (every transaction, through
-`companion.rules.ledger`), `owners`, `mortgaged`, `resources` (holder -> colour -> chips; holders are
-`bank` and the players), `space_resources` (track index -> colour -> chips), `buildings` (foundation ->
-owner and floors), `blocks` (each player's unbuilt blocks), `penthouse_by`, `positions`, `jail` (player
--> failed rolls), `kept_cards`, `deck`, `bankrupt`, `stage` (the step events left the turn in), `rents`
-(the rent windows open), `auction`, `debt`, `last_roll`, `last_handout`, `notes`. Helpers:
-`current_player`, `phase`, `discard_owed()`, `rolls_again()`, `allowed_events()`, `waiting_for()`,
-`rent_for(deed)`, `rents_due()`, `least_bid()`, `bank_trade_now(player)`, `floor_cost(player, floor)`,
-`next_floor(cell, player)`, `scores()`, `winner()`, `result_line()`, `summary()`.
-
-Money, chips and blocks are conserved: money moves only through `companion.rules.ledger.transfer` (the sum
-over accounts is always the Bank's float); chips only through `_move_chips` between holders and spaces
-(the sum is always chips_per_colour per colour); a block leaves its owner's supply only to become a floor.
-Every refused event raises `IllegalAction` with one sentence and, as `GameLog.push` applies events to a
-copy, changes nothing.
+"""Monopoly Builder's folded state: the accounts, deeds, chips and buildings, the derived views (`phase`,
+`waiting_for`, `scores`, `summary`...) and the handler of each event (the package docstring describes the
+rules).
 """
 
 from __future__ import annotations
@@ -43,343 +8,58 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
-
-from companion.events import Event, GameLog, PlayerEvent, RulesState, StartEvent, Undo
+from companion.events import Event, PlayerEvent, RulesState
 from companion.games.monopoly_builder.profile import (
     KEPT_CARDS,
     FloorCost,
     Profile,
     cell_name,
-    load_profile,
     parse_cell,
     validate_profile,
 )
+from companion.games.monopoly_builder.rules.events import (
+    BANK,
+    VARIANT,
+    Auction,
+    AuctionEnd,
+    Bankrupt,
+    BankTrade,
+    Bid,
+    Build,
+    Bundle,
+    Buy,
+    ChanceDraw,
+    Discard,
+    EndGame,
+    EndTurn,
+    ForcedTrade,
+    FreeParking,
+    JailCard,
+    JailPay,
+    Mortgage,
+    PlaceToken,
+    Rent,
+    ResourceRoll,
+    Roll,
+    Settings,
+    Start,
+    Steal,
+    Trade,
+    Unmortgage,
+)
+from companion.games.monopoly_builder.rules.records import (
+    AuctionState,
+    Building,
+    Debt,
+    Handout,
+    Phase,
+    RentDue,
+    Score,
+)
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.ledger import Transaction, money, transfer
-from companion.rules.players import check_player_names
-
-VARIANT = "monopoly_builder"
-BANK = "bank"
-
-Die = Annotated[int, Field(ge=1, le=6, description="what one die shows")]
-Phase = Literal["discard", "roll", "buy", "auction", "chance", "resource_roll", "steal", "act", "over"]
-
-
-# ---------------------------------------------------------------- events
-
-
-class Seat(BaseModel):
-    """A player and the colour of their token (their reference card and their blocks)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    name: str
-    colour: str
-
-
-class Settings(BaseModel):
-    """Everything a game needs: the seats in turn order, the profile (embedded) and the table settings
-    (house rules where the rules text is silent; defaults listed in the README)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    players: list[Seat] = Field(min_length=1, description="in turn order; the first plays first")
-    profile: dict[str, Any] = Field(description="the whole board profile, embedded")
-    dice: Literal["entered", "rolled"] = Field(
-        default="entered", description="the table enters the dice it rolled, or the app rolls them (both are recorded)")
-    bonus_tie: Literal["none", "all"] = Field(
-        default="none", description="a tie for a Builder's Bonus card: nobody takes it, or every tied player scores it")
-    penthouse_building: Literal["owner", "apart"] = Field(
-        default="owner", description="the building under the penthouse is its owner's: 16 points and part of their "
-        "Community Builder group ('owner'), or 16 points but not in any group ('apart')")
-    jail_doubles_again: bool = Field(
-        default=False, description="doubles that free a player from Jail also give another roll")
-    bank_trade: Literal["trade_step", "your_turn"] | None = Field(
-        default=None, description="when the 4-for-1 with the Bank is allowed: in the Trade step after the move, "
-        "as the text's turn order says ('trade_step', the default of a new game), or at any time on the player's "
-        "own turn ('your_turn'); None: a log recorded before this setting existed (it allowed 'your_turn')")
-    rent_window: Literal["next_player", "next_roll"] = Field(
-        default="next_player", description="an owner may ask for rent until the next player rolls "
-        "('next_player', the text's words: the lander's own re-roll after doubles keeps it open), or only until "
-        "the next roll of anyone ('next_roll', the stricter reading)")
-
-    @model_validator(mode="after")
-    def _check(self) -> Settings:
-        names = check_player_names([s.name for s in self.players])
-        if any(n.lower() == BANK for n in names):
-            raise ValueError("'bank' is an account name and cannot be a player name")
-        colours = [s.colour for s in self.players]
-        if len(set(colours)) != len(colours):
-            raise ValueError("two players have the same token colour")
-        return self
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in self.players]
-
-
-class Start(StartEvent):
-    settings: Settings
-
-
-class Discard(PlayerEvent):
-    """At the start of the turn, with more than the hand limit: the chips put on the current space."""
-
-    type: Literal["discard"] = "discard"
-    resources: dict[str, int]
-
-
-class Roll(PlayerEvent):
-    """The turn's roll (also a roll for doubles in Jail): both dice, entered by the table or rolled by the app."""
-
-    type: Literal["roll"] = "roll"
-    dice: tuple[Die, Die]
-
-
-class JailPay(PlayerEvent):
-    """Pay the Jail fee at the start of the turn, then roll as usual."""
-
-    type: Literal["jail_pay"] = "jail_pay"
-
-
-class JailCard(PlayerEvent):
-    """Use a Get Out of Jail Free card at the start of the turn, then roll as usual."""
-
-    type: Literal["jail_card"] = "jail_card"
-
-
-class Buy(PlayerEvent):
-    """Buy the deed the player landed on at its printed price."""
-
-    type: Literal["buy"] = "buy"
-
-
-class Auction(PlayerEvent):
-    """The player does not buy: the deed they landed on goes up for auction."""
-
-    type: Literal["auction"] = "auction"
-
-
-class Bid(PlayerEvent):
-    type: Literal["bid"] = "bid"
-    amount: int
-
-
-class AuctionEnd(Event):
-    """Nobody raises: the highest bidder pays and takes the deed (no bid: it stays with the Bank)."""
-
-    type: Literal["auction_end"] = "auction_end"
-
-
-class Rent(PlayerEvent):
-    """The owner (`player`) asks for the rent of a deed a player landed on, before the next player rolls.
-    `deed` and `amount` name what is asked (recorded by the app; a log without them asks the first open
-    rent of this owner at its amount now)."""
-
-    type: Literal["rent"] = "rent"
-    deed: str | None = None
-    amount: int | None = None
-
-
-class ChanceDraw(PlayerEvent):
-    """The Chance card the player drew (an id of the profile's Chance cards)."""
-
-    type: Literal["chance"] = "chance"
-    card: str
-
-
-class ResourceRoll(PlayerEvent):
-    """The roll on a Roll for Resources space (compared with the space's chart)."""
-
-    type: Literal["resource_roll"] = "resource_roll"
-    dice: tuple[Die, Die]
-
-
-class Steal(PlayerEvent):
-    """On a Steal 1 Resource space: one chip of `resource` from `target` (None: steal nothing)."""
-
-    type: Literal["steal"] = "steal"
-    target: str | None = None
-    resource: str | None = None
-
-
-class FreeParking(PlayerEvent):
-    """On Free Parking: two chips (any colours) for one chip of a colour not given, from the Bank."""
-
-    type: Literal["free_parking"] = "free_parking"
-    give: dict[str, int]
-    take: str
-
-
-class BankTrade(PlayerEvent):
-    """On the player's turn: four chips of one colour for one of another, with the Bank."""
-
-    type: Literal["bank_trade"] = "bank_trade"
-    give: str
-    take: str
-
-
-class Bundle(BaseModel):
-    """What one side of a trade gives: cash, chips, deeds, kept Chance cards."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    cash: int = Field(default=0, ge=0)
-    resources: dict[str, int] = Field(default_factory=dict)
-    deeds: list[str] = Field(default_factory=list)
-    cards: list[str] = Field(default_factory=list)
-
-    def empty(self) -> bool:
-        return not (self.cash or any(self.resources.values()) or self.deeds or self.cards)
-
-
-class Trade(PlayerEvent):
-    """A deal both players agreed: `player` gives `give` to `partner` and receives `get`."""
-
-    type: Literal["trade"] = "trade"
-    partner: str
-    give: Bundle = Field(default_factory=Bundle)
-    get: Bundle = Field(default_factory=Bundle)
-
-
-class ForcedTrade(PlayerEvent):
-    """Play a kept FORCED TRADE! card: `target` must swap one `take` chip for one of the player's `give` chips."""
-
-    type: Literal["forced_trade"] = "forced_trade"
-    target: str
-    give: str
-    take: str
-
-
-class Build(PlayerEvent):
-    """One floor on foundation `cell` (e.g. "C4"), paid with the chips `paid` (colour -> count)."""
-
-    type: Literal["build"] = "build"
-    cell: str
-    paid: dict[str, int]
-
-
-class Mortgage(PlayerEvent):
-    type: Literal["mortgage"] = "mortgage"
-    deed: str
-
-
-class Unmortgage(PlayerEvent):
-    type: Literal["unmortgage"] = "unmortgage"
-    deed: str
-
-
-class PlaceToken(PlayerEvent):
-    """A correction: `player`'s token is really on track space `space` (an index of the profile's track). The
-    token is put there: no GO money, no resources picked up, the space does nothing."""
-
-    type: Literal["token"] = "token"
-    space: int
-
-
-class Bankrupt(PlayerEvent):
-    """A player who cannot pay their debt: no more turns; assets to the creditor or back to the Bank."""
-
-    type: Literal["bankrupt"] = "bankrupt"
-
-
-class EndTurn(PlayerEvent):
-    type: Literal["end_turn"] = "end_turn"
-
-
-class EndGame(Event):
-    """The table stops the game before a penthouse (by agreement): it is scored as it stands."""
-
-    type: Literal["end_game"] = "end_game"
-    reason: str = "agreed"
-
-
-BuilderEvent = Annotated[
-    Start | Discard | Roll | JailPay | JailCard | Buy | Auction | Bid | AuctionEnd | Rent | ChanceDraw
-    | ResourceRoll | Steal | FreeParking | BankTrade | Trade | ForcedTrade | Build | Mortgage | Unmortgage
-    | Bankrupt | EndTurn | EndGame | PlaceToken | Undo,
-    Field(discriminator="type"),
-]
-_EVENT_UNION: Any = BuilderEvent  # mypy reads a long union as a type[] call; the adapter is still typed
-EVENT_ADAPTER: TypeAdapter[BuilderEvent] = TypeAdapter(_EVENT_UNION)
-
-
-# ---------------------------------------------------------------- state records
-
-
-@dataclass(frozen=True)
-class Building:
-    """What stands on one foundation: `floors` of the owner's blocks (1-4) and whether the penthouse tops it."""
-
-    owner: str
-    floors: int
-    penthouse: bool = False
-
-    @property
-    def height(self) -> int:
-        return self.floors + (1 if self.penthouse else 0)
-
-
-@dataclass(frozen=True)
-class RentDue:
-    """The rent `owner` may ask of `payer` for `deed` until the next roll."""
-
-    payer: str
-    owner: str
-    deed: str
-
-
-@dataclass(frozen=True)
-class AuctionState:
-    deed: str
-    high_bid: int = 0
-    high_bidder: str | None = None
-
-
-@dataclass(frozen=True)
-class Debt:
-    """`debtor` owes `amount` to `creditor` (a player or the Bank) and must raise the cash or go bankrupt."""
-
-    debtor: str
-    creditor: str
-    amount: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class Handout:
-    """Chips a roll (or a space, or a card) gave: `player` took `count` `colour` chips because of `reason`."""
-
-    player: str
-    colour: str
-    count: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class Score:
-    """One player's score breakdown."""
-
-    player: str
-    buildings: tuple[int, ...]  # heights, tallest first
-    building_points: int
-    monopolies: tuple[str, ...]  # colour group ids
-    monopoly_points: int
-    billionaire: int
-    community_size: int
-    community: int
-    cash: int
-
-    @property
-    def total(self) -> int:
-        return self.building_points + self.monopoly_points + self.billionaire + self.community
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"buildings": list(self.buildings), "building_points": self.building_points,
-                "monopolies": list(self.monopolies), "monopoly_points": self.monopoly_points,
-                "billionaire": self.billionaire, "community_size": self.community_size,
-                "community": self.community, "cash": self.cash, "total": self.total}
-
 
 # Immutable rules data shared between the copies GameLog makes on every event.
 _SHARED_FIELDS = ("settings", "profile")
@@ -391,7 +71,7 @@ _NESTED_FIELDS = frozenset({"resources", "space_resources", "kept_cards"})
 
 @dataclass
 class BuilderState(RulesState):
-    """The folded state of a Monopoly Builder game (see the module docstring)."""
+    """The folded state of a Monopoly Builder game (see the package docstring)."""
 
     GAME_LABEL = "Monopoly Builder"
 
@@ -1579,43 +1259,3 @@ def _and(names: list[str]) -> str:
 
 def _chips(chips: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {c}" for c, n in chips.items() if n)
-
-
-def new_state() -> BuilderState:
-    return BuilderState()
-
-
-def new_game(players: list[tuple[str, str]], profile: Profile | str = "monopoly_builder",
-             **table: Any) -> GameLog[BuilderState]:
-    """A started game for `players` = [(name, colour)] in turn order; `table` = table settings (`dice`,
-    `bonus_tie`, `penthouse_building`, `jail_doubles_again`). The profile is embedded in the `start` event."""
-    try:
-        chosen = profile if isinstance(profile, Profile) else load_profile(profile)
-    except RulesDataError as exc:
-        raise IllegalAction(str(exc)) from None
-    log: GameLog[BuilderState] = GameLog(new_state)
-    seats = [Seat(name=n, colour=c) for n, c in players]
-    table.setdefault("bank_trade", "trade_step")  # a new game follows the text's turn order
-    log.push(Start(settings=Settings(players=seats, profile=chosen.model_dump(mode="json"), **table)))
-    return log
-
-
-def format_summary(s: dict[str, Any]) -> str:
-    """`BuilderState.summary()` as the plain text `companion replay` prints."""
-    lines = [f"Monopoly Builder, {len(s['players'])} players, "
-             + (f"game over ({s['end_reason']})" if s["finished"] else f"in progress: {s['next']}")]
-    lines.append(f"{'player':<10} {'cash':>7} {'deeds':>5} {'chips':>5} {'build':>5} {'mono':>4} {'bill':>4} "
-                 f"{'comm':>4} {'total':>5}  status")
-    for p in s["players"]:
-        sc = p["score"]
-        status = "bankrupt" if p["bankrupt"] else f"{p['position']} {p['space']}" + (" (in Jail)" if p["in_jail"] else "")
-        lines.append(f"{p['name']:<10} {money(p['cash']):>7} {len(p['deeds']):>5} {sum(p['resources'].values()):>5} "
-                     f"{sc['building_points']:>5} {sc['monopoly_points']:>4} {sc['billionaire']:>4} "
-                     f"{sc['community']:>4} {sc['total']:>5}  {status}")
-    lines.append(f"Bank: {money(s['bank']['cash'])}, resources " + _chips(s["bank"]["resources"]))
-    if s["buildings"]:
-        lines.append("Buildings: " + ", ".join(
-            f"{c} {b['owner']} {b['floors']}{'+P' if b['penthouse'] else ''}" for c, b in s["buildings"].items()))
-    if s["winner"]:
-        lines.append("Winner: " + " and ".join(s["winner"]))
-    return "\n".join(lines)

@@ -1,361 +1,58 @@
-"""Monopoly Deal (Hasbro 01723) as a fold over an ordered log of events: the referee and bookkeeper.
-
-The rules are the project's rules text (`rules-text/003_6715fa5a79f2cc48.txt`); the cards, set sizes and
-rent ladders come from the deck (`companion.games.monopoly_deal.deck`, `assets/decks/monopoly_deal.json`),
-embedded in the `start` event with the table's house rules (`HouseRules`), so a log replays the same
-after the asset is edited.
-
-What the referee knows. Hands are hidden at a real table: the app sees a card when it is PLAYED (banked,
-laid, used as an action, given in payment, discarded face up). So the engine tracks every hand's COUNT
-exactly and the cards it has seen; a card nobody has seen is "unseen": in the draw pile or in some hand.
-An event names the card played by its stable id, and the engine accepts it from the player's hand when
-the referee saw it go there (a draw that named it) or when it is still unseen and the player holds an
-unseen card. Draws may name the cards drawn (a log written by hand, a player who shows them) or not.
-So every one of the deck's cards is in exactly one place at every step: the unseen pool (whose size is
-the draw pile count plus every hand's unseen cards), a hand (seen there), a bank, a property set (as a
-card or a building), or the discard pile (`card_places()`, `problems()`).
-
-Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`), each naming cards by id:
-
-- `start`          players in turn order, the deck, the house rules, optional dealt cards by player;
-                   everyone is dealt 5.
-- `draw`           start of turn: 2 cards, or 5 from an empty hand (`cards` names those the table saw).
-- `bank`           a money card, an action card (as money for good) or a building into the bank: a play.
-- `lay`            a property or property wild into the property area, with its colour: a play.
-- `move_wild`      move a wild already laid to another of its colours, on your own turn: no play.
-- `pass_go`        draw 2 more (`drawn` names the seen ones): a play.
-- `rent`           a rent card for one colour (+ `doubles`: Double the Rent cards, each a play): a two-colour
-                   rent charges every opponent, the any-colour rent one `target`.
-- `debt_collector` one `target` owes 5M. `birthday`: every opponent owes 2M.
-- `sly_deal`       take one property (`take`) not in a complete set from `target`.
-- `forced_deal`    swap your `give` for the `target`'s `take` (neither from a complete set by default).
-- `deal_breaker`   take the `target`'s complete set of `colour`, with its house and hotel.
-- `build`          a house on a complete set of `colour` (not railroads or utilities), a hotel on one with a
-                   house: a play.
-- `double_rent`    a Double the Rent card joined to the rent card its player just played (before anyone
-                   answers or pays): doubles every claim of that rent; a play. (A `rent` may also name its
-                   `doubles`, as logs written before this event did.)
-- `end_by_agreement` the table agrees to stop: most complete sets wins, then most money on the table
-                   (bank + properties + buildings); still equal, a shared result.
-- `just_say_no`    the player asked to answer cancels the action against them (or a Just Say No against the
-                   actor); it costs no play, and chains alternate until someone accepts.
-- `accept`         the player asked to answer lets the action (or the cancellation) stand.
-- `pay`            the payer's chosen cards from bank and table (never the hand): at least the debt with no
-                   card to spare, no change given; everything payable when short, the rest forgiven.
-- `discard`        at the end of the turn, down to 7 (`cards` named; `unseen` hidden ones when the house rule
-                   puts them face down under the draw pile).
-- `end_turn`       the next player's turn.
-- `undo`           (shared) cancels the latest event.
-
-Money here is cards, not counted amounts: it moves card by card between banks and tables, so the card
-check above is the conservation law (the shared `companion.rules.ledger` is for games whose money is
-counted). No change is ever given; a short payer gives everything and the rest is forgiven.
-
-Each claim of an action (one per target) is answered in seating order from the actor's left: the target
-may say no; the actor may say no to that; and so on. `waiting()` says who must act and on what;
-`allowed_events()` lists the event types that player may record; the concrete moves (which card, how, against
-whom, which payments) are `companion.games.monopoly_deal.legal.legal_moves`, the one list the app's buttons
-come from. `propose_payment()` is the safe default payment (money before property, complete sets kept
-whenever anything else covers the debt) and `payment_reasons()` says why each of its cards was chosen. A refused event raises `IllegalAction` with one sentence and, as `GameLog.push` applies
-to a copy, changes nothing.
+"""Monopoly Deal's folded state: where every card is, the derived views (`waiting`, `allowed_events`,
+`propose_payment`, `summary`...) and the handler of each event (the package docstring describes the rules).
 """
 
 from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
-
-from companion.events import Event, GameLog, PlayerEvent, RulesState, StartEvent, Undo
-from companion.games.monopoly_deal.deck import ANY, Card, Deck, TurnRules, load_deck, with_counts
+from companion.events import Event, PlayerEvent, RulesState
+from companion.games.monopoly_deal.deck import ANY, Card, Deck, TurnRules, with_counts
+from companion.games.monopoly_deal.rules.events import (
+    VARIANT,
+    Accept,
+    BankCard,
+    Birthday,
+    Build,
+    DealBreaker,
+    DebtCollector,
+    Discard,
+    DoubleRent,
+    Draw,
+    EndByAgreement,
+    EndTurn,
+    ForcedDeal,
+    HouseRules,
+    JustSayNo,
+    Lay,
+    MoveWild,
+    PassGo,
+    Pay,
+    Rent,
+    Settings,
+    SlyDeal,
+    Start,
+)
+from companion.games.monopoly_deal.rules.records import (
+    ACTION_WORDS,
+    Claim,
+    Payment,
+    Pending,
+    PendingKind,
+    PropertySet,
+    Waiting,
+)
 from companion.rules.errors import IllegalAction
-from companion.rules.players import check_player_names
 
-VARIANT = "monopoly_deal"
 M = "M"
 
 
 def money(amount: int) -> str:
     return f"{amount}{M}"
-
-
-# ---------------------------------------------------------------- settings and events
-
-
-class HouseRules(BaseModel):
-    """What the rules text leaves open or sources disagree on; each a table setting (README lists them)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    forced_deal_count: int | None = Field(default=None, ge=0, le=8,
-                                          description="Forced Deal cards in the deck (None: as the deck says, 3)")
-    hotel_count: int | None = Field(default=None, ge=0, le=8,
-                                    description="Hotel cards in the deck (None: as the deck says, 2)")
-    received_building: Literal["bank", "property"] = Field(
-        default="bank", description="a House/Hotel received in payment: to the receiver's bank as money, or onto "
-                                    "a complete set of theirs that can carry it (else the bank)")
-    stack_double_rent: bool = Field(default=True, description="two Double the Rent on one rent card (x4)")
-    double_with_any_rent: bool = Field(default=True, description="Double the Rent with the any-colour rent card")
-    excess_cards_to: Literal["discard_pile", "draw_pile_bottom"] = Field(
-        default="discard_pile", description="where cards over the hand limit go at the end of a turn")
-    broken_set_buildings: Literal["stay", "bank", "discard"] = Field(
-        default="stay", description="a House/Hotel whose set is no longer complete: stays with the set (counts "
-                                    "again once complete), goes to its owner's bank, or to the discard pile")
-    reshuffle_discards: bool = Field(default=True, description="an empty draw pile is refilled from the "
-                                                               "shuffled discard pile")
-    bank_property_wilds: bool = Field(default=True, description="a property wild with a money value may be "
-                                                                "banked as money (rules text; the box says no)")
-    forced_deal_from_full_set: bool = Field(default=False, description="Forced Deal may give a card out of "
-                                                                       "one of your complete sets")
-
-
-class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    players: list[str] = Field(min_length=2, description="in turn order; the first plays first")
-    deck: Deck
-    house: HouseRules = Field(default_factory=HouseRules)
-    dealt: dict[str, list[str]] = Field(default_factory=dict,
-                                        description="cards the table saw dealt, by player (the rest unseen)")
-
-    @model_validator(mode="after")
-    def _check(self) -> Settings:
-        check_player_names(self.players)
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Settings:
-        return self  # frozen
-
-
-class Start(StartEvent):
-    settings: Settings
-
-
-class Draw(PlayerEvent):
-    """Start of turn: 2 cards, or 5 when the hand is empty. `cards`: the ones the table saw, if any."""
-
-    type: Literal["draw"] = "draw"
-    cards: list[str] = Field(default_factory=list)
-
-
-class BankCard(PlayerEvent):
-    type: Literal["bank"] = "bank"
-    card: str
-
-
-class Lay(PlayerEvent):
-    """A property or wild into the property area. `colour`: needed for a wild (a property has one)."""
-
-    type: Literal["lay"] = "lay"
-    card: str
-    colour: str | None = None
-
-
-class MoveWild(PlayerEvent):
-    type: Literal["move_wild"] = "move_wild"
-    card: str
-    colour: str
-
-
-class PassGo(PlayerEvent):
-    type: Literal["pass_go"] = "pass_go"
-    card: str
-    drawn: list[str] = Field(default_factory=list, description="the drawn cards the table saw, if any")
-
-
-class Rent(PlayerEvent):
-    type: Literal["rent"] = "rent"
-    card: str
-    colour: str
-    target: str | None = Field(default=None, description="the one player charged by the any-colour rent")
-    doubles: list[str] = Field(default_factory=list, description="Double the Rent cards played with it")
-
-
-class DebtCollector(PlayerEvent):
-    type: Literal["debt_collector"] = "debt_collector"
-    card: str
-    target: str
-
-
-class Birthday(PlayerEvent):
-    type: Literal["birthday"] = "birthday"
-    card: str
-
-
-class SlyDeal(PlayerEvent):
-    type: Literal["sly_deal"] = "sly_deal"
-    card: str
-    target: str
-    take: str
-
-
-class ForcedDeal(PlayerEvent):
-    type: Literal["forced_deal"] = "forced_deal"
-    card: str
-    target: str
-    take: str
-    give: str
-
-
-class DealBreaker(PlayerEvent):
-    type: Literal["deal_breaker"] = "deal_breaker"
-    card: str
-    target: str
-    colour: str
-
-
-class Build(PlayerEvent):
-    type: Literal["build"] = "build"
-    card: str
-    colour: str
-
-
-class JustSayNo(PlayerEvent):
-    type: Literal["just_say_no"] = "just_say_no"
-    card: str
-
-
-class Accept(PlayerEvent):
-    type: Literal["accept"] = "accept"
-
-
-class Pay(PlayerEvent):
-    type: Literal["pay"] = "pay"
-    cards: list[str] = Field(default_factory=list)
-
-
-class Discard(PlayerEvent):
-    type: Literal["discard"] = "discard"
-    cards: list[str] = Field(default_factory=list)
-    unseen: int = Field(default=0, ge=0, description="cards discarded face down (draw_pile_bottom rule only)")
-
-
-class EndTurn(PlayerEvent):
-    type: Literal["end_turn"] = "end_turn"
-
-
-class DoubleRent(PlayerEvent):
-    """A Double the Rent card put down after the rent card it doubles (its own tap, its own play)."""
-
-    type: Literal["double_rent"] = "double_rent"
-    card: str
-
-
-class EndByAgreement(Event):
-    """The table agrees to end the game now (the rules text has no such end: a house rule, README)."""
-
-    type: Literal["end_by_agreement"] = "end_by_agreement"
-
-
-ActionEvent = Rent | DebtCollector | Birthday | SlyDeal | ForcedDeal | DealBreaker
-DealEvent = Annotated[
-    Start | Draw | BankCard | Lay | MoveWild | PassGo | Rent | DebtCollector | Birthday | SlyDeal | ForcedDeal
-    | DealBreaker | Build | JustSayNo | Accept | Pay | Discard | EndTurn | DoubleRent | EndByAgreement | Undo,
-    Field(discriminator="type")]
-_EVENT_UNION: Any = DealEvent  # mypy reads the Annotated union as a type[] argument; the adapter stays typed
-EVENT_ADAPTER: TypeAdapter[DealEvent] = TypeAdapter(_EVENT_UNION)
-
-
-# ---------------------------------------------------------------- state parts
-
-
-@dataclass
-class PropertySet:
-    """One set in a property area: its colour, its cards (at most the set size), and its buildings."""
-
-    colour: str
-    cards: list[str] = field(default_factory=list)
-    house: str | None = None
-    hotel: str | None = None
-
-    def buildings(self) -> list[str]:
-        return [b for b in (self.house, self.hotel) if b is not None]
-
-
-ClaimStatus = Literal["answer", "pay", "done", "cancelled"]
-
-
-@dataclass
-class Claim:
-    """One target's part of an action: its Just Say No chain (card ids, target first), what it owes."""
-
-    target: str
-    amount: int = 0
-    chain: list[str] = field(default_factory=list)
-    status: ClaimStatus = "answer"
-    paid: list[str] = field(default_factory=list)
-    accepted: bool = False  # the target said "accept" (a rent then takes no more Double the Rent)
-
-
-PendingKind = Literal["rent", "debt_collector", "birthday", "sly_deal", "forced_deal", "deal_breaker"]
-
-
-@dataclass
-class Pending:
-    """An action being answered: `claims` in seating order from the actor's left; `index` is the open one."""
-
-    kind: PendingKind
-    actor: str
-    cards: list[str]
-    claims: list[Claim]
-    colour: str | None = None
-    take: str | None = None
-    give: str | None = None
-    index: int = 0
-
-    @property
-    def claim(self) -> Claim:
-        return self.claims[self.index]
-
-    @property
-    def responder(self) -> str:
-        """Who answers now: the target after an even number of Just Say Nos, the actor after an odd one."""
-        return self.claim.target if len(self.claim.chain) % 2 == 0 else self.actor
-
-
-@dataclass(frozen=True)
-class Payment:
-    """A settled claim: `value` given for `owed`; no change is ever given; `forgiven` is what a short payer
-    did not have."""
-
-    payer: str
-    payee: str
-    owed: int
-    cards: tuple[str, ...]
-    value: int
-    reason: str
-
-    @property
-    def forgiven(self) -> int:
-        return max(0, self.owed - self.value)
-
-
-WaitingKind = Literal["draw", "play", "answer", "pay", "over"]
-
-
-@dataclass(frozen=True)
-class Waiting:
-    """What the game waits for: `kind`, from whom (`player`) and, during an action, its details."""
-
-    kind: WaitingKind
-    player: str | None
-    action: PendingKind | None = None
-    actor: str | None = None
-    target: str | None = None
-    amount: int = 0
-    chain: tuple[str, ...] = ()
-    may_say_no: bool = False
-    sentence: str = ""
-
-
-ACTION_WORDS: dict[PendingKind, str] = {
-    "rent": "rent", "debt_collector": "Debt Collector", "birthday": "It's My Birthday",
-    "sly_deal": "Sly Deal", "forced_deal": "Forced Deal", "deal_breaker": "Deal Breaker"}
-
-
-# ---------------------------------------------------------------- the state
 
 
 @dataclass
@@ -1466,37 +1163,3 @@ def _where(place: str, names: dict[str, str] | None = None) -> str:
     return {"hand": f"in {owner}'s hand", "bank": f"in {owner}'s bank", "set": f"in {owner}'s {colour} set",
             "building": f"on {owner}'s {colour} set", "discard": "in the discard pile",
             "unseen": "not seen yet"}.get(kind, place)
-
-
-def new_state() -> DealState:
-    return DealState()
-
-
-def new_game(players: list[str], house: HouseRules | None = None, deck: Deck | None = None,
-             dealt: dict[str, list[str]] | None = None) -> GameLog[DealState]:
-    """A started game with the shipped deck (or `deck`) embedded in the `start` event."""
-    settings = Settings(players=players, deck=deck or load_deck(), house=house or HouseRules(), dealt=dealt or {})
-    log: GameLog[DealState] = GameLog(new_state)
-    log.push(Start(settings=settings))
-    return log
-
-
-def format_summary(s: dict[str, Any]) -> str:
-    """`DealState.summary()` as the plain text `companion replay` prints."""
-    if not s.get("players"):
-        return "Monopoly Deal: not started"
-    lines = []
-    for p, d in s["players"].items():
-        sets = "; ".join(
-            f"{x['colour']} {len(x['cards'])}{' complete' if x['complete'] else ''}"
-            + (" +house" if x["house"] else "") + (" +hotel" if x["hotel"] else "") for x in d["sets"]) or "none"
-        lines.append(f"{p}: bank {money(d['bank_total'])} ({len(d['bank'])} cards), hand {d['hand']}, sets: {sets}")
-    lines.append(f"Draw pile {s['draw_pile']}, discard pile {len(s['discard_pile'])}")
-    lines.append(f"Winner: {s['winner']}" if s["winner"] else f"Waiting: {s['waiting_for']['sentence']}")
-    return "\n".join(lines)
-
-
-def all_events() -> Iterable[type[Event]]:
-    """Every event class of the game (for documentation and tests)."""
-    return (Start, Draw, BankCard, Lay, MoveWild, PassGo, Rent, DebtCollector, Birthday, SlyDeal, ForcedDeal,
-            DealBreaker, Build, JustSayNo, Accept, Pay, Discard, EndTurn, DoubleRent, EndByAgreement)

@@ -1,0 +1,73 @@
+"""The records Monopoly Scrabble's state keeps: Property Cards changing hands, the steps a turn waits for
+(`Step`, with its sentence), and the lines of the turn record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.games.monopoly_scrabble.rules.events import BANK, POT
+
+ACCOUNT_WORDS = {BANK: "the Bank", POT: "Free Parking"}  # the two accounts as a sentence names them
+
+
+@dataclass(frozen=True)
+class CardTransfer:
+    """A Property Card changing hands (`bank` = held by the Bank)."""
+
+    group: str
+    giver: str
+    taker: str
+    reason: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """Something the turn waits for (or will do next). The first pending step is what the table does now.
+
+    kinds: `jail_fee`, `bingo_choice` (options = cards it may take), `card` (deck), `debt` (player owes
+    `amount` to `creditor` and must sell cards), `move` (queued token move of `amount` spaces, done
+    as soon as nothing is before it), `end_game`.
+    """
+
+    kind: str
+    player: str
+    amount: int = 0
+    creditor: str | None = None
+    deck: str | None = None
+    options: tuple[str, ...] = ()
+    reason: str = ""
+    collect_go: bool = True
+
+    def describe(self, card_names: dict[str, str] | None = None) -> str:
+        """The step in words; `card_names` gives the Property Cards' printed names (`describe_step`)."""
+        if self.kind == "jail_fee":
+            return f"{self.player} pays M{self.amount} to leave Jail"
+        if self.kind == "bingo_choice":
+            names = card_names or {}
+            return (f"{self.player} chooses a Property Card for the bingo: "
+                    f"{', '.join(names.get(g, g) for g in self.options)}")
+        if self.kind == "card":
+            deck = "Chance" if self.deck == "chance" else "Community Chest"
+            return f"{self.player} draws a {deck} card; record its effect"
+        if self.kind == "debt":
+            creditor = ACCOUNT_WORDS.get(self.creditor or "", self.creditor)
+            return f"{self.player} owes M{self.amount} to {creditor} ({self.reason}) and must sell Property Cards"
+        if self.kind == "move":
+            return f"{self.player} moves {self.amount} spaces"
+        if self.kind == "end_game":
+            return "the game is over: record the tiles left on each rack"
+        return self.kind
+
+
+@dataclass
+class TurnRecord:
+    player: str
+    kind: str  # play, pass, withdrawn, lost turn, jail, end
+    score: int = 0
+    notation: str = ""
+    words: list[str] = field(default_factory=list)
+    moved_from: int | None = None
+    moved_to: int | None = None
+    note: str = ""
