@@ -60,6 +60,7 @@ from companion.games.monopoly_builder.rules.records import (
 )
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.ledger import Transaction, money, transfer
+from companion.rules.turns import expect_player, expect_turn, game_over, not_your_turn
 
 # Immutable rules data shared between the copies GameLog makes on every event.
 _SHARED_FIELDS = ("settings", "profile")
@@ -241,9 +242,9 @@ class BuilderState(RulesState):
         """Why `player` may not trade 4-for-1 with the Bank now (ignoring the chips), or None."""
         mover = self.mover
         if mover is None:
-            return "the game is over"
+            return game_over()
         if player != mover:
-            return f"it is {mover}'s turn, not {player}'s: {player} cannot trade with the Bank now"
+            return not_your_turn(player, mover, "trade with the Bank")
         if self.stage == "auction":
             return "trading with the Bank must wait until the auction is closed"
         assert self.settings is not None
@@ -583,14 +584,14 @@ class BuilderState(RulesState):
                 EndGame: self._end_game, PlaceToken: self._place_token}
 
     def _handle(self, event: Event) -> None:
-        if isinstance(event, PlayerEvent) and event.player not in self.players:
-            raise IllegalAction(f"{event.player} is not playing in this game")
+        if isinstance(event, PlayerEvent):
+            expect_player(event.player, self.players)
         if self.debt is not None and not isinstance(event, (Mortgage, Trade, Bankrupt, EndGame)):
             d = self.debt
             raise IllegalAction(f"{d.debtor} must first pay the {money(d.amount)} owed to "
                                 f"{self._account_name(d.creditor)}: mortgage, trade, or declare bankruptcy")
-        if isinstance(event, PlayerEvent) and event.player in self.bankrupt:
-            raise IllegalAction(f"{event.player} is bankrupt and takes no more part in play")
+        if isinstance(event, PlayerEvent):
+            expect_player(event.player, self.players, self.bankrupt, "is bankrupt")
         super()._handle(event)
         self._settle_debt()
         if not self.finished and not self.penthouse_possible():
@@ -632,9 +633,7 @@ class BuilderState(RulesState):
 
     # ------------------------------------------------------------ turn flow
     def _expect_mover(self, player: str, action: str) -> None:
-        mover = self.players[self.to_move]
-        if player != mover:
-            raise IllegalAction(f"it is {mover}'s turn, not {player}'s: {player} cannot {action} now")
+        expect_turn(player, action, players=self.players, current=self.players[self.to_move])
 
     def _expect_phase(self, phase: Phase, action: str) -> None:
         if self.phase != phase:  # `phase`: the discard owed is derived from the hand now

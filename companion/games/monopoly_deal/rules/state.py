@@ -47,6 +47,7 @@ from companion.games.monopoly_deal.rules.records import (
     Waiting,
 )
 from companion.rules.errors import IllegalAction
+from companion.rules.turns import expect_player, expect_turn, not_your_turn
 
 M = "M"
 
@@ -500,27 +501,26 @@ class DealState(RulesState):
                 DoubleRent: self._double_rent, EndByAgreement: self._end_by_agreement}
 
     def _handle(self, event: Event) -> None:
-        if isinstance(event, PlayerEvent) and event.player not in self.players:
-            raise IllegalAction(f"{event.player} is not playing: the players are {', '.join(self.players)}")
+        if isinstance(event, PlayerEvent):
+            expect_player(event.player, self.players)
         super()._handle(event)
         self._advance()
 
     # ----- checks shared by the handlers
-    def _my_turn(self, event: PlayerEvent, what: str) -> None:
+    def _my_turn(self, event: PlayerEvent, action: str) -> None:
+        """`action` (a verb: 'bank a card') is the turn player's, after the draw, with no action being answered."""
         w = self.waiting()
-        if w.kind in ("answer", "pay"):
-            raise IllegalAction(f"first {w.sentence}")
-        if event.player != self.turn_player:
-            raise IllegalAction(f"it is {self.turn_player}'s turn, not {event.player}'s: {what} waits for your turn")
+        first = w.sentence if w.kind in ("answer", "pay") else None
+        expect_turn(event.player, action, players=self.players, current=self.turn_player, first=first)
         if w.kind == "draw":
             raise IllegalAction(f"{event.player} draws first")
 
-    def _use_plays(self, event: PlayerEvent, what: str, n: int = 1) -> None:
-        self._my_turn(event, what)
+    def _use_plays(self, event: PlayerEvent, action: str, n: int = 1) -> None:
+        self._my_turn(event, action)
         limit = self.limits.plays_per_turn
         if self.plays + n > limit:
             if n > 1:
-                raise IllegalAction(f"{what} takes {n} plays and {event.player} has {self.plays_left} left: "
+                raise IllegalAction(f"to {action} takes {n} plays and {event.player} has {self.plays_left} left: "
                                     f"it would be play {self.plays + n} of {limit}")
             raise IllegalAction(f"{event.player} has used all {limit} plays this turn: end the turn")
         self.plays += n
@@ -544,8 +544,7 @@ class DealState(RulesState):
     def _opponent(self, actor: str, target: str) -> None:
         if target == actor:
             raise IllegalAction(f"{actor} cannot target themself")
-        if target not in self.players:
-            raise IllegalAction(f"{target} is not playing")
+        expect_player(target, self.players)
 
     def _action_card(self, card_id: str, action: str, label: str) -> None:
         card = self.card(card_id)
@@ -628,8 +627,10 @@ class DealState(RulesState):
 
     # ----- turn events
     def _draw_event(self, event: Draw) -> None:
-        if self.pending is not None or event.player != self.turn_player:
-            raise IllegalAction(f"it is not {event.player}'s draw: {self.waiting().sentence}")
+        if event.player != self.turn_player:
+            raise IllegalAction(not_your_turn(event.player, self.turn_player, "draw"))
+        if self.pending is not None:
+            raise IllegalAction(f"first: {self.waiting().sentence}")
         if self.drawn:
             raise IllegalAction(f"{event.player} has already drawn this turn")
         n = self._draw_size(event.player)
@@ -645,7 +646,7 @@ class DealState(RulesState):
             raise IllegalAction(f"{card.name} has no money value and cannot go in the bank")
         if card.kind == "wild" and not self.house.bank_property_wilds:
             raise IllegalAction(f"{card.name} is a property wild: this table does not bank property wilds")
-        self._use_plays(event, "banking")
+        self._use_plays(event, "bank a card")
         self._from_hand(event.player, event.card)
         self.banks[event.player].append(event.card)
         self.story.append(f"{event.player} banks {card.name}" +
@@ -662,14 +663,14 @@ class DealState(RulesState):
         if not card.can_be(colour):
             raise IllegalAction(f"{card.name} cannot be laid as {self.colour_name(colour)}: it is "
                                 f"{self.colours_said(card)}")
-        self._use_plays(event, "laying a property")
+        self._use_plays(event, "lay a property")
         self._from_hand(event.player, event.card)
         self._place(event.player, event.card, colour)
         self.story.append(f"{event.player} lays {card.name}" +
                           (f" as {self.colour_name(colour)}" if card.kind == "wild" else ""))
 
     def _move_wild(self, event: MoveWild) -> None:
-        self._my_turn(event, "moving a wild")
+        self._my_turn(event, "move a wild")
         card = self.card(event.card)
         if card.kind != "wild":
             raise IllegalAction(f"{card.name} is not a wild card: only wilds change colour")
@@ -689,7 +690,7 @@ class DealState(RulesState):
 
     def _pass_go(self, event: PassGo) -> None:
         self._action_card(event.card, "pass_go", "Pass Go")
-        self._use_plays(event, "Pass Go")
+        self._use_plays(event, "play Pass Go")
         self._from_hand(event.player, event.card)
         self.discard.append(event.card)
         k = self._draw(event.player, self.limits.pass_go_draw, event.drawn)
@@ -717,7 +718,7 @@ class DealState(RulesState):
                 has_hotel = any(s.hotel for s in sets)
                 raise IllegalAction(f"{event.player}'s {colour.name} set already has a hotel: one hotel per set"
                                     if has_hotel else f"a hotel needs a house first on the {colour.name} set")
-        self._use_plays(event, f"a {card.name.lower()}")
+        self._use_plays(event, f"build a {card.name.lower()}")
         self._from_hand(event.player, event.card)
         if card.action == "house":
             free[0].house = event.card
@@ -762,7 +763,7 @@ class DealState(RulesState):
             multi = any(s.colour == event.colour for s in self.sets[event.player])
             raise IllegalAction(f"{event.player} has no {self.colour_name(event.colour)} property to charge rent for" +
                                 (": a multicolour wild alone earns no rent" if multi else ""))
-        what = "rent with Double the Rent" if event.doubles else "rent"
+        what = "charge rent with Double the Rent" if event.doubles else "charge rent"
         self._use_plays(event, what, 1 + len(event.doubles))
         for c in [event.card, *event.doubles]:
             self._from_hand(event.player, c)
@@ -848,7 +849,7 @@ class DealState(RulesState):
     def _debt_collector(self, event: DebtCollector) -> None:
         self._action_card(event.card, "debt_collector", "Debt Collector")
         self._opponent(event.player, event.target)
-        self._use_plays(event, "Debt Collector")
+        self._use_plays(event, "play Debt Collector")
         self._from_hand(event.player, event.card)
         self.discard.append(event.card)
         self._open("debt_collector", event.player, [event.card], [event.target], self.limits.debt_collector)
@@ -857,7 +858,7 @@ class DealState(RulesState):
 
     def _birthday(self, event: Birthday) -> None:
         self._action_card(event.card, "its_my_birthday", "It's My Birthday")
-        self._use_plays(event, "It's My Birthday")
+        self._use_plays(event, "play It's My Birthday")
         self._from_hand(event.player, event.card)
         self.discard.append(event.card)
         self._open("birthday", event.player, [event.card], self._opponents(event.player), self.limits.birthday)
@@ -877,7 +878,7 @@ class DealState(RulesState):
         self._action_card(event.card, "sly_deal", "Sly Deal")
         self._opponent(event.player, event.target)
         self._check_take(event.target, event.take, "a Sly Deal")
-        self._use_plays(event, "Sly Deal")
+        self._use_plays(event, "play Sly Deal")
         self._from_hand(event.player, event.card)
         self.discard.append(event.card)
         self._open("sly_deal", event.player, [event.card], [event.target], 0, take=event.take)
@@ -894,7 +895,7 @@ class DealState(RulesState):
             raise IllegalAction(f"{self.name(event.give)} is part of {event.player}'s complete "
                                 f"{self.colour_name(mine.colour)} set: "
                                 "this table does not give cards out of complete sets in a Forced Deal")
-        self._use_plays(event, "Forced Deal")
+        self._use_plays(event, "play Forced Deal")
         self._from_hand(event.player, event.card)
         self.discard.append(event.card)
         self._open("forced_deal", event.player, [event.card], [event.target], 0, take=event.take, give=event.give)
@@ -908,7 +909,7 @@ class DealState(RulesState):
         if not any(s.colour == event.colour for s in self.complete_sets(event.target)):
             raise IllegalAction(f"{event.target} has no complete {self.colour_name(event.colour)} set: a Deal Breaker takes "
                                 "complete sets only")
-        self._use_plays(event, "Deal Breaker")
+        self._use_plays(event, "play Deal Breaker")
         self._from_hand(event.player, event.card)
         self.discard.append(event.card)
         self._open("deal_breaker", event.player, [event.card], [event.target], 0, colour=event.colour)
@@ -1082,7 +1083,7 @@ class DealState(RulesState):
                 self.story.append(f"{player} wins with complete sets of {self.colours_listed(self.complete_colours(player))}")
 
     def _discard(self, event: Discard) -> None:
-        self._my_turn(event, "discarding")
+        self._my_turn(event, "discard")
         limit = self.limits.hand_limit
         n = len(event.cards) + event.unseen
         if n == 0:
@@ -1110,7 +1111,7 @@ class DealState(RulesState):
         self.story.append(f"{event.player} discards {n} {where}")
 
     def _end_turn(self, event: EndTurn) -> None:
-        self._my_turn(event, "ending the turn")
+        self._my_turn(event, "end the turn")
         limit = self.limits.hand_limit
         if self.hands[event.player] > limit:
             extra = self.hands[event.player] - limit

@@ -36,10 +36,12 @@ from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.scoring import score_play
 from companion.rules.tiles import BLANK, TileSet, load_tileset
+from companion.rules.turns import expect_player, expect_turn
 from companion.rules.word_game import LastPlay, WordBoardState, tile_count
 
 Judge = Callable[[list[str]], bool]
 
+ELIMINATED = "has been eliminated"  # how a player who could not pay a debt left the game, in a sentence
 
 # What a refused step event was, in a sentence ("the game is not waiting for a jail fee now: ...").
 STEP_WORDS = {"jail_fee": "a jail fee", "bingo_choice": "a bingo's Property Card", "card": "a card",
@@ -329,16 +331,10 @@ class MonopolyState(WordBoardState):
 
     # ----- turn flow -----
     def _expect_turn(self, player: str, action: str) -> None:
-        if player not in self.players:
-            raise IllegalAction(f"{player} is not playing in this game")
-        if player in self.eliminated:
-            raise IllegalAction(f"{player} has been eliminated")
-        if self.ending or self.went_out is not None:
-            raise IllegalAction("the game is over: record the tiles left to settle it")
-        if self.queue:
-            raise IllegalAction(f"first: {self.describe_step(self.queue[0])}")
-        if player != self.current_player:
-            raise IllegalAction(f"it is {self.current_player}'s turn, not {player}'s")
+        over = "record the tiles left to settle it" if self.ending or self.went_out is not None else None
+        first = self.describe_step(self.queue[0]) if self.queue else None
+        expect_turn(player, action, players=self.players, current=self.current_player, out=self.eliminated,
+                    how=ELIMINATED, over=over, first=first)
         if self.acted:
             raise IllegalAction(f"{player} has already played this turn")
 
@@ -684,8 +680,7 @@ class MonopolyState(WordBoardState):
         last = self.last_play
         if last is None or last.challenged:
             raise IllegalAction("there is no play to challenge: a challenge must come before the next player acts")
-        if event.challenger not in self.players or event.challenger in self.eliminated:
-            raise IllegalAction(f"{event.challenger} is not playing in this game")
+        expect_player(event.challenger, self.players, self.eliminated, ELIMINATED)
         if event.challenger == last.player:
             raise IllegalAction(f"{last.player} cannot challenge their own play")
         acceptable = event.acceptable
@@ -731,8 +726,7 @@ class MonopolyState(WordBoardState):
                 raise IllegalAction(f"the bag still holds {self.bag_count} tiles: the game ends only once it is empty")
         left = dict(self.rack_counts)
         for name, count in (event.tiles_left or {}).items():
-            if name not in self.players:
-                raise IllegalAction(f"{name} is not playing in this game")
+            expect_player(name, self.players)
             if count != left[name]:
                 raise IllegalAction(f"{name} should have {tile_count(left[name])} left, not {count}: check the rack")
         self._close_challenge_window()
