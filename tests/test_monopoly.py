@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -19,6 +19,7 @@ from companion.games.monopoly_scrabble.rules import (
     POT,
     BingoChoice,
     Card,
+    CardEffectKind,
     Challenge,
     EndGame,
     JailFee,
@@ -475,3 +476,9 @@ def test_a_tax_space_when_the_printed_track_has_one() -> None:
     data["track"]["spaces"][4] = {"type": "tax", "name": "Luxury Tax"}
     with pytest.raises(IllegalAction, match="tax space without an amount"):
         game(data, None)
+
+
+def test_every_card_effect_has_its_entry_in_the_dispatch_table() -> None:
+    """Card effects are dispatched by a table (`_card_effects`), like events: each effect the event model
+    accepts has an entry (the shipped full game plays every one of them, `test_monopoly_full_game.py`)."""
+    assert set(get_args(CardEffectKind)) == set(new_state()._card_effects())

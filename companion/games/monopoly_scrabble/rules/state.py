@@ -18,6 +18,7 @@ from companion.games.monopoly_scrabble.rules.events import (
     VARIANT,
     BingoChoice,
     Card,
+    CardEffectKind,
     Challenge,
     EndGame,
     JailFee,
@@ -40,7 +41,6 @@ from companion.rules.turns import expect_player, expect_turn
 from companion.rules.word_game import LastPlay, WordBoardState, tile_count
 
 Judge = Callable[[list[str]], bool]
-
 ELIMINATED = "has been eliminated"  # how a player who could not pay a debt left the game, in a sentence
 
 # What a refused step event was, in a sentence ("the game is not waiting for a jail fee now: ...").
@@ -630,44 +630,58 @@ class MonopolyState(WordBoardState):
             raise IllegalAction(f"there is no Property Card '{event.group}': the cards are "
                                 f"{', '.join(self.profile.group_ids)}")
         self.queue.pop(0)
-        player = event.player
-        amount = event.amount or 0
-        others = [p for p in self.active_players if p != player]
         label = "Chance" if step.deck == "chance" else "Community Chest"
         why = f"{label}: {event.text}" if event.text else label
         # Recorded first, so what the card causes (an elimination, say) follows it in the turn record.
-        self.turns.append(TurnRecord(player, "card", note=f"{label}: {event.effect} {event.text}".strip()))
-        if event.effect == "collect":
-            self._transfer(BANK, player, amount, why)
-        elif event.effect == "pay_bank":
-            self._charge(player, BANK, amount, why)
-        elif event.effect == "pay_pot":
-            self._charge(player, POT, amount, why)
-        elif event.effect == "pay_each":
-            for other in others:
-                self._charge(player, other, amount, why)
-        elif event.effect == "collect_each":
-            for other in others:
-                self._charge(other, player, amount, why)
-        elif event.effect == "move_to":
-            assert event.space is not None
-            steps = (event.space - self.positions[player]) % n
-            self.queue.insert(self._insert_at, Step("move", player, steps, collect_go=event.collect_go))
+        self.turns.append(TurnRecord(event.player, "card", note=f"{label}: {event.effect} {event.text}".strip()))
+        self._card_effects()[event.effect](event, why)
+
+    def _card_effects(self) -> dict[CardEffectKind, Callable[[Card, str], None]]:
+        """What each card effect does, given the card event and why (its words for the ledger). `Card`
+        checks that the fields an effect needs are there."""
+        return {"collect": self._card_collect, "pay_bank": self._card_pay_bank, "pay_pot": self._card_pay_pot,
+                "pay_each": self._card_pay_each, "collect_each": self._card_collect_each,
+                "move_to": self._card_move_to, "move_by": self._card_move_by,
+                "go_to_jail": lambda event, why: self._send_to_jail(event.player),
+                "take_property": self._card_take_property, "none": lambda event, why: None}
+
+    def _card_collect(self, event: Card, why: str) -> None:
+        self._transfer(BANK, event.player, event.amount or 0, why)
+
+    def _card_pay_bank(self, event: Card, why: str) -> None:
+        self._charge(event.player, BANK, event.amount or 0, why)
+
+    def _card_pay_pot(self, event: Card, why: str) -> None:
+        self._charge(event.player, POT, event.amount or 0, why)
+
+    def _card_pay_each(self, event: Card, why: str) -> None:
+        for other in [p for p in self.active_players if p != event.player]:
+            self._charge(event.player, other, event.amount or 0, why)
+
+    def _card_collect_each(self, event: Card, why: str) -> None:
+        for other in [p for p in self.active_players if p != event.player]:
+            self._charge(other, event.player, event.amount or 0, why)
+
+    def _card_move_to(self, event: Card, why: str) -> None:
+        assert event.space is not None and self.profile is not None
+        steps = (event.space - self.positions[event.player]) % len(self.profile.track.spaces)
+        self.queue.insert(self._insert_at, Step("move", event.player, steps, collect_go=event.collect_go))
+        self._insert_at += 1
+
+    def _card_move_by(self, event: Card, why: str) -> None:
+        assert event.steps is not None and self.profile is not None
+        if event.steps >= 0:
+            self.queue.insert(self._insert_at, Step("move", event.player, event.steps, collect_go=event.collect_go))
             self._insert_at += 1
-        elif event.effect == "move_by":
-            assert event.steps is not None
-            if event.steps >= 0:
-                self.queue.insert(self._insert_at, Step("move", player, event.steps, collect_go=event.collect_go))
-                self._insert_at += 1
-            else:
-                # Backwards: never passes GO; the space reached acts as a landing.
-                self.positions[player] = (self.positions[player] + event.steps) % n
-                self._land(player, self.positions[player])
-        elif event.effect == "go_to_jail":
-            self._send_to_jail(player)
-        elif event.effect == "take_property":
-            assert event.group is not None
-            self._take_card(event.group, player, why)
+        else:
+            # Backwards: never passes GO; the space reached acts as a landing.
+            player = event.player
+            self.positions[player] = (self.positions[player] + event.steps) % len(self.profile.track.spaces)
+            self._land(player, self.positions[player])
+
+    def _card_take_property(self, event: Card, why: str) -> None:
+        assert event.group is not None
+        self._take_card(event.group, event.player, why)
 
     def _pass(self, event: Pass) -> None:
         self._expect_turn(event.player, "pass")
