@@ -60,6 +60,7 @@ from companion.games.monopoly_builder.rules.records import (
 )
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.ledger import Transaction, money, transfer
+from companion.rules.state_copy import copy_state
 from companion.rules.turns import expect_player, expect_turn, game_over, not_your_turn
 
 # Immutable rules data shared between the copies GameLog makes on every event.
@@ -68,6 +69,20 @@ _SHARED_FIELDS = ("settings", "profile")
 _FLAT_FIELDS = frozenset({"cash", "ledger", "owners", "mortgaged", "positions", "jail", "deck", "buildings",
                           "blocks", "bankrupt", "last_handout", "rents", "notes"})
 _NESTED_FIELDS = frozenset({"resources", "space_resources", "kept_cards"})
+
+
+def _copy_field(name: str, value: Any) -> Any:
+    """One field of a state's copy: the immutable rules data and frozen records shared, the containers events
+    change copied (as deep as they hold something that changes)."""
+    if name in _SHARED_FIELDS or not isinstance(value, (dict, list, set)):
+        return value
+    if isinstance(value, dict) and name in _NESTED_FIELDS:  # holder -> colour -> chips, player -> cards
+        return {k: copy.copy(v) for k, v in value.items()}
+    if isinstance(value, dict) and name in _FLAT_FIELDS:  # values are ints, strings, frozen records
+        return dict(value)
+    if isinstance(value, (list, set)) and name in _FLAT_FIELDS:
+        return copy.copy(value)
+    return copy.deepcopy(value)
 
 
 @dataclass
@@ -108,21 +123,8 @@ class BuilderState(RulesState):
     notes: list[str] = field(default_factory=list)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> BuilderState:
-        # GameLog copies the state on every event: share the immutable rules data and frozen records,
-        # copy the containers events change.
-        other = BuilderState.__new__(BuilderState)
-        for name, value in self.__dict__.items():
-            if name in _SHARED_FIELDS or not isinstance(value, (dict, list, set)):
-                setattr(other, name, value)
-            elif isinstance(value, dict) and name in _NESTED_FIELDS:  # holder -> colour -> chips, player -> cards
-                setattr(other, name, {k: copy.copy(v) for k, v in value.items()})
-            elif isinstance(value, dict) and name in _FLAT_FIELDS:  # values are ints, strings, frozen records
-                setattr(other, name, dict(value))
-            elif isinstance(value, (list, set)) and name in _FLAT_FIELDS:
-                setattr(other, name, copy.copy(value))
-            else:
-                setattr(other, name, copy.deepcopy(value, memo))
-        return other
+        # GameLog copies the state on every event: through the constructor, field by field (`copy_state`).
+        return copy_state(self, _copy_field)
 
     # ------------------------------------------------------------ derived views
     @property

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.events import Event, PlayerEvent, RulesState
@@ -47,6 +47,7 @@ from companion.games.monopoly_deal.rules.records import (
     Waiting,
 )
 from companion.rules.errors import IllegalAction
+from companion.rules.state_copy import copy_state
 from companion.rules.turns import expect_player, expect_turn, not_your_turn
 
 M = "M"
@@ -85,23 +86,21 @@ class DealState(RulesState):
         """A copy for `GameLog.push` (which applies each event to a copy): the story, the payments and the
         turn history only ever grow by values nobody changes afterwards, so their lists are copied and
         their items shared; the settings and the deck are frozen; the rest is copied deeply. (The whole
-        deep copy was most of the cost of recording an event late in a game.)"""
-        new = copy.copy(self)
-        for f in fields(self):
-            if f.name in ("settings", "deck"):
-                continue
-            value = getattr(self, f.name)
-            if f.name in ("story", "payments", "history"):
-                value = list(value)
-            elif f.name in ("seen_in_hand", "banks"):
-                value = {p: list(cards) for p, cards in value.items()}
-            elif f.name == "sets":
-                value = {p: [PropertySet(s.colour, list(s.cards), s.house, s.hotel) for s in sets]
-                         for p, sets in value.items()}
-            else:
-                value = copy.deepcopy(value, memo)
-            setattr(new, f.name, value)
-        return new
+        deep copy was most of the cost of recording an event late in a game.) Made through the constructor,
+        field by field (`copy_state`), so a field added later is copied too."""
+        def copy_field(name: str, value: Any) -> Any:
+            if name in ("settings", "deck"):
+                return value
+            if name in ("story", "payments", "history"):
+                return list(value)
+            if name in ("seen_in_hand", "banks"):
+                return {p: list(cards) for p, cards in value.items()}
+            if name == "sets":
+                return {p: [PropertySet(s.colour, list(s.cards), s.house, s.hotel) for s in sets]
+                        for p, sets in value.items()}
+            return copy.deepcopy(value, memo)
+
+        return copy_state(self, copy_field)
 
     # ----- basics
     @property

@@ -36,6 +36,7 @@ from companion.rules.ledger import Transaction, transfer
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.scoring import score_play
+from companion.rules.state_copy import copy_state
 from companion.rules.tiles import BLANK, TileSet, load_tileset
 from companion.rules.turns import expect_player, expect_turn
 from companion.rules.word_game import LastPlay, WordBoardState, tile_count
@@ -64,6 +65,18 @@ def _fresh(value: Any) -> Any:
     if isinstance(value, (list, dict, set)):
         return copy.copy(value)
     return value
+
+
+def _copy_field(name: str, value: Any) -> Any:
+    """One field of a state's copy: the immutable rules data and the frozen records (transactions, steps)
+    shared, the containers events change copied."""
+    if name in _SHARED_FIELDS:
+        return value
+    if name == "turns":
+        return [copy.copy(t) for t in value]
+    if name == "last_play":
+        return copy.copy(value)  # its snapshot is never mutated: shared
+    return _fresh(value)
 
 
 @dataclass(kw_only=True)
@@ -105,19 +118,8 @@ class MonopolyState(WordBoardState):
     _insert_at: int = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MonopolyState:
-        # GameLog copies the state on every event: share the immutable rules data and the frozen
-        # records (transactions, steps), copy only the containers events change.
-        other = MonopolyState.__new__(MonopolyState)
-        for name, value in self.__dict__.items():
-            if name in _SHARED_FIELDS:
-                setattr(other, name, value)
-            elif name == "turns":
-                setattr(other, name, [copy.copy(t) for t in value])
-            elif name == "last_play":
-                setattr(other, name, copy.copy(value))  # its snapshot is never mutated: shared
-            else:
-                setattr(other, name, _fresh(value))
-        return other
+        # GameLog copies the state on every event: through the constructor, field by field (`copy_state`).
+        return copy_state(self, _copy_field)
 
     # ----- derived views -----
     @property
