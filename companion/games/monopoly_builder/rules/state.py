@@ -575,6 +575,15 @@ class BuilderState(RulesState):
             assert self.profile is not None
             raise IllegalAction(f"there is no deed '{deed}' on this board")
 
+    def _own_deed(self, player: str, deed: str) -> str:
+        """The printed name of `deed`, which must be on this board and `player`'s."""
+        self._known_deed(deed)
+        assert self.profile is not None
+        name = self.profile.deed_name(deed)
+        if self.owners[deed] != player:
+            raise IllegalAction(f"{player} does not own {name}")
+        return name
+
     # ------------------------------------------------------------ folding
     def handlers(self) -> dict[type[Event], Callable[[Any], None]]:
         return {Discard: self._discard, Roll: self._roll, JailPay: self._jail_pay, JailCard: self._jail_card,
@@ -1175,10 +1184,7 @@ class BuilderState(RulesState):
     def _mortgage(self, event: Mortgage) -> None:
         p = event.player
         assert self.profile is not None
-        self._known_deed(event.deed)
-        name = self.profile.deed_name(event.deed)
-        if self.owners[event.deed] != p:
-            raise IllegalAction(f"{p} does not own {name}")
+        name = self._own_deed(p, event.deed)
         if event.deed in self.mortgaged:
             raise IllegalAction(f"{name} is already mortgaged")
         value = self.profile.number(event.deed, "mortgage")
@@ -1189,10 +1195,7 @@ class BuilderState(RulesState):
     def _unmortgage(self, event: Unmortgage) -> None:
         p = event.player
         assert self.profile is not None
-        self._known_deed(event.deed)
-        name = self.profile.deed_name(event.deed)
-        if self.owners[event.deed] != p:
-            raise IllegalAction(f"{p} does not own {name}")
+        name = self._own_deed(p, event.deed)
         if event.deed not in self.mortgaged:
             raise IllegalAction(f"{name} is not mortgaged")
         value = self.profile.number(event.deed, "mortgage")

@@ -545,6 +545,13 @@ class DealState(RulesState):
             raise IllegalAction(f"{actor} cannot target themself")
         expect_player(target, self.players)
 
+    def _play_action_card(self, event: PlayerEvent, card_id: str, action: str) -> None:
+        """`card_id` played from the hand as an action (`action`: 'play Sly Deal'): a play used, the card to
+        the discard pile."""
+        self._use_plays(event, action)
+        self._from_hand(event.player, card_id)
+        self.discard.append(card_id)
+
     def _action_card(self, card_id: str, action: str, label: str) -> None:
         card = self.card(card_id)
         if card.action != action:
@@ -689,9 +696,7 @@ class DealState(RulesState):
 
     def _pass_go(self, event: PassGo) -> None:
         self._action_card(event.card, "pass_go", "Pass Go")
-        self._use_plays(event, "play Pass Go")
-        self._from_hand(event.player, event.card)
-        self.discard.append(event.card)
+        self._play_action_card(event, event.card, "play Pass Go")
         k = self._draw(event.player, self.limits.pass_go_draw, event.drawn)
         self.story.append(f"{event.player} plays Pass Go and draws {k}")
 
@@ -848,18 +853,14 @@ class DealState(RulesState):
     def _debt_collector(self, event: DebtCollector) -> None:
         self._action_card(event.card, "debt_collector", "Debt Collector")
         self._opponent(event.player, event.target)
-        self._use_plays(event, "play Debt Collector")
-        self._from_hand(event.player, event.card)
-        self.discard.append(event.card)
+        self._play_action_card(event, event.card, "play Debt Collector")
         self._open("debt_collector", event.player, [event.card], [event.target], self.limits.debt_collector)
         self.story.append(f"{event.player} plays Debt Collector: {event.target} owes "
                           f"{money(self.limits.debt_collector)}")
 
     def _birthday(self, event: Birthday) -> None:
         self._action_card(event.card, "its_my_birthday", "It's My Birthday")
-        self._use_plays(event, "play It's My Birthday")
-        self._from_hand(event.player, event.card)
-        self.discard.append(event.card)
+        self._play_action_card(event, event.card, "play It's My Birthday")
         self._open("birthday", event.player, [event.card], self._opponents(event.player), self.limits.birthday)
         self.story.append(f"{event.player}'s birthday: everyone owes {money(self.limits.birthday)}")
 
@@ -877,9 +878,7 @@ class DealState(RulesState):
         self._action_card(event.card, "sly_deal", "Sly Deal")
         self._opponent(event.player, event.target)
         self._check_take(event.target, event.take, "a Sly Deal")
-        self._use_plays(event, "play Sly Deal")
-        self._from_hand(event.player, event.card)
-        self.discard.append(event.card)
+        self._play_action_card(event, event.card, "play Sly Deal")
         self._open("sly_deal", event.player, [event.card], [event.target], 0, take=event.take)
         self.story.append(f"{event.player} plays Sly Deal on {event.target}'s {self.name(event.take)}")
 
@@ -894,9 +893,7 @@ class DealState(RulesState):
             raise IllegalAction(f"{self.name(event.give)} is part of {event.player}'s complete "
                                 f"{self.colour_name(mine.colour)} set: "
                                 "this table does not give cards out of complete sets in a Forced Deal")
-        self._use_plays(event, "play Forced Deal")
-        self._from_hand(event.player, event.card)
-        self.discard.append(event.card)
+        self._play_action_card(event, event.card, "play Forced Deal")
         self._open("forced_deal", event.player, [event.card], [event.target], 0, take=event.take, give=event.give)
         self.story.append(f"{event.player} plays Forced Deal: {self.name(event.give)} for {event.target}'s "
                           f"{self.name(event.take)}")
@@ -908,9 +905,7 @@ class DealState(RulesState):
         if not any(s.colour == event.colour for s in self.complete_sets(event.target)):
             raise IllegalAction(f"{event.target} has no complete {self.colour_name(event.colour)} set: a Deal Breaker takes "
                                 "complete sets only")
-        self._use_plays(event, "play Deal Breaker")
-        self._from_hand(event.player, event.card)
-        self.discard.append(event.card)
+        self._play_action_card(event, event.card, "play Deal Breaker")
         self._open("deal_breaker", event.player, [event.card], [event.target], 0, colour=event.colour)
         self.story.append(f"{event.player} plays Deal Breaker on {event.target}'s {self.colour_name(event.colour)} set")
 
