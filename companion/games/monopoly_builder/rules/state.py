@@ -15,6 +15,7 @@ from companion.games.monopoly_builder.profile import (
     KEPT_CARDS,
     FloorCost,
     Profile,
+    Space,
     cell_name,
     parse_cell,
     validate_profile,
@@ -850,28 +851,45 @@ class BuilderState(RulesState):
         space = self.profile.track.spaces[pos]
         self._note(f"{player} lands on {space.name}")
         self.stage = "act"
-        if space.kind == "deed":
-            assert space.deed is not None
-            owner = self.owners[space.deed]
-            if owner is None:
-                self.stage = "buy"
-            elif owner != player and space.deed not in self.mortgaged:
-                self.rents.append(RentDue(player, owner, space.deed))
-        elif space.kind == "collect":
-            assert space.resource is not None
-            self._from_bank(player, space.resource, self.profile.counts.collect.value, space.name)
-        elif space.kind == "roll_for_resources":
-            self.stage = "resource_roll"
-        elif space.kind == "chance":
-            self.stage = "chance"
-        elif space.kind == "steal":
-            if any(self.hand(o) for o in self.players if o != player):
-                self.stage = "steal"
-        elif space.kind == "free_parking":
-            self.free_parking_open = True
-        elif space.kind == "go_to_jail":
-            self._note(f"{player} goes to Jail")
-            self._send_to_jail(player)
+        landing = self._landings().get(space.kind)
+        if landing is not None:  # GO, Jail (just visiting)...: the space itself does nothing
+            landing(player, space)
+
+    def _landings(self) -> dict[str, Callable[[str, Space], None]]:
+        """What landing on each kind of space does (dispatched by table, as events are)."""
+        return {"deed": self._land_on_deed, "collect": self._land_on_collect,
+                "roll_for_resources": self._land_on_roll_for_resources, "chance": self._land_on_chance,
+                "steal": self._land_on_steal, "free_parking": self._land_on_free_parking,
+                "go_to_jail": self._land_on_go_to_jail}
+
+    def _land_on_deed(self, player: str, space: Space) -> None:
+        assert space.deed is not None
+        owner = self.owners[space.deed]
+        if owner is None:
+            self.stage = "buy"
+        elif owner != player and space.deed not in self.mortgaged:
+            self.rents.append(RentDue(player, owner, space.deed))
+
+    def _land_on_collect(self, player: str, space: Space) -> None:
+        assert space.resource is not None and self.profile is not None
+        self._from_bank(player, space.resource, self.profile.counts.collect.value, space.name)
+
+    def _land_on_roll_for_resources(self, player: str, space: Space) -> None:
+        self.stage = "resource_roll"
+
+    def _land_on_chance(self, player: str, space: Space) -> None:
+        self.stage = "chance"
+
+    def _land_on_steal(self, player: str, space: Space) -> None:
+        if any(self.hand(o) for o in self.players if o != player):
+            self.stage = "steal"
+
+    def _land_on_free_parking(self, player: str, space: Space) -> None:
+        self.free_parking_open = True
+
+    def _land_on_go_to_jail(self, player: str, space: Space) -> None:
+        self._note(f"{player} goes to Jail")
+        self._send_to_jail(player)
 
     def _buy(self, event: Buy) -> None:
         p = event.player

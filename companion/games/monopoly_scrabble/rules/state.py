@@ -590,25 +590,41 @@ class MonopolyState(WordBoardState):
 
     def _land(self, player: str, index: int) -> None:
         assert self.profile is not None
+        landing = self._landings().get(self.profile.track.spaces[index].type)
+        if landing is not None:  # GO, Jail (just visiting): the space itself does nothing
+            landing(player, index)
+
+    def _landings(self) -> dict[str, Callable[[str, int], None]]:
+        """What landing on each type of track space does (dispatched by table, as events are)."""
+        return {"property": self._land_on_property, "chance": self._land_on_card_space,
+                "community_chest": self._land_on_card_space, "free_parking": self._land_on_free_parking,
+                "go_to_jail": lambda player, index: self._send_to_jail(player), "tax": self._land_on_tax}
+
+    def _land_on_property(self, player: str, index: int) -> None:
+        assert self.profile is not None
         space = self.profile.track.spaces[index]
-        if space.type == "property":
-            assert space.group is not None
-            owner = self.owners[space.group]
-            if owner is not None and owner != player and owner not in self.eliminated:
-                self._charge(player, owner, self.profile.space_rent(index), f"rent for {space.name}")
-        elif space.type in ("chance", "community_chest"):
-            self.queue.insert(self._insert_at, Step("card", player, deck=space.type))
-            self._insert_at += 1
-        elif space.type == "free_parking":
-            self._transfer(POT, player, self.cash[POT], "Free Parking")
-            seed = self.profile.amounts.free_parking_seed.value
-            if self.cash[POT] < seed:
-                self._transfer(BANK, POT, seed - self.cash[POT], "Free Parking reseeded")
-        elif space.type == "go_to_jail":
-            self._send_to_jail(player)
-        elif space.type == "tax":
-            assert space.amount is not None
-            self._charge(player, BANK if space.pay_to == "bank" else POT, space.amount, space.name)
+        assert space.group is not None
+        owner = self.owners[space.group]
+        if owner is not None and owner != player and owner not in self.eliminated:
+            self._charge(player, owner, self.profile.space_rent(index), f"rent for {space.name}")
+
+    def _land_on_card_space(self, player: str, index: int) -> None:
+        assert self.profile is not None
+        self.queue.insert(self._insert_at, Step("card", player, deck=self.profile.track.spaces[index].type))
+        self._insert_at += 1
+
+    def _land_on_free_parking(self, player: str, index: int) -> None:
+        assert self.profile is not None
+        self._transfer(POT, player, self.cash[POT], "Free Parking")
+        seed = self.profile.amounts.free_parking_seed.value
+        if self.cash[POT] < seed:
+            self._transfer(BANK, POT, seed - self.cash[POT], "Free Parking reseeded")
+
+    def _land_on_tax(self, player: str, index: int) -> None:
+        assert self.profile is not None
+        space = self.profile.track.spaces[index]
+        assert space.amount is not None
+        self._charge(player, BANK if space.pay_to == "bank" else POT, space.amount, space.name)
 
     def _bingo_choice(self, event: BingoChoice) -> None:
         step = self._expect_step("bingo_choice", event.player)
