@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from companion.games.monopoly_scrabble.rules.events import BANK, POT
@@ -42,23 +43,21 @@ class Step:
 
     def describe(self, card_names: dict[str, str] | None = None) -> str:
         """The step in words; `card_names` gives the Property Cards' printed names (`describe_step`)."""
-        if self.kind == "jail_fee":
-            return f"{self.player} pays M{self.amount} to leave Jail"
-        if self.kind == "bingo_choice":
-            names = card_names or {}
-            return (f"{self.player} chooses a Property Card for the bingo: "
-                    f"{', '.join(names.get(g, g) for g in self.options)}")
-        if self.kind == "card":
-            deck = "Chance" if self.deck == "chance" else "Community Chest"
-            return f"{self.player} draws a {deck} card; record its effect"
-        if self.kind == "debt":
-            creditor = ACCOUNT_WORDS.get(self.creditor or "", self.creditor)
-            return f"{self.player} owes M{self.amount} to {creditor} ({self.reason}) and must sell Property Cards"
-        if self.kind == "move":
-            return f"{self.player} moves {self.amount} spaces"
-        if self.kind == "end_game":
-            return "the game is over: record the tiles left on each rack"
-        return self.kind
+        names = card_names or {}
+        deck = "Chance" if self.deck == "chance" else "Community Chest"
+        creditor = ACCOUNT_WORDS.get(self.creditor or "", self.creditor)
+        sentences: dict[str, Callable[[], str]] = {  # by kind, as events are dispatched
+            "jail_fee": lambda: f"{self.player} pays M{self.amount} to leave Jail",
+            "bingo_choice": lambda: (f"{self.player} chooses a Property Card for the bingo: "
+                                     f"{', '.join(names.get(g, g) for g in self.options)}"),
+            "card": lambda: f"{self.player} draws a {deck} card; record its effect",
+            "debt": lambda: (f"{self.player} owes M{self.amount} to {creditor} ({self.reason}) and must sell "
+                             "Property Cards"),
+            "move": lambda: f"{self.player} moves {self.amount} spaces",
+            "end_game": lambda: "the game is over: record the tiles left on each rack",
+        }
+        say = sentences.get(self.kind)
+        return say() if say is not None else self.kind
 
 
 @dataclass
