@@ -37,11 +37,11 @@ over accounts is always the Bank's float); chips only through `_move_chips` betw
 Every refused event raises `IllegalAction` with one sentence and, as `GameLog.push` applies events to a
 copy, changes nothing.
 
-The rules live in five modules: `events` (the stored id, the seats and table settings, every event of the
+The rules live in six modules: `events` (the stored id, the seats and table settings, every event of the
 log), `records` (what the state keeps: buildings, rents due, the auction, a debt, a handout, a score),
-`state` (the folded state and the handler of each event), `summary` (the summary as plain text) and this
-one, the public face the rest of the code imports from (`new_state`, `new_game`, and every name of the
-four).
+`views` (the state's fields and everything read from them), `state` (the folded state: the views and the
+handler of each event), `summary` (the summary as plain text) and this one, the public face the rest of
+the code imports from (`new_state`, `new_game`, and every name of the others).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.monopoly_builder.rules.state import _chips
+from companion.games.monopoly_builder.rules.views import _chips
 from companion.rules.ledger import money
 
 

@@ -59,11 +59,11 @@ come from. `propose_payment()` is the safe default payment (money before propert
 whenever anything else covers the debt) and `payment_reasons()` says why each of its cards was chosen. A refused event raises `IllegalAction` with one sentence and, as `GameLog.push` applies
 to a copy, changes nothing.
 
-The rules live in five modules: `events` (the stored id, the house rules, the settings and every event of
+The rules live in six modules: `events` (the stored id, the house rules, the settings and every event of
 the log), `records` (the parts of the state: property sets, claims, the pending action, payments, what the
-game waits for), `state` (the folded state and the handler of each event), `summary` (the summary as
-plain text) and this one, the public face the rest of the code imports from (`new_state`, `new_game`, and
-every name of the four).
+game waits for), `views` (the state's fields and everything read from them), `state` (the folded state:
+the views and the handler of each event), `summary` (the summary as plain text) and this one, the public
+face the rest of the code imports from (`new_state`, `new_game`, and every name of the others).
 """
 
 from __future__ import annotations
@@ -110,8 +110,9 @@ from companion.games.monopoly_deal.rules.records import (
     Waiting,
     WaitingKind,
 )
-from companion.games.monopoly_deal.rules.state import DealState, M, money
+from companion.games.monopoly_deal.rules.state import DealState
 from companion.games.monopoly_deal.rules.summary import format_summary
+from companion.games.monopoly_deal.rules.views import M, money
 
 
 def new_state() -> DealState:
