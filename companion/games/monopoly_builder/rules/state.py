@@ -55,7 +55,8 @@ from companion.games.monopoly_builder.rules.records import (
 )
 from companion.games.monopoly_builder.rules.views import BuilderView, _chips
 from companion.rules.errors import IllegalAction, RulesDataError
-from companion.rules.ledger import money, transfer
+from companion.rules.ledger import transfer
+from companion.rules.money import money_prefixed as money
 from companion.rules.state_copy import copy_state
 from companion.rules.turns import expect_player, expect_turn
 

@@ -29,7 +29,8 @@ from companion.games.monopoly_builder.rules.records import (
     RentDue,
     Score,
 )
-from companion.rules.ledger import Transaction, money
+from companion.rules.ledger import Transaction
+from companion.rules.money import money_prefixed as money
 from companion.rules.turns import game_over, not_your_turn
 
 

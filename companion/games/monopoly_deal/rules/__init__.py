@@ -112,7 +112,7 @@ from companion.games.monopoly_deal.rules.records import (
 )
 from companion.games.monopoly_deal.rules.state import DealState
 from companion.games.monopoly_deal.rules.summary import format_summary
-from companion.games.monopoly_deal.rules.views import M, money
+from companion.rules.money import money_millions as money
 
 
 def new_state() -> DealState:
@@ -152,7 +152,6 @@ __all__ = [
     "HouseRules",
     "JustSayNo",
     "Lay",
-    "M",
     "MoveWild",
     "PassGo",
     "Pay",

@@ -41,8 +41,9 @@ from companion.games.monopoly_deal.rules.records import (
     PendingKind,
     PropertySet,
 )
-from companion.games.monopoly_deal.rules.views import DealView, money
+from companion.games.monopoly_deal.rules.views import DealView
 from companion.rules.errors import IllegalAction
+from companion.rules.money import money_millions as money
 from companion.rules.state_copy import copy_state
 from companion.rules.turns import expect_player, expect_turn, not_your_turn
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.monopoly_deal.rules.views import money
+from companion.rules.money import money_millions as money
 
 
 def format_summary(s: dict[str, Any]) -> str:

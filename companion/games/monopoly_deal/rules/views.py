@@ -25,12 +25,7 @@ from companion.games.monopoly_deal.rules.records import (
     Waiting,
 )
 from companion.rules.errors import IllegalAction
-
-M = "M"
-
-
-def money(amount: int) -> str:
-    return f"{amount}{M}"
+from companion.rules.money import money_millions as money
 
 
 @dataclass

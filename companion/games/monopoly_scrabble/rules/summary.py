@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.ledger import money
+from companion.rules.money import money_prefixed as money
 
 
 def format_summary(s: dict[str, Any]) -> str:
