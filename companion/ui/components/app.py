@@ -13,6 +13,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.games.spec import RESERVED_SCREEN_KEYS
 from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
 from companion.ui.components.join import JoinScreen
@@ -24,7 +25,9 @@ from companion.ui.components.verdict import VerdictScreen
 from companion.ui.hub import HUB, table_from_path
 from companion.ui.models import AppState, game_ui
 
-SHELL_SCREENS = ("home", "setup", "follow", "verdict", "join", *SCREENS, *FULL_SCREENS)
+# The shell's screens are the keys a game may not use (`RESERVED_SCREEN_KEYS`, enforced by `GameUI`); the
+# tools' screens are among them (`tests/test_game_registry.py` checks the two lists agree).
+SHELL_SCREENS = RESERVED_SCREEN_KEYS
 
 
 def game_screen(app: AppState) -> Any:
