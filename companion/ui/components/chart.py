@@ -10,7 +10,7 @@ from companion.ui import theme
 
 
 @ft.component
-def HistoryChart(history: list[dict[str, int]], colours: dict[str, str], title: str):
+def HistoryChart(history: list[dict[str, int]], colours: dict[str, str], title: str) -> ft.Control:
     import flet_charts as fch
 
     players = list(colours)

@@ -12,13 +12,14 @@ import flet as ft
 from companion.ui.components.layout import split
 from companion.ui.components.players import PlayersStrip
 from companion.ui.components.watch import WatchFollower
+from companion.ui.flet_typed import memo
 from companion.ui.models import AppState, game_ui
 
 VERDICT_SECONDS = 8
 
 
 @ft.component
-def FollowScreen(app: AppState):
+def FollowScreen(app: AppState) -> ft.Control:
     game = app.game
     _, redraw = ft.use_state(0)
     shown_at = game.last_verdict_at if game is not None else 0.0
@@ -53,7 +54,7 @@ def FollowScreen(app: AppState):
 
 
 @ft.component
-def _take_over(app: AppState, pin: bool):
+def _take_over(app: AppState, pin: bool) -> ft.Control:
     """Referee this table from this device: with the game's referee PIN when it has one (`pin`: the hub
     checks it, and checks again on every change this tab makes). Memoized: the game's changes skip it."""
     items: list[ft.Control] = []
@@ -66,4 +67,4 @@ def _take_over(app: AppState, pin: bool):
     return ft.Row(items, wrap=True)
 
 
-TakeOver = ft.memo(_take_over)
+TakeOver = memo(_take_over)

@@ -26,7 +26,7 @@ def qr_png(text: str, scale: int = QR_SCALE) -> bytes:
 
 
 @ft.component
-def TableQr(game_id: str, scale: int = QR_SCALE):
+def TableQr(game_id: str, scale: int = QR_SCALE) -> ft.Control:
     from companion.ui.hub import HUB
 
     url = HUB.table_url(game_id)
@@ -36,7 +36,7 @@ def TableQr(game_id: str, scale: int = QR_SCALE):
 
 
 @ft.component
-def JoinScreen(app: AppState):
+def JoinScreen(app: AppState) -> ft.Control:
     from companion.ui.hub import HUB
 
     game = app.game

@@ -9,7 +9,7 @@ from companion.ui.models import AppState
 
 
 @ft.component
-def LexiconChoice(app: AppState):
+def LexiconChoice(app: AppState) -> ft.Control:
     from companion.ui.adapters import JUDGE
 
     f = app.form
