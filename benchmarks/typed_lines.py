@@ -2,7 +2,8 @@
 
 Prints the non-blank lines of the Python files pyproject's [tool.mypy] `files` names (folders and globs
 expanded as mypy does), out of all non-blank lines under companion/, vision/ and lexicon/, and the number of
-indented `import`/`from ... import` lines there (imports inside functions or classes).
+indented `import`/`from ... import` lines there (imports inside functions or classes, and the few inside
+`try:` or `if TYPE_CHECKING:` blocks at module level).
 
     python benchmarks/typed_lines.py [path/to/pyproject.toml]
 """
@@ -20,11 +21,18 @@ LOCAL_IMPORT = re.compile(r"^\s+(import |from \S+ import )")
 
 
 def listed_files(pyproject: Path) -> set[Path]:
-    entries = tomllib.loads(pyproject.read_text())["tool"]["mypy"]["files"]
+    """The files mypy checks: `files` (globs, folders searched for .py files) less the `exclude` patterns,
+    which mypy applies to the files it finds in folders."""
+    config = tomllib.loads(pyproject.read_text())["tool"]["mypy"]
+    excluded = [re.compile(pattern) for pattern in config.get("exclude", [])]
     found: set[Path] = set()
-    for entry in entries:
+    for entry in config["files"]:
         for path in sorted(ROOT.glob(entry)):
-            found.update([path] if path.is_file() else path.rglob("*.py"))
+            if path.is_file():
+                found.add(path)
+                continue
+            found.update(p for p in path.rglob("*.py")
+                         if not any(x.search(p.relative_to(ROOT).as_posix()) for x in excluded))
     return {p for p in found if p.suffix == ".py"}
 
 

@@ -65,7 +65,7 @@ class Photo:
 def _same_frame(img: U8, reduction: int, full_size: tuple[int, int]) -> bool:
     """A reduced decode covers the whole frame in the same orientation (libjpeg rounds sizes up)."""
     w, h = full_size
-    return abs(img.shape[1] - -(-w // reduction)) <= 1 and abs(img.shape[0] - -(-h // reduction)) <= 1
+    return abs(int(img.shape[1]) - -(-w // reduction)) <= 1 and abs(int(img.shape[0]) - -(-h // reduction)) <= 1
 
 
 def _read_bytes(image: bytes | bytearray | str | Path) -> tuple[bytes, str]:
@@ -110,11 +110,12 @@ def decode_photo(image: bytes | bytearray | str | Path | U8, min_side: int = MIN
         for reduction, flag in _REDUCED:
             if max(w, h) / reduction < min_side:
                 continue
-            img = cv2.imdecode(buf, flag)
-            if img is not None:
-                size = (w, h) if (img.shape[1] >= img.shape[0]) == (w >= h) else (h, w)
-                if _same_frame(img, reduction, size):
-                    return Photo(img, 1 / reduction, size, data)
+            reduced = cv2.imdecode(buf, flag)
+            if reduced is not None:
+                small = np.asarray(reduced, np.uint8)
+                size = (w, h) if (small.shape[1] >= small.shape[0]) == (w >= h) else (h, w)
+                if _same_frame(small, reduction, size):
+                    return Photo(small, 1 / reduction, size, data)
             break
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if data else None
     if decoded is None:
