@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.limits import UploadError, check_upload, image_size
 from vision.errors import NotAnImage
 
 U8 = npt.NDArray[Any]  # OpenCV types its results loosely
@@ -104,8 +105,6 @@ def decode_photo(image: bytes | bytearray | str | Path | U8, min_side: int = MIN
     kind = _check_limits(data, where)
     buf = np.frombuffer(data, np.uint8)
     if kind == "JPEG" and min_side > 0:
-        from companion.limits import image_size
-
         w, h = image_size(data)[1]  # the stored size: EXIF orientation may swap it, never change the long side
         for reduction, flag in _REDUCED:
             if max(w, h) / reduction < min_side:
@@ -127,8 +126,6 @@ def _check_limits(data: bytes, where: str) -> str | None:
     """Refuse from the header alone a JPEG/PNG/WebP beyond the app's limits (`companion.limits`): a small
     file can announce a picture that needs gigabytes once decoded (a decompression bomb). Returns the
     format the header names (None when it names none: OpenCV decides then whether it is an image)."""
-    from companion.limits import UploadError, check_upload, image_size
-
     try:
         kind = image_size(data)[0]
     except UploadError:

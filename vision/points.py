@@ -170,6 +170,7 @@ def rendered_numbers(per_font: int = 24, seed: int = 0) -> tuple[list[NumberPatc
     Number sizes, offsets, stroke weights, blur, noise, JPEG quality, light and dark tiles vary as in
     `vision.train.synthetic_glyphs`; the number is 0.24-0.45 of the letter's size (the labelled photos' 0.2-0.45).
     """
+    # Lazy: vision.train imports this module (a cycle), and with PIL it adds ~160 ms the reader never needs.
     from PIL import Image, ImageDraw, ImageFont
 
     from vision.train import LETTERS, training_fonts

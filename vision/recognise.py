@@ -477,7 +477,7 @@ class TesseractRecogniser:
         if shutil.which("tesseract") is None:
             return False
         try:
-            import pytesseract  # noqa: F401
+            import pytesseract  # noqa: F401  (optional: a machine without it reads with the letter model alone)
         except ImportError:
             return False
         return True
@@ -490,7 +490,7 @@ class TesseractRecogniser:
         return np.asarray(cv2.copyMakeBorder(img, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255), np.uint8)
 
     def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
-        import pytesseract
+        import pytesseract  # optional (see available)
 
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # 2-core machines: one thread per call is faster
         out: list[tuple[str, float]] = []

@@ -13,6 +13,7 @@ from companion.ui.components.layout import split
 from companion.ui.components.players import PlayersStrip
 from companion.ui.components.watch import WatchFollower
 from companion.ui.flet_typed import memo
+from companion.ui.hub import HUB
 from companion.ui.models import AppState, game_ui
 
 VERDICT_SECONDS = 8
@@ -47,8 +48,6 @@ def FollowScreen(app: AppState) -> ft.Control:
         items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
             f"{current} {game.doing()}", size=18, weight=ft.FontWeight.BOLD)))
     items.append(WatchFollower(app))  # a table watched by a camera: what the watcher sees, as it happens
-    from companion.ui.hub import HUB
-
     pin = HUB.store.has_pin(game) and not HUB.is_referee(game, app.session_key)
     return split([game_ui(game.kind).follower(app)], items, [TakeOver(app, pin)])
 
