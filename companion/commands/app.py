@@ -96,9 +96,8 @@ def certificate(args: argparse.Namespace, data: Path) -> tuple[str | None, str |
 def tesseract_note() -> str | None:
     """What the board reader does on a machine without Tesseract (optional: a player's laptop rarely has
     it), said once at start; None when it is there."""
-    from vision.recognise import (
-        TesseractRecogniser,  # lazy: OpenCV and the letter model, ~340 ms on `companion --help`
-    )
+    # Lazy: OpenCV and the letter model would add ~340 ms to every `companion` command (`--help` included).
+    from vision.recognise import TesseractRecogniser
 
     if TesseractRecogniser.available():
         return None

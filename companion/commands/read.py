@@ -74,10 +74,8 @@ def _word_list(spec: str | None, tiles: str) -> Callable[[str], bool] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.read import (  # lazy: OpenCV and the reader, ~515 ms on `companion --help`
-        load_previous,
-        read_board,
-    )
+    # Lazy: OpenCV and the reader would add ~515 ms to every `companion` command (`--help` included).
+    from vision.read import load_previous, read_board
 
 
     corners = _corners(args.corners, "--corners")

@@ -156,9 +156,8 @@ class TableWatch:
 
     # ----- settings
     def default_settle(self) -> float:
-        from vision.watch import (
-            WatchConfig,  # lazy: the watcher and OpenCV, ~1 s, only for a table that watches
-        )
+        # Lazy here and below: the watcher and OpenCV cost ~1 s to import, needed only by a table that watches.
+        from vision.watch import WatchConfig
 
         return float(WatchConfig().settle_seconds)
 
