@@ -54,6 +54,9 @@ INTERNALS: tuple[tuple[type, str, str], ...] = (
     (Session, "id", "property: the session's id, the key of `hold` and `drawn`"),
 )
 
+# Flet's own methods, as this module found them (before `install` replaced them): checked and wrapped.
+_FLET_METHODS: dict[str, object] = {name: getattr(Component, name, None) for name in ("update", "_schedule_update")}
+
 _WAITING = "_companion_waiting"  # set on a component's state (kept across its instances) while it waits
 _HARDENED = "_companion_hardened"  # set on the installed `update`, so installing twice patches once
 
@@ -71,8 +74,7 @@ def missing_internals() -> list[str]:
     for owner, name, use in INTERNALS:
         if not _attribute_exists(owner, name):
             problems.append(f"{owner.__module__}.{owner.__qualname__}.{name} is gone ({use})")
-    for name in ("update", "_schedule_update"):
-        method = getattr(Component, name, None)
+    for name, method in _FLET_METHODS.items():
         if callable(method) and list(inspect.signature(method).parameters) != ["self"]:
             problems.append(f"Component.{name} now takes {inspect.signature(method)}, the patch calls it as (self)")
     method = getattr(Session, "schedule_update", None)
