@@ -140,11 +140,15 @@ def WatchPanel(app: AppState) -> ft.Control:
     mirrored = ft.use_ref(False)
     flip, set_flip = ft.use_state(False)  # the preview of a mirrored camera is shown flipped back
 
-    async def take() -> bytes:
+    def on_screen() -> fc.Camera:
+        """The Camera of the latest render (each render makes a fresh one)."""
         cam = latest.current
         if cam is None:
             raise RuntimeError("the camera is not on the screen")
-        return bytes(await asyncio.wait_for(cam.take_picture(), timeout=STALL_SECONDS))
+        return cam
+
+    async def take() -> bytes:
+        return bytes(await asyncio.wait_for(on_screen().take_picture(), timeout=STALL_SECONDS))
 
     async def run() -> None:
         """Start the camera, then offer it a picture every FRAME_INTERVAL until Watch is switched off."""
@@ -152,17 +156,14 @@ def WatchPanel(app: AppState) -> ft.Control:
             if latest.current is not None and latest.current.page is not None:
                 break
             await asyncio.sleep(0.1)
-        cam = latest.current
         try:
-            if cam is None:
-                raise RuntimeError("the camera is not on the screen")
-            cams = await cam.get_available_cameras()
+            cams = await on_screen().get_available_cameras()
             if not cams:
                 watch.stop("No camera was found on this device: use Upload photo instead. Nothing was changed.")
                 return
             back = [c for c in cams if "back" in str(getattr(c, "lens_direction", "")).lower()]
-            await cam.initialize(description=(back or cams)[0],
-                                 resolution_preset=fc.ResolutionPreset.VERY_HIGH, enable_audio=False)
+            await on_screen().initialize(description=(back or cams)[0],
+                                         resolution_preset=fc.ResolutionPreset.VERY_HIGH, enable_audio=False)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - refused or no camera: one sentence, nothing changes
