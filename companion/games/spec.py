@@ -5,7 +5,7 @@ A game is one folder, `companion/games/<game>/`, plus one line in `companion/gam
 and `companion replay` can load a game without the UI. The app loads the UI side (`GameSpec.ui`, a
 `"module:attribute"` string naming a `GameUI`) when it needs it.
 
-The rules side (`RulesModule`, `companion/games/<game>/rules.py`): `VARIANT`, `EVENT_ADAPTER`,
+The rules side (`RulesModule`, `companion/games/<game>/rules.py` or its `rules/` package): `VARIANT`, `EVENT_ADAPTER`,
 `new_state()`, the state's `apply(event)` and `summary()`, and `format_summary(summary)`.
 
 The UI side (`GameUI`): the game's own setup form and how to start a table from it, how to rebuild a
