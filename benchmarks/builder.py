@@ -17,9 +17,9 @@ covered, how long it took, and the CPU time of `legal_moves` (median and 95th pe
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -90,8 +90,25 @@ def liveness(games: int, events: int) -> None:
           f"over {len(legal_ms)} states of 20 bot games")
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--liveness", action="store_true",
+                        help="run the liveness law over random games instead of the engine figures")
+    parser.add_argument("games", nargs="?", type=int, default=None, metavar="GAMES",
+                        help="how many seeded random games (default 60; with --liveness 40)")
+    parser.add_argument("events", nargs="?", type=int, default=None, metavar="EVENTS",
+                        help="with --liveness: the most events of one game (default 600)")
+    args = parser.parse_args(argv)
+    if args.events is not None and not args.liveness:
+        parser.error("EVENTS goes with --liveness only: give GAMES alone, or add --liveness")
+    if any(n is not None and n < 1 for n in (args.games, args.events)):
+        parser.error("GAMES and EVENTS are whole numbers of 1 or more")
+    return args
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--liveness":
-        liveness(int(sys.argv[2]) if len(sys.argv) > 2 else 40, int(sys.argv[3]) if len(sys.argv) > 3 else 600)
+    arguments = parse_args()
+    if arguments.liveness:
+        liveness(arguments.games or 40, arguments.events or 600)
     else:
-        main(int(sys.argv[1]) if len(sys.argv) > 1 else 60)
+        main(arguments.games or 60)

@@ -2,6 +2,8 @@
 
 What it owns:
 
+- Where the file is: `games.sqlite` (`FILE_NAME`) in the app's data folder (`default_data_dir()` unless
+  `--data DIR` is given).
 - The file format. Table `games` (id, variant, created, settings JSON, banker PIN hash, PIN failure
   count and lockout, status) and table `events` (game_id, seq, turn, event JSON, at, device), with
   `PRAGMA application_id` marking the file as ours and `PRAGMA user_version` its schema version.
@@ -68,6 +70,14 @@ PIN_MAX_LENGTH = 64
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
 
 STATUSES = ("active", "finished", "abandoned")
+
+FILE_NAME = "games.sqlite"  # the app's game file inside its data folder (`companion app --data DIR`)
+
+
+def default_data_dir() -> Path:
+    """The app's data folder when `--data` is not given (the app and `companion games` both use it)."""
+    return Path.home() / ".local" / "share" / "table-referee"
+
 
 _SCHEMA = """
 CREATE TABLE games (

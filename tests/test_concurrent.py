@@ -28,9 +28,8 @@ import pytest
 
 from companion.games.classic.rules import Exchange, Pass, Play, Start
 from companion.games.classic.table import new_classic
-from companion.store import Store
+from companion.store import FILE_NAME, Store
 from companion.ui.hub import Hub
-from companion.ui.persist import FILE_NAME
 from companion.ui.table import LOOK_AGAIN, PlayerInfo, StaleView, TableError
 from tests.conftest import REPO
 from tests.games.classic_play import self_play

@@ -21,10 +21,9 @@ from pathlib import Path
 import pytest
 
 from companion.games.classic.table import new_classic
-from companion.store import Store
+from companion.store import FILE_NAME, Store
 from companion.ui.hub import HUB, PIN_NEEDED, Hub, table_from_path, table_path
 from companion.ui.models import AppState
-from companion.ui.persist import FILE_NAME
 from companion.ui.table import PlayerInfo
 
 

@@ -48,7 +48,7 @@ def _deal_tab(tmp_path: Path):
 
 
 def drawn(tab) -> None:
-    """What the app does once the tab has drawn a change (`main._harden_updates`)."""
+    """What the app does once the tab has drawn a change (`companion/ui/flet_patch.install`)."""
     from companion.ui import models
 
     models.DRAWN_AT[tab.session_key] = time.monotonic()

@@ -239,8 +239,8 @@ def test_a_table_waiting_for_the_disk_holds_up_no_other_table(tmp_path, playwrig
     import sqlite3
 
     from companion.games.classic.table import new_classic
-    from companion.store import Store
-    from companion.ui.persist import FILE_NAME, GameStore
+    from companion.store import FILE_NAME, Store
+    from companion.ui.persist import GameStore
     from companion.ui.table import PlayerInfo
 
     saved = GameStore(tmp_path)

@@ -18,8 +18,7 @@ from typing import Any
 
 from companion.cli import CommandError
 from companion.net import NetError, check_certificate, self_signed_certificate
-from companion.store import Store, StoreError
-from companion.ui.persist import FILE_NAME, default_data_dir
+from companion.store import FILE_NAME, Store, StoreError, default_data_dir
 
 
 def register(subparsers: Any) -> None:

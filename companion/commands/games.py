@@ -24,13 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import CommandError
-from companion.store import Store, StoreError, backup_to
-
-FILE_NAME = "games.sqlite"  # the same name as `companion.ui.persist.FILE_NAME`, without importing the UI
-
-
-def default_data_dir() -> Path:
-    return Path.home() / ".local" / "share" / "table-referee"
+from companion.store import FILE_NAME, Store, StoreError, backup_to, default_data_dir
 
 
 def register(subparsers: Any) -> None:

@@ -60,7 +60,7 @@ LOG = logging.getLogger("companion.ui")
 #   0.2-0.6 s here, then it must be seen) is dropped and must be tapped again, where an unwanted one
 #   recorded is the harm the issue reports;
 # - or it started before the tab drew what the first tap changed (`DRAWN_AT`, noted by
-#   `main._harden_updates`; a tab's redraw waits for the change's save), or within TAP_SETTLE_SECONDS
+#   `companion/ui/flet_patch.install`; a tab's redraw waits for the change's save), or within TAP_SETTLE_SECONDS
 #   after: it was aimed at the old screen (measured: a second click 0.54 s after the first came 0.32 s
 #   after the drawing).
 #   A redraw that never comes (a save stuck for TAP_UNDRAWN_SECONDS) does not block the table longer.

@@ -1,9 +1,8 @@
 """The app's games on disk: every confirmed event goes to the project's SQLite store (`companion.store`),
 and an open game is picked up again when the app restarts.
 
-What it owns: the file name inside the `--data` folder (`games.sqlite`), the table details the UI needs
-to rebuild a game that the events do not carry (each table's `table_settings()`: token colours, banker,
-clock settings...; kept in the store's per-game settings, and handed back to the game's own
+What it owns: the table details the UI needs to rebuild a game that the events do not carry (each table's
+`table_settings()`: token colours, banker, clock settings...; kept in the store's per-game settings, and handed back to the game's own
 `GameUI.rebuild`, found in the registry by the stored variant), and syncing the in-memory log to the
 store after each change: on the server, on one writer thread that commits every table's waiting change
 in one transaction (`save_soon`). The store does the crash safety (one transaction per append or per
@@ -30,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.games import GAMES
-from companion.store import PinLockedError, Store, StoreError
+from companion.store import FILE_NAME, PinLockedError, Store, StoreError
+from companion.store import default_data_dir as default_data_dir  # noqa: PLC0414 (re-exported for ui/main.py)
 from companion.ui.table import TableBase
 
 LOG = logging.getLogger("companion.ui")
-FILE_NAME = "games.sqlite"
 CLOCKS_FILE = "clocks.json"
 CLOCK_SAVE_SECONDS = 5.0  # while a clock runs, at most this much of its time is lost when the app stops
 
@@ -49,10 +48,6 @@ class SavedGame:
     finished: bool
     created: str
     events: int
-
-
-def default_data_dir() -> Path:
-    return Path.home() / ".local" / "share" / "table-referee"
 
 
 class GameStore:
