@@ -45,11 +45,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from companion.rules.tiles import load_tileset
+from vision import (
+    opencv_u8 as cv2,  # typed 8-bit OpenCV calls, so `blank_tiles` and `_measured` keep their text
+)
 from vision import points as points_module
 from vision.cells import (
     CELL,
@@ -145,7 +147,10 @@ def photo_data(photo: LabelledPhoto, cache: Path | None) -> PhotoData:
         if hit.exists():
             data: PhotoData = pickle.loads(hit.read_bytes())
             return data
-    data = _measured(photo, cv2.imread(str(photo.image)))
+    img = cv2.imread(str(photo.image))
+    if img is None:
+        raise FileNotFoundError(f"cannot read the labelled photo {photo.image}: restore it, or leave its set out")
+    data = _measured(photo, img)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         (cache / f"{key}.pkl").write_bytes(pickle.dumps(data))
@@ -305,9 +310,10 @@ def wide_ensemble(nets: list[Mlp]) -> Mlp:
         return nets[0]
     assert all(len(n.weights) == 2 and np.array_equal(n.mean, nets[0].mean) for n in nets)
     k = np.float32(len(nets))
-    return Mlp(nets[0].mean, nets[0].scale, [np.concatenate([n.weights[0] for n in nets], axis=1),
-                                             np.concatenate([n.weights[1] for n in nets], axis=0) / k],
-               [np.concatenate([n.biases[0] for n in nets]), sum(n.biases[1] for n in nets) / k],
+    return Mlp(nets[0].mean, nets[0].scale,
+               [np.concatenate([n.weights[0] for n in nets], axis=1),
+                np.asarray(np.concatenate([n.weights[1] for n in nets], axis=0) / k, np.float32)],
+               [np.concatenate([n.biases[0] for n in nets]), np.asarray(sum(n.biases[1] for n in nets) / k, np.float32)],
                list(nets[0].classes))
 
 
