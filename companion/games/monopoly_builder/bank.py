@@ -15,6 +15,7 @@ from companion.games.monopoly_builder.trades import bank_trade_panel, hands_pane
 from companion.games.monopoly_builder.turn import debt_panel, rent_panel
 from companion.games.monopoly_builder.widgets import boxed, heading, resource_hex
 from companion.ui import theme
+from companion.ui.components.game_screen import game_screen
 from companion.ui.components.layout import side_by_side
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
@@ -51,10 +52,8 @@ def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
 
 
 @ft.component
-def BuilderBank(app: AppState) -> ft.Control:
-    game: BuilderTable | None = app.game
-    if game is None:
-        return ft.Text("No game yet.")
+@game_screen
+def BuilderBank(app: AppState, game: BuilderTable) -> ft.Control:
     st = game.bstate
     items: list[ft.Control] = [
         ft.Text("Bank", size=22, weight=ft.FontWeight.BOLD),

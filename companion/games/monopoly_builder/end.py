@@ -10,6 +10,7 @@ from companion.games.monopoly_builder.rules import EndGame
 from companion.games.monopoly_builder.table import BuilderTable
 from companion.ui import theme
 from companion.ui.components.chart import HistoryChart
+from companion.ui.components.game_screen import game_screen, winner_banner
 from companion.ui.components.layout import side_by_side
 from companion.ui.models import AppState
 
@@ -37,20 +38,16 @@ def undo_to_turn(app: AppState) -> None:
 
 
 @ft.component
-def BuilderEnd(app: AppState) -> ft.Control:
-    game: BuilderTable | None = app.game
-    if game is None:
-        return ft.Text("No game yet.")
-    st = game.bstate
+@game_screen
+def BuilderEnd(app: AppState, game: BuilderTable) -> ft.Control:
     items: list[ft.Control] = [ft.Text("Score", size=24, weight=ft.FontWeight.BOLD)]
     if not game.finished:
         items.append(ft.Text("The game ends when a player builds the penthouse. The score as it stands now:", size=13))
     else:
         winners = game.winner()
-        items.append(ft.Semantics(identifier="winner", content=ft.Text(
-            ("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners), size=26,
-            weight=ft.FontWeight.BOLD, color="#1B5E20")))
-        reason = REASONS.get(st.end_reason or "", st.end_reason or "")
+        items.append(winner_banner(("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners)))
+        end_reason = game.bstate.end_reason or ""
+        reason = REASONS.get(end_reason, end_reason)
         items.append(ft.Semantics(identifier="result", content=ft.Text(
             f"The game is over: {reason}. {game.result_line()}", size=13)))
     for rank, p in enumerate(game.ranking(), 1):

@@ -41,6 +41,7 @@ from companion.games.monopoly_builder.trades import (
 from companion.games.monopoly_builder.widgets import boxed, chip_stepper, chips_row, heading
 from companion.ui import theme
 from companion.ui.components.choice import Choice
+from companion.ui.components.game_screen import game_screen
 from companion.ui.components.layout import split, wide
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
@@ -370,10 +371,8 @@ def grid_panel(app: AppState, game: BuilderTable, interactive: bool) -> list[ft.
 
 
 @ft.component
-def BuilderTurn(app: AppState) -> ft.Control:
-    game: BuilderTable | None = app.game
-    if game is None:
-        return ft.Text("No game yet.")
+@game_screen
+def BuilderTurn(app: AppState, game: BuilderTable) -> ft.Control:
     items: list[ft.Control] = [PlayersStrip(app)]
     if game.finished:
         items.append(ft.Text("The game is over: " + game.waiting_for(), size=18, weight=ft.FontWeight.BOLD))

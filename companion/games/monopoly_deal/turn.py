@@ -43,6 +43,7 @@ from companion.games.monopoly_deal.rules import (
 from companion.games.monopoly_deal.setup import DealTab
 from companion.games.monopoly_deal.table import KIND_ORDER, KIND_TITLES, DealTable, Face
 from companion.ui.components.choice import Choice
+from companion.ui.components.game_screen import game_screen
 from companion.ui.components.layout import split_flex, wide
 from companion.ui.models import AppState
 
@@ -349,10 +350,8 @@ def wild_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> lis
 
 
 @ft.component
-def DealTurn(app: AppState) -> ft.Control:
-    game: DealTable | None = app.game
-    if game is None:
-        return ft.Text("No game yet.")
+@game_screen
+def DealTurn(app: AppState, game: DealTable) -> ft.Control:
     tab: DealTab = app.local(VARIANT)
     st = game.st
     w = st.waiting()

@@ -13,16 +13,15 @@ from companion.games.monopoly_deal.table import DealTable, rebuild
 from companion.games.monopoly_deal.turn import DealTurn
 from companion.games.spec import GameUI, Screen
 from companion.ui.components.chart import HistoryChart
+from companion.ui.components.game_screen import game_screen, winner_banner
 from companion.ui.components.layout import side_by_side, split_flex
 from companion.ui.models import AppState
 
 
 @ft.component
-def DealStory(app: AppState) -> ft.Control:
+@game_screen
+def DealStory(app: AppState, game: DealTable) -> ft.Control:
     """Everything that happened, latest first, and every payment with its change and forgiven part."""
-    game: DealTable | None = app.game
-    if game is None:
-        return ft.Text("No game yet.")
     st = game.st
     items: list[ft.Control] = [ft.Text("What happened", size=22, weight=ft.FontWeight.BOLD), status_line(game),
                                ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),
@@ -44,10 +43,8 @@ def _agree(app: AppState) -> None:
 
 
 @ft.component
-def DealEnd(app: AppState) -> ft.Control:
-    game: DealTable | None = app.game
-    if game is None:
-        return ft.Text("No game yet.")
+@game_screen
+def DealEnd(app: AppState, game: DealTable) -> ft.Control:
     st = game.st
     items: list[ft.Control] = [ft.Text("End of game", size=24, weight=ft.FontWeight.BOLD)]
     if not game.finished:
@@ -61,9 +58,7 @@ def DealEnd(app: AppState) -> ft.Control:
         return split_flex([boards(game)], items,
                           [ft.TextButton("Back to the table", on_click=lambda e: app.go("table"))])
     winners = game.winner()
-    items.append(ft.Semantics(identifier="winner", content=ft.Text(
-        f"Winner: {' and '.join(winners)}" if winners else "No winner", size=26, weight=ft.FontWeight.BOLD,
-        color="#1B5E20")))
+    items.append(winner_banner(f"Winner: {' and '.join(winners)}" if winners else "No winner"))
     if st.agreed:
         items.append(ft.Text(game.recent(1)[0] if st.story else "Ended by agreement.", size=14))
     else:

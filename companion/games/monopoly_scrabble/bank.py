@@ -8,7 +8,9 @@ import flet as ft
 
 from companion.games.monopoly_scrabble.rules import POT
 from companion.games.monopoly_scrabble.steps import MonopolySteps
+from companion.games.monopoly_scrabble.table import MonopolyTable
 from companion.ui import theme
+from companion.ui.components.game_screen import game_screen
 from companion.ui.components.layout import side_by_side
 from companion.ui.components.players import PlayersStrip
 from companion.ui.models import AppState
@@ -22,11 +24,8 @@ def _table(columns: list[str], rows: list[list[ft.Control]]) -> ft.Control:
 
 
 @ft.component
-def BankScreen(app: AppState) -> ft.Control:
-    game = app.game
-    if game is None:
-        return ft.Text("No game yet.")
-
+@game_screen
+def BankScreen(app: AppState, game: MonopolyTable) -> ft.Control:
     st = game.mstate
     profile = st.profile
     names = game.group_names()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.ui.components.chart import HistoryChart
+from companion.ui.components.game_screen import winner_banner
 from companion.ui.components.layout import side_by_side
 from companion.ui.components.review import PlayReview
 from companion.ui.models import AppState, game_ui
@@ -37,9 +38,7 @@ def EndScreen(app: AppState) -> ft.Control:
         items.append(ft.TextButton("Back to the game", on_click=lambda e: app.go(game_ui(game.kind).play_screen)))
         return ft.Column(items, spacing=10)
     winners = game.winner()
-    items.append(ft.Semantics(identifier="winner", content=ft.Text(
-        ("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners), size=26,
-        weight=ft.FontWeight.BOLD, color="#1B5E20")))
+    items.append(winner_banner(("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners)))
     columns = game.final_columns()
     cols = [ft.DataColumn(label=ft.Text("Player"))] + [ft.DataColumn(label=ft.Text(header)) for header, _ in columns]
     rows = [ft.DataRow(cells=[ft.DataCell(ft.Text(p))] + [ft.DataCell(ft.Text(values[p])) for _, values in columns])
