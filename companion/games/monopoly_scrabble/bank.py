@@ -7,8 +7,8 @@ from __future__ import annotations
 import flet as ft
 
 from companion.games.monopoly_scrabble.rules import POT
-from companion.games.monopoly_scrabble.steps import MonopolySteps
-from companion.games.monopoly_scrabble.table import MonopolyTable
+from companion.games.monopoly_scrabble.steps import MonopolyScrabbleSteps
+from companion.games.monopoly_scrabble.table import MonopolyScrabbleTable
 from companion.ui import theme
 from companion.ui.components.game_screen import game_screen
 from companion.ui.components.layout import side_by_side
@@ -25,7 +25,7 @@ def _table(columns: list[str], rows: list[list[ft.Control]]) -> ft.Control:
 
 @ft.component
 @game_screen
-def BankScreen(app: AppState, game: MonopolyTable) -> ft.Control:
+def BankScreen(app: AppState, game: MonopolyScrabbleTable) -> ft.Control:
     st = game.mstate
     profile = st.profile
     names = game.group_names()
@@ -43,7 +43,7 @@ def BankScreen(app: AppState, game: MonopolyTable) -> ft.Control:
             for p in game.players]),
     ]
     # What the turn waits for (card, jail fee, bingo, debt): the same one-tap actions as the turn screen.
-    items.append(MonopolySteps(app, word_entry=False))
+    items.append(MonopolyScrabbleSteps(app, word_entry=False))
     items.append(ft.Text("Property Cards", weight=ft.FontWeight.BOLD))
     assert profile is not None
     items.append(_table(["Card", "Owner", "Rent", "Value"], [
