@@ -28,32 +28,11 @@ Nothing here changes a state: it reads the same helpers the handlers use (`takea
 from __future__ import annotations
 
 from companion.events import Event
-from companion.games.monopoly_deal.rules import (
-    Accept,
-    BankCard,
-    Birthday,
-    Build,
-    DealBreaker,
-    DealState,
-    DebtCollector,
-    Discard,
-    DoubleRent,
-    Draw,
-    EndByAgreement,
-    EndTurn,
-    ForcedDeal,
-    JustSayNo,
-    Lay,
-    MoveWild,
-    PassGo,
-    Pay,
-    Rent,
-    SlyDeal,
-)
+from companion.games.monopoly_deal import rules
 from companion.rules.errors import IllegalAction
 
 
-def hand_faces(s: DealState, player: str) -> dict[str, str]:
+def hand_faces(s: rules.DealState, player: str) -> dict[str, str]:
     """One card id per face (card name) that can be in `player`'s hand, a card seen there first; in
     deck order."""
     seen = s.seen_in_hand.get(player, [])
@@ -64,30 +43,30 @@ def hand_faces(s: DealState, player: str) -> dict[str, str]:
     return dict(sorted(out.items(), key=lambda kv: order[kv[1]]))
 
 
-def _opponents(s: DealState, player: str) -> list[str]:
+def _opponents(s: rules.DealState, player: str) -> list[str]:
     return [p for p in s.players if p != player]
 
 
-def _colours(s: DealState, card_colours: list[str]) -> list[str]:
+def _colours(s: rules.DealState, card_colours: list[str]) -> list[str]:
     assert s.deck is not None
     return list(s.deck.colour_ids) if card_colours == ["any"] else list(card_colours)
 
 
-def card_moves(s: DealState, player: str, card: str) -> list[Event]:
+def card_moves(s: rules.DealState, player: str, card: str) -> list[Event]:
     """Every way `player` may put `card` down now as a play (empty when no play is left)."""
     c = s.card(card)
     out: list[Event] = []
     if c.kind in ("property", "wild"):
         for colour in _colours(s, c.colours):
-            out.append(Lay(player=player, card=card, colour=colour))
+            out.append(rules.Lay(player=player, card=card, colour=colour))
     elif c.kind == "rent":
         for colour in _colours(s, c.colours):
             if s.rent_for(player, colour) <= 0:
                 continue
             if c.any_colour:
-                out += [Rent(player=player, card=card, colour=colour, target=t) for t in _opponents(s, player)]
+                out += [rules.Rent(player=player, card=card, colour=colour, target=t) for t in _opponents(s, player)]
             else:
-                out.append(Rent(player=player, card=card, colour=colour))
+                out.append(rules.Rent(player=player, card=card, colour=colour))
     elif c.kind == "building":
         assert s.deck is not None
         for colour in dict.fromkeys(x.colour for x in s.complete_sets(player)):
@@ -96,32 +75,32 @@ def card_moves(s: DealState, player: str, card: str) -> list[Event]:
             sets = [x for x in s.complete_sets(player) if x.colour == colour]
             if c.action == "house" and any(x.house is None for x in sets) or \
                     c.action == "hotel" and any(x.house is not None and x.hotel is None for x in sets):
-                out.append(Build(player=player, card=card, colour=colour))
+                out.append(rules.Build(player=player, card=card, colour=colour))
     elif c.action == "pass_go":
-        out.append(PassGo(player=player, card=card))
+        out.append(rules.PassGo(player=player, card=card))
     elif c.action == "its_my_birthday":
-        out.append(Birthday(player=player, card=card))
+        out.append(rules.Birthday(player=player, card=card))
     elif c.action == "debt_collector":
-        out += [DebtCollector(player=player, card=card, target=t) for t in _opponents(s, player)]
+        out += [rules.DebtCollector(player=player, card=card, target=t) for t in _opponents(s, player)]
     elif c.action == "sly_deal":
-        out += [SlyDeal(player=player, card=card, target=t, take=x)
+        out += [rules.SlyDeal(player=player, card=card, target=t, take=x)
                 for t in _opponents(s, player) for x in s.takeable(t)]
     elif c.action == "forced_deal":
         give = [x for st in s.sets.get(player, []) for x in st.cards] if s.house.forced_deal_from_full_set \
             else s.takeable(player)
-        out += [ForcedDeal(player=player, card=card, target=t, take=x, give=g)
+        out += [rules.ForcedDeal(player=player, card=card, target=t, take=x, give=g)
                 for t in _opponents(s, player) for x in s.takeable(t) for g in give]
     elif c.action == "deal_breaker":
-        out += [DealBreaker(player=player, card=card, target=t, colour=colour)
+        out += [rules.DealBreaker(player=player, card=card, target=t, colour=colour)
                 for t in _opponents(s, player) for colour in s.complete_colours(t)]
     # just_say_no and double_the_rent on your own turn: only the bank (below)
     bankable = c.value > 0 and c.kind != "property" and (c.kind != "wild" or s.house.bank_property_wilds)
     if bankable:
-        out.append(BankCard(player=player, card=card))
+        out.append(rules.BankCard(player=player, card=card))
     return out
 
 
-def discards(s: DealState, player: str) -> list[Discard]:
+def discards(s: rules.DealState, player: str) -> list[rules.Discard]:
     """A representative set of legal discards down to the hand limit: for each face that can be in the
     hand, one discard that includes it (filled up with other cards that can be there together); with the
     house rule that puts them under the draw pile unseen, also the discard of hidden cards."""
@@ -131,9 +110,9 @@ def discards(s: DealState, player: str) -> list[Discard]:
     seen = list(s.seen_in_hand.get(player, []))
     unseen_budget = s.unseen_in_hand(player)
     pool = seen + [c for c in s.possible_hand_cards(player) if c not in seen]
-    out: list[Discard] = []
+    out: list[rules.Discard] = []
     if s.house.excess_cards_to == "draw_pile_bottom" and unseen_budget >= need:
-        out.append(Discard(player=player, unseen=need))
+        out.append(rules.Discard(player=player, unseen=need))
     done: set[frozenset[str]] = set()
     for first in hand_faces(s, player).values():
         chosen: list[str] = []
@@ -149,11 +128,11 @@ def discards(s: DealState, player: str) -> list[Discard]:
         key = frozenset(chosen)
         if len(chosen) == need and key not in done:
             done.add(key)
-            out.append(Discard(player=player, cards=chosen))
+            out.append(rules.Discard(player=player, cards=chosen))
     return out
 
 
-def payments(s: DealState, payer: str, amount: int) -> list[Pay]:
+def payments(s: rules.DealState, payer: str, amount: int) -> list[rules.Pay]:
     """A finite representative set of legal payments of `amount`: the safe default first, then for each
     card the payer can give, the smallest payment that holds it (money, a property, a building, a card
     out of a complete set...). A short payer has one: everything."""
@@ -183,38 +162,38 @@ def payments(s: DealState, payer: str, amount: int) -> list[Pay]:
                     chosen = without
             if chosen not in out:
                 out.append(chosen)
-    legal: list[Pay] = []
+    legal: list[rules.Pay] = []
     for cards in out:
         try:
             s._check_payment(payer, cards, amount)
         except IllegalAction:
             continue  # e.g. a card that cannot be given without one already covering the debt
-        legal.append(Pay(player=payer, cards=cards))
+        legal.append(rules.Pay(player=payer, cards=cards))
     return legal
 
 
-def legal_moves(s: DealState) -> list[Event]:
+def legal_moves(s: rules.DealState) -> list[Event]:
     """Every move the rules accept now (a representative set of payments and discards), as events."""
     if s.settings is None or s.finished:
         return []
     w = s.waiting()
     out: list[Event] = []
     if w.kind == "draw" and w.player is not None:
-        out.append(Draw(player=w.player))
+        out.append(rules.Draw(player=w.player))
     elif w.kind in ("answer", "pay") and w.player is not None and s.pending is not None:
         p = s.pending
         who = w.player
         if w.kind == "answer":
             jsn = [c for c in hand_faces(s, who).values() if s.card(c).action == "just_say_no"]
             if jsn and s.hands.get(who, 0) > 0:
-                out.append(JustSayNo(player=who, card=jsn[0]))
-            out.append(Accept(player=who))
+                out.append(rules.JustSayNo(player=who, card=jsn[0]))
+            out.append(rules.Accept(player=who))
         if w.amount > 0 and who == w.target and (w.kind == "pay" or len(w.chain) % 2 == 0):
             out += payments(s, who, w.amount)
         if s.open_rent_to_double(p.actor) is not None and s.plays_left > 0:
             dtr = [c for c in hand_faces(s, p.actor).values() if s.card(c).action == "double_the_rent"]
             if dtr:
-                out.append(DoubleRent(player=p.actor, card=dtr[0]))
+                out.append(rules.DoubleRent(player=p.actor, card=dtr[0]))
     elif w.kind == "play" and w.player is not None:
         player = w.player
         if s.plays_left > 0 and s.hands.get(player, 0) > 0:
@@ -223,13 +202,13 @@ def legal_moves(s: DealState) -> list[Event]:
         for st in s.sets.get(player, []):
             for cid in st.cards:
                 if s.card(cid).kind == "wild":
-                    out += [MoveWild(player=player, card=cid, colour=c)
+                    out += [rules.MoveWild(player=player, card=cid, colour=c)
                             for c in _colours(s, s.card(cid).colours) if c != st.colour]
         if s.hands.get(player, 0) > s.limits.hand_limit:
             out += discards(s, player)
         else:
-            out.append(EndTurn(player=player))
-    out.append(EndByAgreement())
+            out.append(rules.EndTurn(player=player))
+    out.append(rules.EndByAgreement())
     return out
 
 
