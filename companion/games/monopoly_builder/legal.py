@@ -138,7 +138,8 @@ def build_moves(s: rules.BuilderState, p: str) -> list[Event]:
         floor = s.next_floor(cell, p)
         if floor is None:
             continue
-        out += [rules.Build(player=p, cell=cell, paid=paid) for paid in payments(s.floor_cost(p, floor), s.resources[p])]
+        out += [rules.Build(player=p, cell=cell, paid=paid)
+                for paid in payments(s.floor_cost(p, floor), s.resources[p])]
     return out
 
 

@@ -18,39 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.events import Event, GameLog
+from companion.games.monopoly_builder import rules
 from companion.games.monopoly_builder.legal import legal_moves
 from companion.games.monopoly_builder.profile import Profile, cell_name, load_profile
-from companion.games.monopoly_builder.rules import (
-    BANK,
-    VARIANT,
-    Auction,
-    AuctionEnd,
-    Bankrupt,
-    BankTrade,
-    Bid,
-    Build,
-    BuilderState,
-    Bundle,
-    Buy,
-    ChanceDraw,
-    Discard,
-    EndGame,
-    EndTurn,
-    ForcedTrade,
-    FreeParking,
-    JailCard,
-    JailPay,
-    Mortgage,
-    PlaceToken,
-    Rent,
-    ResourceRoll,
-    Roll,
-    Steal,
-    Trade,
-    Unmortgage,
-    new_game,
-    new_state,
-)
 from companion.rules.errors import RulesError
 from companion.rules.ledger import Transaction, describe_transaction
 from companion.rules.money import money_prefixed
@@ -152,8 +122,8 @@ class BuilderTable(TableBase):
 
     history_title = "Points over the game"
 
-    def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState], game_id: str | None = None) -> None:
-        super().__init__(VARIANT, players, log, game_id=game_id)
+    def __init__(self, players: list[PlayerInfo], log: GameLog[rules.BuilderState], game_id: str | None = None) -> None:
+        super().__init__(rules.VARIANT, players, log, game_id=game_id)
 
     # ----- what may be done now: only what the rules offer
     def legal(self) -> list[Event]:
@@ -177,8 +147,8 @@ class BuilderTable(TableBase):
 
     # ----- views
     @property
-    def bstate(self) -> BuilderState:
-        state: BuilderState = self.log.state
+    def bstate(self) -> rules.BuilderState:
+        state: rules.BuilderState = self.log.state
         return state
 
     @property
@@ -243,11 +213,11 @@ class BuilderTable(TableBase):
             return ""
         return f"Last roll: {dice_text(st.last_roll)}."
 
-    def rent_prompts(self) -> list[tuple[Rent, str]]:
+    def rent_prompts(self) -> list[tuple[rules.Rent, str]]:
         """Each rent an owner may still ask (the offered `rent` moves), with the sentence that explains it."""
         out = []
         payers = {(r.owner, r.deed): r.payer for r, _amount in self.bstate.rents_due()}
-        for move in self.offered(Rent):
+        for move in self.offered(rules.Rent):
             assert move.deed is not None and move.amount is not None
             payer = payers.get((move.player, move.deed), "")
             sentence = (f"{payer} landed on {move.player}'s {self.deed_name(move.deed)}: {move.player} may ask "
@@ -273,7 +243,7 @@ class BuilderTable(TableBase):
     def token_corrections(self) -> dict[str, list[tuple[int, str]]]:
         """Player -> the spaces their token may be put on now (the offered `token` moves), as (index, name)."""
         out: dict[str, list[tuple[int, str]]] = {}
-        for move in self.offered(PlaceToken):
+        for move in self.offered(rules.PlaceToken):
             out.setdefault(move.player, []).append((move.space, f"{move.space} {self.bstate.space_name(move.space)}"))
         return out
 
@@ -295,14 +265,14 @@ class BuilderTable(TableBase):
 
     def bidders(self) -> list[str]:
         """Who may bid now (an offered bid: still in play, with the cash for the least bid)."""
-        return list(dict.fromkeys(m.player for m in self.offered(Bid)))
+        return list(dict.fromkeys(m.player for m in self.offered(rules.Bid)))
 
     def kept_cards(self, player: str) -> list[str]:
         return list(self.bstate.kept_cards.get(player, []))
 
     def drawable_cards(self) -> list[tuple[str, str]]:
         """(card id, text) of the Chance cards that may be drawn now (the offered `chance` moves)."""
-        offered = {m.card for m in self.offered(ChanceDraw)}
+        offered = {m.card for m in self.offered(rules.ChanceDraw)}
         return [(c.id, c.text) for c in self.profile.chance.cards if c.id in offered]
 
     def chart_line(self) -> str:
@@ -334,7 +304,7 @@ class BuilderTable(TableBase):
 
     def build_payments(self, cell: str) -> list[dict[str, int]]:
         """The payments offered for the next floor on `cell` (the offered `build` moves there)."""
-        return [dict(m.paid) for m in self.offered(Build) if m.cell == cell]
+        return [dict(m.paid) for m in self.offered(rules.Build) if m.cell == cell]
 
     def build_quote(self, cell: str) -> tuple[int, str, dict[str, int]] | str:
         """What building on `cell` means for the player whose turn it is: (floor, cost in words, a
@@ -351,7 +321,7 @@ class BuilderTable(TableBase):
         suggested = suggest_payment(cost.colours, cost.any, st.resources[p], st.colours)
         offered = self.build_payments(cell)
         if not offered:
-            return self.why_not(Build(player=p, cell=cell, paid=suggested)) or "No floor can be built there now."
+            return self.why_not(rules.Build(player=p, cell=cell, paid=suggested)) or "No floor can be built there now."
         what = "the penthouse" if floor > top else f"floor {floor}"
         words = f"{what} on {cell} costs {cost.describe()}"
         return floor, words, suggested if suggested in offered else offered[0]
@@ -405,7 +375,7 @@ class BuilderTable(TableBase):
     def history(self) -> list[ChartPoint]:
         """Each player's points after every event in force that can change them, folded again through the
         engine; repeated values are dropped."""
-        return self.replayed_history(new_state, lambda state: {p: s.total for p, s in state.scores().items()},
+        return self.replayed_history(rules.new_state, lambda state: {p: s.total for p, s in state.scores().items()},
                                      after=lambda event: getattr(event, "type", "") in CHART_EVENTS)
 
     def ledger_lines(self, last: int = 20) -> list[str]:
@@ -421,11 +391,11 @@ class BuilderTable(TableBase):
         lying = [f"{st.space_name(i)}: {chips_text(c)}" for i, c in sorted(st.space_resources.items())]
         if lying:
             lines.append("Resources on spaces: " + "; ".join(lying) + ".")
-        lines.append("Bank resources: " + chips_text(st.resources[BANK]) + ".")
+        lines.append("Bank resources: " + chips_text(st.resources[rules.BANK]) + ".")
         return lines
 
     # ----- changing the game
-    def narrate(self, before: BuilderState, after: BuilderState) -> list[str]:
+    def narrate(self, before: rules.BuilderState, after: rules.BuilderState) -> list[str]:
         return changes(before, after)
 
     def _mover(self) -> str:
@@ -435,80 +405,80 @@ class BuilderTable(TableBase):
         return p
 
     def roll(self, a: int, b: int) -> None:
-        self.push(Roll(player=self._mover(), dice=(a, b)))
+        self.push(rules.Roll(player=self._mover(), dice=(a, b)))
 
     def resource_roll(self, a: int, b: int) -> None:
-        self.push(ResourceRoll(player=self._mover(), dice=(a, b)))
+        self.push(rules.ResourceRoll(player=self._mover(), dice=(a, b)))
 
     def jail_pay(self) -> None:
-        self.push(JailPay(player=self._mover()))
+        self.push(rules.JailPay(player=self._mover()))
 
     def jail_card(self) -> None:
-        self.push(JailCard(player=self._mover()))
+        self.push(rules.JailCard(player=self._mover()))
 
     def discard(self, chips: dict[str, int]) -> None:
-        self.push(Discard(player=self._mover(), resources={c: n for c, n in chips.items() if n}))
+        self.push(rules.Discard(player=self._mover(), resources={c: n for c, n in chips.items() if n}))
 
     def buy(self) -> None:
-        self.push(Buy(player=self._mover()))
+        self.push(rules.Buy(player=self._mover()))
 
     def auction(self) -> None:
-        self.push(Auction(player=self._mover()))
+        self.push(rules.Auction(player=self._mover()))
 
     def bid(self, player: str, amount: int) -> None:
-        self.push(Bid(player=player, amount=amount))
+        self.push(rules.Bid(player=player, amount=amount))
 
     def close_auction(self) -> None:
-        self.push(AuctionEnd())
+        self.push(rules.AuctionEnd())
 
     def ask_rent(self, deed: str | None = None) -> None:
         """The owner asks the rent offered on `deed` (None: the oldest offered); the event names both."""
-        moves = [m for m in self.offered(Rent) if deed is None or m.deed == deed]
+        moves = [m for m in self.offered(rules.Rent) if deed is None or m.deed == deed]
         if not moves:
             raise TableError("No rent can be asked now: rent is asked before the next player rolls, or it is lost.")
         self.push(moves[0])
 
     def correct_token(self, player: str, space: int) -> None:
         """The table says where a token really is: an event like any other (undo takes it back)."""
-        self.push(PlaceToken(player=player, space=space))
+        self.push(rules.PlaceToken(player=player, space=space))
 
     def chance(self, card: str) -> None:
-        self.push(ChanceDraw(player=self._mover(), card=card))
+        self.push(rules.ChanceDraw(player=self._mover(), card=card))
 
     def steal(self, target: str | None, colour: str | None) -> None:
-        self.push(Steal(player=self._mover(), target=target, resource=colour))
+        self.push(rules.Steal(player=self._mover(), target=target, resource=colour))
 
     def free_parking(self, give: dict[str, int], take: str) -> None:
-        self.push(FreeParking(player=self._mover(), give={c: n for c, n in give.items() if n}, take=take))
+        self.push(rules.FreeParking(player=self._mover(), give={c: n for c, n in give.items() if n}, take=take))
 
     def bank_trade(self, give: str, take: str) -> None:
-        self.push(BankTrade(player=self._mover(), give=give, take=take))
+        self.push(rules.BankTrade(player=self._mover(), give=give, take=take))
 
     def forced_trade(self, target: str, give: str, take: str) -> None:
-        self.push(ForcedTrade(player=self._mover(), target=target, give=give, take=take))
+        self.push(rules.ForcedTrade(player=self._mover(), target=target, give=give, take=take))
 
     def trade(self, player: str, partner: str, give: dict[str, Any], get: dict[str, Any]) -> str:
         """`give`/`get`: {"cash": M, "resources": {colour: n}, "deeds": [...], "cards": [...]}."""
-        event = _event(lambda: Trade(player=player, partner=partner, give=Bundle(**_clean(give)),
-                                     get=Bundle(**_clean(get))))
+        event = _event(lambda: rules.Trade(player=player, partner=partner, give=rules.Bundle(**_clean(give)),
+                                     get=rules.Bundle(**_clean(get))))
         self.push(event)
         return f"{player} and {partner} trade: {bundle_text(self, event.give)} for {bundle_text(self, event.get)}."
 
     def build(self, cell: str, paid: dict[str, int]) -> None:
-        self.push(Build(player=self._mover(), cell=cell, paid={c: n for c, n in paid.items() if n}))
+        self.push(rules.Build(player=self._mover(), cell=cell, paid={c: n for c, n in paid.items() if n}))
 
     def mortgage(self, player: str, deed: str) -> None:
-        self.push(Mortgage(player=player, deed=deed))
+        self.push(rules.Mortgage(player=player, deed=deed))
 
     def unmortgage(self, player: str, deed: str) -> None:
-        self.push(Unmortgage(player=player, deed=deed))
+        self.push(rules.Unmortgage(player=player, deed=deed))
 
     def bankrupt(self, player: str) -> None:
-        self.push(Bankrupt(player=player))
+        self.push(rules.Bankrupt(player=player))
 
     def end_turn(self) -> None:
         player = self._mover()
-        self.push(EndTurn(player=player))
+        self.push(rules.EndTurn(player=player))
         if not self.turn_lines:
             self.turn_lines = [f"{player} ends the turn."]
 
@@ -516,7 +486,7 @@ class BuilderTable(TableBase):
         """Who rolls next if the turn ends now, when the rules offer that roll now (not a discard first)
         and it is not a Jail turn (whose choices the screen shows): one tap for End turn and roll."""
         nxt = self.bstate.turn_passes_to()
-        rolls = any(isinstance(m, Roll) and m.player == nxt for m in self.offered(Roll))
+        rolls = any(isinstance(m, rules.Roll) and m.player == nxt for m in self.offered(rules.Roll))
         return nxt if rolls and nxt is not None and nxt not in self.bstate.jail else None
 
     def end_and_roll(self, a: int, b: int) -> None:
@@ -525,7 +495,7 @@ class BuilderTable(TableBase):
             nxt = self.next_roller()
             if nxt is None:
                 raise TableError("End the turn first: " + self.waiting_for())
-            self.push(Roll(player=nxt, dice=(a, b)))
+            self.push(rules.Roll(player=nxt, dice=(a, b)))
 
     def rolled_by_app(self, entered: Callable[[BuilderTable, int, int], None]) -> str:
         """The table lets the app roll: two dice for `entered` (`roll`, `resource_roll`, `end_and_roll`),
@@ -536,7 +506,7 @@ class BuilderTable(TableBase):
         return f"The app rolled {dice_text(dice)}{purpose}."
 
     def end_game(self) -> None:
-        self.push(EndGame())
+        self.push(rules.EndGame())
 
     def table_settings(self) -> dict[str, Any]:
         return {**super().table_settings(), "box_colours": {p: self.box_colour(p) for p in self.players}}
@@ -559,7 +529,7 @@ def _clean(side: dict[str, Any]) -> dict[str, Any]:
 CARD_NAMES = {"get_out_of_jail": "Get Out of Jail Free", "forced_trade": "FORCED TRADE!"}
 
 
-def bundle_text(table: BuilderTable, bundle: Bundle) -> str:
+def bundle_text(table: BuilderTable, bundle: rules.Bundle) -> str:
     parts = [money_prefixed(bundle.cash)] if bundle.cash else []
     if any(bundle.resources.values()):
         parts.append(chips_text(bundle.resources))
@@ -581,7 +551,7 @@ def suggest_payment(named: Mapping[str, int], any_count: int, hand: Mapping[str,
     return {c: n for c, n in paid.items() if n}
 
 
-def changes(before: BuilderState, after: BuilderState) -> list[str]:
+def changes(before: rules.BuilderState, after: rules.BuilderState) -> list[str]:
     """What one action did, in the engine's order: its notes, then the money that moved that no note has
     already told (a purchase, a rent, a mortgage is said once: 'Ann buys Oriental Avenue for M100')."""
     notes = after.notes[len(before.notes):]
@@ -592,7 +562,7 @@ def changes(before: BuilderState, after: BuilderState) -> list[str]:
 
 def _told(t: Transaction, notes: list[str]) -> bool:
     """A note of the same action names this payment: its amount and the players in it."""
-    players = [a for a in (t.payer, t.payee) if a != BANK]
+    players = [a for a in (t.payer, t.payee) if a != rules.BANK]
     return any(money_prefixed(t.amount) in n and all(p in n for p in players) for n in notes)
 
 
@@ -605,7 +575,7 @@ def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_bu
     try:
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         colours = box_colours([p.colour for p in players], list(prof.colours.value))
-        log = new_game(list(zip(names, colours)), prof, dice=chosen["dice"], bonus_tie=chosen["bonus_tie"],
+        log = rules.new_game(list(zip(names, colours)), prof, dice=chosen["dice"], bonus_tie=chosen["bonus_tie"],
                        penthouse_building=chosen["penthouse_building"],
                        jail_doubles_again=chosen["jail_doubles_again"] == "yes", bank_trade=chosen["bank_trade"],
                        rent_window=chosen["rent_window"])
@@ -617,7 +587,7 @@ def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_bu
 
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> BuilderTable:
     """The table from stored events (the seats and colours are in the `start` event)."""
-    log: GameLog[BuilderState] = GameLog(new_state, events)
+    log: GameLog[rules.BuilderState] = GameLog(rules.new_state, events)
     st = log.state
     seats = [PlayerInfo(p, SHELL_COLOUR.get(st.colour_of(p), "grey")) for p in st.players]
     return BuilderTable(seats, log, game_id=game_id)

@@ -19,42 +19,16 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from companion.events import Event, GameLog
+from companion.games.monopoly_deal import rules
 from companion.games.monopoly_deal.deck import Card
 from companion.games.monopoly_deal.legal import hand_faces, legal_moves
-from companion.games.monopoly_deal.rules import (
-    ACTION_WORDS,
-    VARIANT,
-    Accept,
-    BankCard,
-    Birthday,
-    Build,
-    DealBreaker,
-    DealState,
-    DebtCollector,
-    Discard,
-    DoubleRent,
-    Draw,
-    EndByAgreement,
-    EndTurn,
-    ForcedDeal,
-    HouseRules,
-    JustSayNo,
-    Lay,
-    MoveWild,
-    PassGo,
-    Pay,
-    Rent,
-    SlyDeal,
-    Start,
-    new_game,
-    new_state,
-)
 from companion.rules.money import money_millions
 from companion.ui.table import ChartPoint, PlayerInfo, TableBase, TableError, stored_seats
 
 E = TypeVar("E", bound=Event)
 # The events that put a card from the hand down as a play (what the card picker offers faces for).
-PLAYS = (BankCard, Lay, PassGo, Rent, DebtCollector, Birthday, SlyDeal, ForcedDeal, DealBreaker, Build)
+PLAYS = (rules.BankCard, rules.Lay, rules.PassGo, rules.Rent, rules.DebtCollector, rules.Birthday, rules.SlyDeal,
+         rules.ForcedDeal, rules.DealBreaker, rules.Build)
 
 # The order the card picker lists the kinds in: what an ordinary turn uses most comes first.
 KIND_ORDER = ("money", "property", "wild", "rent", "action", "building")
@@ -116,12 +90,12 @@ class BoardView:
 class DealTable(TableBase):
     """The game on the table: its log and the taps that change it."""
 
-    def __init__(self, players: list[PlayerInfo], log: GameLog[DealState], game_id: str | None = None) -> None:
-        super().__init__(VARIANT, players, log, game_id=game_id)
+    def __init__(self, players: list[PlayerInfo], log: GameLog[rules.DealState], game_id: str | None = None) -> None:
+        super().__init__(rules.VARIANT, players, log, game_id=game_id)
 
     @property
-    def st(self) -> DealState:
-        state: DealState = self.log.state
+    def st(self) -> rules.DealState:
+        state: rules.DealState = self.log.state
         return state
 
     # ----- words
@@ -228,7 +202,7 @@ class DealTable(TableBase):
     def wild_moves(self, player: str) -> dict[str, list[str]]:
         """`player`'s wilds on the table that may move now, each with the colours it may move to."""
         out: dict[str, list[str]] = {}
-        for m in self.offered(MoveWild):
+        for m in self.offered(rules.MoveWild):
             if m.player == player:
                 out.setdefault(m.card, []).append(m.colour)
         return out
@@ -252,7 +226,7 @@ class DealTable(TableBase):
             who = c.target if i % 2 == 0 else p.actor
             lines.append(f"{who} says Just Say No!")
         if c.chain:
-            words = ACTION_WORDS[p.kind]
+            words = rules.ACTION_WORDS[p.kind]
             if len(c.chain) % 2:
                 lines.append(f"The {words} is cancelled, unless {p.actor} answers with a Just Say No.")
             else:
@@ -280,7 +254,7 @@ class DealTable(TableBase):
                     f"{self.card_name(p.take)}.")
         if p.kind == "deal_breaker" and p.colour:
             return f"{actor} plays Deal Breaker on {target}: takes the complete {self.colour_name(p.colour)} set."
-        return f"{actor} plays {ACTION_WORDS[p.kind]} against {target}."
+        return f"{actor} plays {rules.ACTION_WORDS[p.kind]} against {target}."
 
     def payment_lines(self) -> list[str]:
         """Every payment so far, latest first: who paid whom, what for, with what, change and forgiven."""
@@ -348,89 +322,89 @@ class DealTable(TableBase):
     def draw(self) -> str:
         player = self._turn_player()
         before = self.st.hands.get(player, 0)
-        self.push(Draw(player=player))
+        self.push(rules.Draw(player=player))
         return f"{player} draws {self.st.hands[player] - before}."
 
     def bank(self, face: str) -> str:
         player = self._turn_player()
         card = self.card_for(player, face)
-        self.push(BankCard(player=player, card=card))
+        self.push(rules.BankCard(player=player, card=card))
         return f"{player} banks {face}."
 
     def lay(self, face: str, colour: str | None = None) -> str:
         player = self._turn_player()
         card = self.card_for(player, face)
-        self.push(Lay(player=player, card=card, colour=colour))
+        self.push(rules.Lay(player=player, card=card, colour=colour))
         where = self.colour_name(colour or self.st.card(card).colours[0])
         return f"{player} lays {face} ({where})."
 
     def move_wild(self, card: str, colour: str) -> str:
         player = self._turn_player()
-        self.push(MoveWild(player=player, card=card, colour=colour))
+        self.push(rules.MoveWild(player=player, card=card, colour=colour))
         return f"{player} moves {self.card_name(card)} to {self.colour_name(colour)}."
 
     def pass_go(self, face: str) -> str:
         player = self._turn_player()
-        self.push(PassGo(player=player, card=self.card_for(player, face)))
+        self.push(rules.PassGo(player=player, card=self.card_for(player, face)))
         return f"{player} plays Pass Go and draws 2."
 
     def rent(self, face: str, colour: str, target: str | None, doubles: int = 0) -> str:
         player = self._turn_player()
         card = self.card_for(player, face)
         extra = self.cards_for(player, ["Double The Rent"] * doubles) if doubles else []
-        self.push(Rent(player=player, card=card, colour=colour, target=target, doubles=extra))
+        self.push(rules.Rent(player=player, card=card, colour=colour, target=target, doubles=extra))
         return self.latest()
 
     def debt_collector(self, face: str, target: str) -> str:
         player = self._turn_player()
-        self.push(DebtCollector(player=player, card=self.card_for(player, face), target=target))
+        self.push(rules.DebtCollector(player=player, card=self.card_for(player, face), target=target))
         return self.latest()
 
     def birthday(self, face: str) -> str:
         player = self._turn_player()
-        self.push(Birthday(player=player, card=self.card_for(player, face)))
+        self.push(rules.Birthday(player=player, card=self.card_for(player, face)))
         return self.latest()
 
     def sly_deal(self, face: str, target: str, take: str) -> str:
         player = self._turn_player()
-        self.push(SlyDeal(player=player, card=self.card_for(player, face), target=target, take=take))
+        self.push(rules.SlyDeal(player=player, card=self.card_for(player, face), target=target, take=take))
         return self.latest()
 
     def forced_deal(self, face: str, target: str, take: str, give: str) -> str:
         player = self._turn_player()
-        self.push(ForcedDeal(player=player, card=self.card_for(player, face), target=target, take=take, give=give))
+        self.push(rules.ForcedDeal(player=player, card=self.card_for(player, face), target=target, take=take, give=give))
         return self.latest()
 
     def deal_breaker(self, face: str, target: str, colour: str) -> str:
         player = self._turn_player()
-        self.push(DealBreaker(player=player, card=self.card_for(player, face), target=target, colour=colour))
+        self.push(rules.DealBreaker(player=player, card=self.card_for(player, face), target=target, colour=colour))
         return self.latest()
 
     def build(self, face: str, colour: str) -> str:
         player = self._turn_player()
-        self.push(Build(player=player, card=self.card_for(player, face), colour=colour))
+        self.push(rules.Build(player=player, card=self.card_for(player, face), colour=colour))
         return f"{player} puts a {face.lower()} on {self.colour_name(colour)}."
 
     def double_rent(self, player: str) -> str:
         """A Double the Rent card joined to the rent `player` has just played (its own tap and play)."""
-        self.push(DoubleRent(player=player, card=self.card_for(player, "Double The Rent")))
+        self.push(rules.DoubleRent(player=player, card=self.card_for(player, "Double The Rent")))
         return self.latest()
 
     def end_by_agreement(self) -> str:
-        self.push(EndByAgreement())
+        self.push(rules.EndByAgreement())
         return self.latest()
 
     def just_say_no(self, player: str) -> str:
-        self.push(JustSayNo(player=player, card=self.card_for(player, "Just Say No!")))
+        self.push(rules.JustSayNo(player=player, card=self.card_for(player, "Just Say No!")))
         return f"{player} says Just Say No!"
 
     def accept(self, player: str) -> str:
-        self.push(Accept(player=player))
+        self.push(rules.Accept(player=player))
         return self.latest()
 
     def pay(self, player: str, cards: list[str]) -> str:
         before = len(self.st.payments)
-        self.push(Pay(player=player, cards=list(cards)))
+        self.push(rules.Pay(player=player, cards=list(cards)))
         # The first new payment is this one (a next payer with nothing to give settles right after it).
         last = self.st.payments[before] if len(self.st.payments) > before else None
         if last is None or last.payer != player:
@@ -448,36 +422,37 @@ class DealTable(TableBase):
         pile (the house rule that sends them there)."""
         player = self._turn_player()
         if face_down:
-            offered = [m for m in self.offered(Discard) if m.unseen and m.player == player]
+            offered = [m for m in self.offered(rules.Discard) if m.unseen and m.player == player]
             if not offered:
                 raise TableError("This table discards face up: tap the cards that go.")
             self.push(offered[0])
             return f"{player} discards {offered[0].unseen} face down under the draw pile."
         cards = self.cards_for(player, faces)
-        self.push(Discard(player=player, cards=cards))
+        self.push(rules.Discard(player=player, cards=cards))
         return f"{player} discards {len(cards)}."
 
     def end_turn(self) -> str:
         player = self._turn_player()
-        self.push(EndTurn(player=player))
+        self.push(rules.EndTurn(player=player))
         return f"{player} ends the turn; {self.st.turn_player} to play."
 
     # ----- the end
     def history(self) -> list[ChartPoint]:
         """Each player's money on the table (bank + properties + buildings, M) at the deal, after every turn,
         and at the end, for the end chart: the log folded again, one snapshot per end of turn."""
-        return self.replayed_history(new_state, _money_on_table, after=lambda event: isinstance(event, (Start, EndTurn)),
+        return self.replayed_history(rules.new_state, _money_on_table,
+                                     after=lambda event: isinstance(event, (rules.Start, rules.EndTurn)),
                                      repeats=True, final_point_when=lambda state: state.finished)
 
 
-def _money_on_table(state: DealState) -> ChartPoint:
+def _money_on_table(state: rules.DealState) -> ChartPoint:
     return {p: state.bank_total(p) + state.table_value(p) for p in state.players}
 
 
-def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> DealTable:
+def new_deal(players: list[PlayerInfo], house: rules.HouseRules | None = None) -> DealTable:
     """A new game: the shipped deck, five cards dealt to each, the house rules from the setup form."""
     try:
-        log = new_game([p.name for p in players], house=house or HouseRules())
+        log = rules.new_game([p.name for p in players], house=house or rules.HouseRules())
     except ValueError as exc:
         raise TableError(str(exc)) from None
     return DealTable(players, log)
@@ -485,5 +460,5 @@ def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> Deal
 
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> DealTable:
     """The table again from the store (the start event carries the deck and the house rules)."""
-    log: GameLog[DealState] = GameLog(new_state, events)
+    log: GameLog[rules.DealState] = GameLog(rules.new_state, events)
     return DealTable(stored_seats(table, log.state.players), log, game_id=game_id)
