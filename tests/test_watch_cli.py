@@ -277,3 +277,39 @@ def test_a_photographed_games_stream_from_its_first_board(tmp_path: Path, capsys
     assert [(_tiles(m), m["score"]) for m in moves] == truth
     assert all(m["by"] == "watcher" for m in moves) and status == 0
     assert records[-1]["board"] == keys[-1].grid
+
+
+def _source_strings(*paths: str) -> list[str]:
+    """Every string literal of the modules (implicit concatenation joined; an f-string's literal parts
+    joined by a NUL where its values go)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    out: list[str] = []
+    for path in paths:
+        for node in ast.walk(ast.parse((root / path).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                out.append("".join(v.value if isinstance(v, ast.Constant) else "\0" for v in node.values))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                out.append(node.value)
+    return out
+
+
+def test_the_messages_docs_watching_quotes_are_the_apps_own() -> None:
+    """Each message docs/watching.md's tables quote (first column; <...> where the app fills in a value)
+    is said by the watcher or the app's watch, word for word."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "watching.md").read_text(encoding="utf-8")
+    said = _source_strings("vision/watch.py", "companion/ui/watching.py", "companion/ui/components/watch.py")
+    quoted = [line.split("|")[1].strip() for line in doc.splitlines()
+              if line.startswith("| ") and not line.startswith("| the app says") and not line.startswith("|---")
+              and not line.startswith("| camera") and not line.startswith("| Asking the referee: ...")]
+    assert len(quoted) >= 20, quoted
+    for message in quoted:
+        if "degrees" in message:  # the height table
+            continue
+        parts = [p for p in re.split(r"<[^>]+>", message) if p.strip()]
+        # a question is said after "Asking the referee: " (its own string)
+        assert all(any(p.strip() in s for s in said) for p in parts), message
