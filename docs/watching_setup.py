@@ -53,20 +53,20 @@ def svg() -> str:
     ox, oy = 230, 420  # the board's centre on the table, side view
     half_view = h * math.tan(math.radians(mid_fov) / 2)
     cam = (ox, oy - h * s)
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="900" height="470" viewBox="0 0 900 470" '
-           'font-family="Roboto, Arial, sans-serif" font-size="13">',
+    out = [('<svg xmlns="http://www.w3.org/2000/svg" width="900" height="470" viewBox="0 0 900 470" '
+           'font-family="Roboto, Arial, sans-serif" font-size="13">'),
            '<rect width="900" height="470" fill="#ffffff"/>',
            '<text x="20" y="24" font-size="16" font-weight="bold">Side view</text>',
            '<text x="500" y="24" font-size="16" font-weight="bold">What the camera sees</text>',
            # table and board
            f'<line x1="20" y1="{oy}" x2="470" y2="{oy}" stroke="#6d4c41" stroke-width="3"/>',
            f'<text x="24" y="{oy + 18}" fill="#6d4c41">table</text>',
-           f'<rect x="{ox - BOARD_CM / 2 * s:.0f}" y="{oy - 8}" width="{BOARD_CM * s:.0f}" height="8" fill="#d7ccc8" '
-           'stroke="#5d4037"/>',
+           (f'<rect x="{ox - BOARD_CM / 2 * s:.0f}" y="{oy - 8}" width="{BOARD_CM * s:.0f}" height="8" fill="#d7ccc8" '
+           'stroke="#5d4037"/>'),
            f'<text x="{ox}" y="{oy + 18}" text-anchor="middle">board, {BOARD_CM:g} cm</text>',
            # the field of view
-           f'<polygon points="{cam[0]},{cam[1]} {ox - half_view * s:.0f},{oy} {ox + half_view * s:.0f},{oy}" '
-           'fill="#bbdefb" fill-opacity="0.45" stroke="#1e88e5" stroke-dasharray="5,4"/>',
+           (f'<polygon points="{cam[0]},{cam[1]} {ox - half_view * s:.0f},{oy} {ox + half_view * s:.0f},{oy}" '
+           'fill="#bbdefb" fill-opacity="0.45" stroke="#1e88e5" stroke-dasharray="5,4"/>'),
            # the phone and its stand
            f'<rect x="{cam[0] - 34}" y="{cam[1] - 12}" width="68" height="10" rx="3" fill="#263238"/>',
            f'<text x="{cam[0] - 34}" y="{cam[1] - 20}">phone, camera facing down</text>',
@@ -74,8 +74,8 @@ def svg() -> str:
            f'<line x1="440" y1="{cam[1] - 7}" x2="440" y2="{oy}" stroke="#90a4ae" stroke-width="4"/>',
            f'<text x="446" y="{(cam[1] + oy) / 2 + 60:.0f}" fill="#607d8b">stand</text>',
            # the height, along the camera's axis (straight down)
-           f'<line x1="{ox}" y1="{cam[1]}" x2="{ox}" y2="{oy - 8}" stroke="#000" marker-start="url(#a)" '
-           'marker-end="url(#a)"/>',
+           (f'<line x1="{ox}" y1="{cam[1]}" x2="{ox}" y2="{oy - 8}" stroke="#000" marker-start="url(#a)" '
+           'marker-end="url(#a)"/>'),
            f'<text x="{ox + 8}" y="{(cam[1] + oy) / 2:.0f}">{low:.0f}-{high:.0f} cm above the board</text>',
            f'<text x="{ox + 8}" y="{(cam[1] + oy) / 2 + 16:.0f}" fill="#555">(computed), straight down</text>',
            # the lamp, from the side
@@ -83,8 +83,8 @@ def svg() -> str:
            '<text x="40" y="62">lamp or window</text><text x="40" y="78">to the side</text>',
            f'<line x1="72" y1="100" x2="{ox - 60}" y2="{oy - 12}" stroke="#f9a825" stroke-dasharray="3,5"/>',
            f'<line x1="76" y1="96" x2="{ox + 20}" y2="{oy - 12}" stroke="#f9a825" stroke-dasharray="3,5"/>',
-           '<defs><marker id="a" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="7" markerHeight="7" '
-           'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>']
+           ('<defs><marker id="a" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="7" markerHeight="7" '
+           'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>')]
     # the camera's picture: 4:3, the board FILL of its short side, a ring of table around it
     fw, fh = 360, 270
     fx, fy = 510, 50
@@ -105,14 +105,14 @@ def svg() -> str:
                    'fill="#f5deb3" stroke="#8d6e63" stroke-width="0.5"/>')
         out.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell * 0.75:.1f}" font-size="10" text-anchor="middle">'
                    f'{ch}</text>')
-    out += [f'<text x="{fx + fw / 2}" y="{fy + fh + 22}" text-anchor="middle">the whole board, about {FILL:.0%} of '
-            'the picture\'s short side,</text>',
-            f'<text x="{fx + fw / 2}" y="{fy + fh + 40}" text-anchor="middle">and a ring of table around it (an arm '
-            'is seen reaching in)</text>',
-            f'<text x="{fx + fw / 2}" y="{fy + fh + 64}" text-anchor="middle" fill="#555">no lamp reflection on the '
-            'tiles, no shadow of the phone</text>',
-            f'<text x="{fx + fw / 2}" y="{fy + fh + 82}" text-anchor="middle" fill="#555">camera HFOV '
-            f'{HFOVS[0]:g}-{HFOVS[-1]:g} deg, board {BOARD_CM:g} cm: {low:.0f}-{high:.0f} cm high</text>',
+    out += [(f'<text x="{fx + fw / 2}" y="{fy + fh + 22}" text-anchor="middle">the whole board, about {FILL:.0%} of '
+            'the picture\'s short side,</text>'),
+            (f'<text x="{fx + fw / 2}" y="{fy + fh + 40}" text-anchor="middle">and a ring of table around it (an arm '
+            'is seen reaching in)</text>'),
+            (f'<text x="{fx + fw / 2}" y="{fy + fh + 64}" text-anchor="middle" fill="#555">no lamp reflection on the '
+            'tiles, no shadow of the phone</text>'),
+            (f'<text x="{fx + fw / 2}" y="{fy + fh + 82}" text-anchor="middle" fill="#555">camera HFOV '
+            f'{HFOVS[0]:g}-{HFOVS[-1]:g} deg, board {BOARD_CM:g} cm: {low:.0f}-{high:.0f} cm high</text>'),
             '</svg>']
     return "\n".join(out) + "\n"
 
