@@ -328,7 +328,10 @@ def _print_text(out: dict[str, Any], events: list[dict[str, Any]], table: Any) -
                 print(f"    answer: {e['answer']}")
     if out["stopped"]:
         print(f"stopped: {out['stopped']}")
-    print(f"{out['committed']} moves committed by the watcher, {out['questions']} questions "
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'' if n == 1 else 's'}"
+
+    print(f"{count(out['committed'], 'move')} committed by the watcher, {count(out['questions'], 'question')} "
           f"({out['answered']} answered by the reading)"
           + (f", {out['repeats']} asked again about the same board (not printed)" if out["repeats"] else ""))
     print("final board:")
