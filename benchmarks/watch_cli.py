@@ -108,8 +108,13 @@ def compare(game: Game, records: list[dict[str, Any]]) -> dict[str, Any]:
     final = next((r for r in records if r["type"] == "final"), None)
     out["asked"] = len(questions)
     out["again"] = final["repeats"] if final else 0
-    out["final_equal"] = final is not None and (_blanks_as_blanks(final["board"])
-                                                == _blanks_as_blanks(game.keyframes[-1].grid))
+    got = _blanks_as_blanks(final["board"]) if final is not None else []
+    want_rows = _blanks_as_blanks(game.keyframes[-1].grid)
+    out["final_equal"] = got == want_rows
+    if got and got != want_rows:
+        out["notes"].append("final board differs: " + ", ".join(
+            f"{chr(65 + c)}{r + 1} {got[r][c]} (truth {want_rows[r][c]})"
+            for r in range(15) for c in range(15) if got[r][c] != want_rows[r][c]))
     out["questions"] = [f"t={q['t']}: {q['question']} -> {q['answer']}" for q in questions]
     return out
 
@@ -164,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{c['answered']}, asked {c['asked']} (again {c['again']}), silently wrong {c['silent']}, "
                   f"answers wrong {c['answers_wrong']}, final = truth: {'y' if c['final_equal'] else 'n'} "
                   f"(exit {status}, {len(st.frames)} frames, {wall:.0f} s)", flush=True)
-            if args.show or c["silent"]:
+            if args.show or c["silent"] or not c["final_equal"]:
                 for note in c["notes"] + (c["questions"] if args.show else []):
                     print(f"      {note}")
     print("per fault, all games:")
