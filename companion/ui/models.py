@@ -30,7 +30,16 @@ import flet as ft
 
 from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_board
 from companion.ui.hub import HUB, PIN_NEEDED
-from companion.ui.table import LOOK_AGAIN, TOKEN_COLOURS, PlayerInfo, RepeatedTap, TableBase, TableError
+from companion.ui.table import (
+    LOOK_AGAIN,
+    TOKEN_COLOURS,
+    PlayerInfo,
+    RepeatedTap,
+    TableAction,
+    TableBase,
+    TableError,
+    action_name,
+)
 from companion.ui.word_table import PlayCheck
 
 # Faults the user is told about in one sentence are logged here with their traceback (a bug in `vision/`
@@ -235,7 +244,7 @@ class AppState:
         game = self.game
         self.form.seen = (game.id, game.moves) if game is not None else None
 
-    def _act(self, game: TableBase, action: str, *args: Any) -> Any:
+    def _act(self, game: TableBase, action: TableAction, *args: Any) -> Any:
         """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
         this tab last looked; afterwards this tab has seen its own change."""
         started = time.monotonic()
@@ -251,7 +260,7 @@ class AppState:
             else:  # not drawn yet (its save is still on its way): a tap now is aimed at the old screen
                 settled, window = last_end, TAP_UNDRAWN_SECONDS
             if os.environ.get("COMPANION_TAP_LOG"):  # why a tap was kept or dropped (to tune the guard)
-                print(f"tap {action}: {started - last_start:.3f} s after the last tap's start, "
+                print(f"tap {action_name(action)}: {started - last_start:.3f} s after the last tap's start, "
                       f"{started - settled:.3f} s after its {'drawing' if drawn > last_start else 'end'}",
                       file=sys.stderr, flush=True)
             tap = not self.form.not_a_tap
@@ -566,8 +575,8 @@ class AppState:
         self._done(f"{player} played {word.upper()} at {position}: {gained} points.")
         self.screen = game_ui(game.kind).play_screen
 
-    def do(self, action: str, *args: Any) -> bool:
-        """Run a TableGame action by name; refusals become the error line. True when it was recorded."""
+    def do(self, action: TableAction, *args: Any) -> bool:
+        """Run a table action (the table's method, or its name); refusals become the error line. True when it was recorded."""
         game = self.game
         if game is None:
             return False
@@ -580,7 +589,7 @@ class AppState:
             self.fail(str(exc))
             return False
         except Exception as exc:  # a bug: say so plainly, keep the game as it was
-            LOG.exception("the table action %s failed", action)
+            LOG.exception("the table action %s failed", action_name(action))
             self.fail(f"Something went wrong ({exc.__class__.__name__}: {exc}). The game was not changed.")
             return False
         self.clear_draft()

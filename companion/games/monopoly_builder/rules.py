@@ -58,7 +58,8 @@ from companion.games.monopoly_builder.profile import (
     validate_profile,
 )
 from companion.rules.errors import IllegalAction, RulesDataError
-from companion.rules.ledger import Transaction, money, transfer
+from companion.rules.ledger import Transaction, transfer
+from companion.rules.money import money_prefixed as money
 from companion.rules.players import check_player_names
 
 VARIANT = "monopoly_builder"

@@ -73,14 +73,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 from companion.events import Event, GameLog, PlayerEvent, RulesState, StartEvent, Undo
 from companion.games.monopoly_deal.deck import ANY, Card, Deck, TurnRules, load_deck, with_counts
 from companion.rules.errors import IllegalAction
+from companion.rules.money import money_millions as money
 from companion.rules.players import check_player_names
 
 VARIANT = "monopoly_deal"
-M = "M"
-
-
-def money(amount: int) -> str:
-    return f"{amount}{M}"
 
 
 # ---------------------------------------------------------------- settings and events

@@ -59,7 +59,8 @@ from companion.games.monopoly_scrabble.profile import (
 )
 from companion.rules.board import Board, Position, Square, Tile, parse_square
 from companion.rules.errors import IllegalAction, RulesDataError
-from companion.rules.ledger import Transaction, money, transfer
+from companion.rules.ledger import Transaction, transfer
+from companion.rules.money import money_prefixed as money
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import rack_letters_used, validate_placement
 from companion.rules.players import check_player_names
