@@ -168,6 +168,27 @@ def test_a_question_the_reading_answers_with_a_legal_play_is_recorded_as_the_ans
     assert status == 1
 
 
+def test_a_reading_with_a_blank_is_an_answer_only_where_its_tiles_lie_legally() -> None:
+    """The reader does not check where the new tiles lie when a blank is among them (it asks the blank's
+    letter first) and still scores them: `--answer read` must not take such a reading as a play unless the
+    tiles are one legal play. A real reading's fields (vision.read.BoardReading), the rules' own check."""
+    from companion.commands.watch import _not_a_play
+    from vision.read import BoardReading, NewTile
+
+    rows = ["." * 15] * 7 + ["...HOTEL......."] + ["." * 15] * 7
+
+    def reading(*tiles: tuple[str, str]) -> BoardReading:
+        return BoardReading(grid=rows, confidence=[[1.0] * 15] * 15, corners=[[0, 0], [1, 0], [1, 1], [0, 1]],
+                            located="given", score=6, warnings=[("a blank tile was played: say which letter it "
+                                                                "stands for (it scores 0)")],
+                            new_tiles=[NewTile(square=sq, letter=ch, confidence=0.9) for sq, ch in tiles])
+
+    # H9 under the H of HOTEL (D8..H8: the L is H8), and a blank on B12, apart from everything: no play
+    assert "not one legal play" in _not_a_play(reading(("H9", "A"), ("B12", "?")), rows, "en")
+    # the blank joined in line: a play (its letter is the referee's to name; it scores 0 whatever it is)
+    assert _not_a_play(reading(("H9", "A"), ("H10", "?")), rows, "en") == ""
+
+
 def test_an_mp4_video_is_watched_like_a_y4m(game: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     keys, st = game
     video = tmp_path / "game.mp4"

@@ -180,14 +180,27 @@ def _tiles_of(reading: Any) -> list[str]:
     return [f"{tile.square} {tile.letter}" for tile in reading.new_tiles or []]
 
 
-def _not_a_play(reading: Any) -> str:
-    """Why a reading's new tiles are not one legal play ('' when they are, blanks and all)."""
+def _not_a_play(reading: Any, rows: list[str], tiles: str) -> str:
+    """Why a reading's new tiles are not one legal play on `rows` ('' when they are, blanks and all)."""
+    from companion.rules.board import Board, PlacedTile, Square, Tile, load_layout
+    from companion.rules.errors import IllegalPlacement
+    from companion.rules.placement import validate_placement
+    from companion.rules.tiles import load_tileset
+
     if not reading.new_tiles:
         return "no new tile was read"
     if any("do not form a legal play" in w for w in reading.warnings):
         return "the new tiles, as read, are not one legal play"
     if reading.score is None:
         return "the new tiles, as read, cannot be scored"
+    # The reader does not check where the tiles lie when a blank is among them (it asks for the blank's
+    # letter first): checked here, any letter standing for the blank (it scores 0 whatever it is).
+    placed = [PlacedTile(Square(int(t.square[1:]) - 1, ord(t.square[0]) - 65),
+                         Tile("A", blank=True) if t.letter == "?" else Tile(t.letter)) for t in reading.new_tiles]
+    try:
+        validate_placement(Board.from_rows(rows), placed, load_layout("standard"), load_tileset(tiles))
+    except IllegalPlacement as exc:
+        return f"the new tiles, as read, are not one legal play ({exc})"
     return ""
 
 
@@ -274,7 +287,8 @@ class _Watch:
                                  tiles=self.tiles, upright=False)
         except (VisionError, ValueError) as exc:
             why = f"the frame could not be read ({exc})"
-        why = why or (_not_a_play(reading) if self.answer == "read" else "--answer skip")
+        why = why or (_not_a_play(reading, self.watcher.board, self.tiles) if self.answer == "read"
+                      else "--answer skip")
         repeated = key == self._last_question
         self._last_question = key
         if not repeated:
