@@ -19,7 +19,12 @@ lines are compared with the game's true changes (`benchmarks/watch.py`'s walk of
   part of a one-play change): must be 0;
 - answers wrong: plays taken from the reading after a question that are not exactly a change (a checker
   sees them marked as answers, never as the watcher's commits);
+- plays within a multi-play change: the watcher's commits or answers that lie within a change of several
+  plays (jheidel) with their letters right, where the change was not completed by plays (its other tiles
+  came from a question's tiles taken as read, or were missed): their scores cannot be checked;
 - final = truth: the command's final board is the last photo's board (blanks compared as blanks).
+
+Each run's JSON lines are kept in DIR/records/.
 
 jheidel's series has changes that are several plays between two photos: the watcher's commits that
 together make such a change count it as committed exactly.
@@ -85,7 +90,7 @@ def compare(game: Game, records: list[dict[str, Any]]) -> dict[str, Any]:
         done[home].append(move)
         placed[home] |= tiles
     out = {"changes": sum(1 for want, _ in truth if want), "exact": 0, "answered": 0, "silent": 0,
-           "answers_wrong": 0, "notes": []}
+           "answers_wrong": 0, "within": 0, "notes": []}
     for i, (want, score) in enumerate(truth):
         moves = done.get(i, [])
         if not moves:
@@ -93,8 +98,16 @@ def compare(game: Game, records: list[dict[str, Any]]) -> dict[str, Any]:
         whole = placed[i] == set(want) and (score is None or (len(moves) == 1 and moves[0]["score"] == score))
         if whole and all(m["by"] == "watcher" for m in moves):
             out["exact"] += 1
-        elif whole:
+            continue
+        if whole:
             out["answered"] += 1
+            continue
+        if score is None:
+            # Several plays between two photos: each of these plays lies within the change with its letters
+            # right; its own score cannot be checked, and the change's other tiles came another way (a
+            # question's tiles taken as read, or not at all: see the final board).
+            out["within"] += len(moves)
+            continue
         for m in moves:
             if not whole:
                 key = "silent" if m["by"] == "watcher" else "answers_wrong"
@@ -161,14 +174,18 @@ def main(argv: list[str] | None = None) -> int:
                 totals[fault]["failed"] += 1
                 continue
             c = compare(game, records)
-            for key in ("changes", "exact", "answered", "asked", "again", "silent", "answers_wrong"):
+            (args.frames / "records").mkdir(parents=True, exist_ok=True)  # the command's JSON lines, kept
+            (args.frames / "records" / f"{folder.name}.jsonl").write_text(
+                "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+            for key in ("changes", "exact", "answered", "asked", "again", "silent", "answers_wrong", "within"):
                 totals[fault][key] += c[key]
             totals[fault]["games"] += 1
             totals[fault]["final_equal"] += int(c["final_equal"])
             print(f"{fault:5s} {game.name:24s} committed exactly {c['exact']}/{c['changes']}, answered "
                   f"{c['answered']}, asked {c['asked']} (again {c['again']}), silently wrong {c['silent']}, "
-                  f"answers wrong {c['answers_wrong']}, final = truth: {'y' if c['final_equal'] else 'n'} "
-                  f"(exit {status}, {len(st.frames)} frames, {wall:.0f} s)", flush=True)
+                  f"answers wrong {c['answers_wrong']}, plays within a multi-play change {c['within']}, "
+                  f"final = truth: {'y' if c['final_equal'] else 'n'} (exit {status}, {len(st.frames)} frames, "
+                  f"{wall:.0f} s)", flush=True)
             if args.show or c["silent"] or not c["final_equal"]:
                 for note in c["notes"] + (c["questions"] if args.show else []):
                     print(f"      {note}")
@@ -176,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     for fault, t in totals.items():
         print(f"{fault:5s} committed exactly {t['exact']}/{t['changes']}, answered {t['answered']}, asked {t['asked']} "
               f"(again {t['again']}), silently wrong {t['silent']}, answers wrong {t['answers_wrong']}, "
-              f"final = truth {t['final_equal']}/{t['games']} games" + (f", failed {t['failed']}" if t["failed"] else ""))
+              f"plays within a multi-play change {t['within']}, final = truth {t['final_equal']}/{t['games']} games" + (f", failed {t['failed']}" if t["failed"] else ""))
     return 0
 
 
