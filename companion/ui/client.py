@@ -127,9 +127,9 @@ def manifest(base: str) -> dict[str, Any]:
             "prefer_related_applications": False}
 
 
-# Shown over the page while a follower's connection is down: Flet's client retries by itself (and the
-# server then sends the whole page of the tab's session) but shows nothing to say so. The banner is plain
-# DOM, so it shows even while Flutter waits; it watches the app's websocket (/ws) only.
+# Shown over the page while a follower's connection is down: Flet's client retries by itself (every
+# 0.5 s; `SessionResume` below keeps the page when it is back) but shows nothing to say so. The banner
+# is plain DOM, so it shows even while Flutter waits; it watches the app's websocket (/ws) only.
 RECONNECT_SCRIPT = """<script>
 (() => {
   const Native = window.WebSocket;
@@ -364,6 +364,10 @@ class ClientServer:
 
             await PlainTextResponse("Not found", status_code=404)(scope, receive, send)
             return
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            resume = SessionResume()
+            await self.flet_app(scope, resume.watch_receive(receive), resume.watch_send(send))
+            return
         await self.flet_app(scope, receive, send)
 
     async def _serve(self, entry: Entry, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -381,3 +385,90 @@ class ClientServer:
         path = entry.gz if use_gz and entry.gz is not None else entry.path
         response = FileResponse(path, media_type=entry.media_type, headers=headers)
         await response(scope, receive, send)
+
+
+# Flet's wire protocol (flet.messaging.protocol): each websocket frame of the app is [0x00][msgpack
+# [action, body]]; action 1 registers a client (the client sends the session id it kept, the server
+# answers with the session it attached and the page).
+PACKET_MESSAGE = 0x00
+REGISTER_CLIENT = 1
+
+
+def _unpack(frame: bytes | None) -> list[Any] | None:
+    """A protocol message [action, body] from a websocket frame, or None for anything else."""
+    import msgpack
+
+    if not frame or frame[0] != PACKET_MESSAGE:
+        return None
+    try:
+        message = msgpack.unpackb(frame[1:], raw=False, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException):
+        return None
+    return message if isinstance(message, list) and len(message) == 2 else None
+
+
+def _holds_control(value: Any) -> bool:
+    if isinstance(value, dict):
+        return "_c" in value or any(_holds_control(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_control(v) for v in value)
+    return False
+
+
+class SessionResume:
+    """A tab that comes back to its session (its Wi-Fi dropped for a moment) keeps the page it shows.
+
+    Flet answers a client that resumes its session with the session's whole page: every control again,
+    with the ids the client already has. The client (flet-web 1.0.5) then swaps each control of its
+    tree for an equal new one, and Flutter compares each old control with its new copy: a control's
+    `==` compares its properties deeply with `DeepCollectionEquality`, whose unordered map comparison
+    compares every nested entry twice, so the time doubles with each level of the tree. On a
+    follower's page (7.7 KB of controls) the tab's main thread was still in that comparison 60 s later
+    (CDP `Debugger.pause` stacks, in the wasm and the JS build alike: Flutter rebuilding the page,
+    `Control.==`, `MapEquality.equals`). A new session's page is not affected: its controls have new ids,
+    so each comparison stops at the id.
+
+    So the answer to a resuming client keeps the page's own properties (route, title, theme...) and
+    leaves out its controls: the client keeps the tree it shows, and the app redraws the tab's screen
+    as new controls on the page's `connect` event (`components/app.py`), which also brings back any
+    change sent while the connection was already dead and lost on the way."""
+
+    def __init__(self) -> None:
+        self.asked_session: str | None = None
+        self.answered = False
+
+    def watch_receive(self, receive: Any) -> Any:
+        async def watched() -> Any:
+            event = await receive()
+            if self.asked_session is None and event.get("type") == "websocket.receive":
+                message = _unpack(event.get("bytes"))
+                if message is not None and message[0] == REGISTER_CLIENT and isinstance(message[1], dict):
+                    self.asked_session = str(message[1].get("session_id") or "")
+            return event
+
+        return watched
+
+    def watch_send(self, send: Any) -> Any:
+        async def watched(event: Any) -> None:
+            if not self.answered and event.get("type") == "websocket.send" and event.get("bytes"):
+                message = _unpack(event["bytes"])
+                if message is not None and message[0] == REGISTER_CLIENT:
+                    self.answered = True
+                    event = {**event, "bytes": self.answer(event["bytes"], message)}
+            await send(event)
+
+        return watched
+
+    def answer(self, frame: bytes, message: list[Any]) -> bytes:
+        """The register answer `frame` as Flet sent it, or without the page's controls when the client
+        resumed its session."""
+        import msgpack
+
+        body = message[1]
+        resumed = (isinstance(body, dict) and bool(self.asked_session) and body.get("session_id") == self.asked_session
+                   and not body.get("error") and isinstance(body.get("page_patch"), dict))
+        if not resumed:
+            return frame
+        page = body["page_patch"]
+        kept = {k: v for k, v in page.items() if k in ("_c", "_i") or not _holds_control(v)}
+        return bytes([PACKET_MESSAGE]) + msgpack.packb([message[0], {**body, "page_patch": kept}], use_bin_type=True)

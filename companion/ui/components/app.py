@@ -92,6 +92,9 @@ def App():
     page = ft.context.page
     app, _ = ft.use_state(lambda: first_state(page.route))
     _, redraw = ft.use_state(0)
+    # How many times this tab's connection came back: the screen's key, so it is drawn again as new
+    # controls after a drop (the client kept its old ones: `client.SessionResume`).
+    connection, set_connection = ft.use_state(0)
     # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
     # not come back yet: an echo arriving after the tab moved on must not move it back.
     pushed = ft.use_ref(list)
@@ -113,6 +116,7 @@ def App():
         # connection, but the hub forgot it and Flet dropped the updates meanwhile. Watch the table
         # again and redraw it now, so it catches up without waiting for the next change.
         subscribe()
+        set_connection(lambda n: n + 1)
         page.run_task(bump)
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
@@ -172,8 +176,9 @@ def App():
         body = Home(app)
     if screen == "verdict" or screen in FULL_SCREENS:
         # The ruling fills the screen so the whole table can read it; a tap (or a few seconds) closes it.
-        return ft.SafeArea(expand=True, content=body)
+        return ft.SafeArea(key=f"connection-{connection}", expand=True, content=body)
     return ft.SafeArea(
+        key=f"connection-{connection}",
         expand=True,
         # The container spans the page and centres the content column on it (a Column alone shrinks to
         # its content and sat in the top left corner of a laptop screen); on a phone the column's width
