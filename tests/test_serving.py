@@ -73,6 +73,13 @@ def test_the_client_is_compressed_versioned_and_identical_to_flet_webs(app):
     # Every file the page names is there.
     for ref in re.findall(r'(?:src|href)="(/client/[^"]+)"', page):
         assert _get(app + ref)[0] == 200, ref
+    # And every file it preloads (started while the page is parsed: client.PRELOAD_SCRIPT).
+    preloads = re.findall(r"\['(/client/[^']+)', '(?:fetch|module)'\]", page)
+    assert {p.removeprefix(base) for p in preloads} == {
+        "assets/FontManifest.json", "assets/fonts/MaterialIcons-Regular.otf", "assets/fonts/roboto.woff2",
+        "main.dart.wasm", "canvaskit/skwasm.wasm", "main.dart.mjs", "canvaskit/skwasm.js"}
+    for ref in preloads:
+        assert _get(app + ref)[0] == 200, ref
 
 
 def test_only_what_the_app_uses_is_served(app):

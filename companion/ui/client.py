@@ -52,7 +52,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 
 PREFIX = "/client/"
 # Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
-RECIPE = 6
+RECIPE = 8
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -163,6 +163,34 @@ RECONNECT_SCRIPT = """<script>
 </script>""".replace("THEME", THEME_COLOR)
 
 
+# Started while the page is parsed instead of one after another (page -> flutter_bootstrap.js -> the
+# renderer's scripts -> its wasm; fonts only once the app runs): the files a Chromium phone's client
+# fetches, but only where flutter_bootstrap.js is sure to choose that build (WebAssembly GC, WebGL 2, and
+# the browser's own image decoders and line breaker, else it takes skwasm_heavy or the JS build): a
+# preload the page does not use would cost a phone megabytes. `as="fetch"` with `crossorigin` matches
+# Flutter's own fetch() of these files, so the preloaded response is reused, not fetched twice.
+PRELOAD_SCRIPT = """<script>
+(() => {
+  const gc = typeof WebAssembly === 'object' &&
+    WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 95, 1, 120, 0]));
+  const gl2 = !!document.createElement('canvas').getContext('webgl2');
+  const own = typeof ImageDecoder !== 'undefined' && typeof Intl.v8BreakIterator !== 'undefined';
+  const files = [['BASEassets/FontManifest.json', 'fetch'], ['BASEassets/fonts/MaterialIcons-Regular.otf', 'fetch'],
+                 ['BASEassets/fonts/roboto.woff2', 'fetch']];
+  if (gc && gl2 && own) {
+    files.push(['BASEmain.dart.wasm', 'fetch'], ['BASEcanvaskit/skwasm.wasm', 'fetch'],
+               ['BASEmain.dart.mjs', 'module'], ['BASEcanvaskit/skwasm.js', 'module']);
+  }
+  for (const [href, kind] of files) {
+    const link = document.createElement('link');
+    if (kind === 'module') { link.rel = 'modulepreload'; } else { link.rel = 'preload'; link.as = kind; link.crossOrigin = 'anonymous'; }
+    link.href = href;
+    document.head.appendChild(link);
+  }
+})();
+</script>"""
+
+
 def _index(web_dir: Path, base: str) -> bytes:
     """flet-web's page with Flet's settings (as its own server writes them), pointing at the versioned
     client, with this app's name, manifest, icons and the reconnecting banner."""
@@ -189,7 +217,8 @@ def _index(web_dir: Path, base: str) -> bytes:
     html = html.replace('href="manifest.json"', f'href="{base}manifest.webmanifest"')
     html = html.replace('content="black"', 'content="default"')
     head = (f'<meta name="theme-color" content="{THEME_COLOR}">\n'
-            f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n  {RECONNECT_SCRIPT}\n')
+            f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n  {RECONNECT_SCRIPT}\n'
+            f'  {PRELOAD_SCRIPT.replace("BASE", base)}\n')
     html = html.replace("</head>", head + "</head>", 1)
     return html.encode("utf-8")
 
