@@ -196,10 +196,17 @@ def test_the_app_can_be_added_to_a_phones_home_screen(tmp_path, playwright_insta
         context = playwright_instance.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, args=BASE_ARGS, viewport=PHONE)
         try:
-            tab = Tab(context.pages[0] if context.pages else context.new_page(), url)
+            page = context.pages[0] if context.pages else context.new_page()
+            asked: list[str] = []
+            page.on("request", lambda r: asked.append(r.url))
+            tab = Tab(page, url)
             tab.open()
             tab.button("New game").first.wait_for(timeout=25_000)
-            page = tab.page
+            page.wait_for_timeout(1500)
+            # Nothing is fetched from anywhere but the table's machine (the Flet client's Rive plugin
+            # fetched its runtime from cdn.jsdelivr.net: client.PRELOAD_SCRIPT keeps it off the page).
+            outside = [u for u in asked if not u.startswith((url, "blob:", "data:"))]
+            assert outside == [], outside
             # The page links its manifest; the manifest names the app with its own icons and colours.
             link = page.locator('link[rel="manifest"]')
             assert link.count() == 1

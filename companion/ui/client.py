@@ -52,7 +52,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 
 PREFIX = "/client/"
 # Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
-RECIPE = 8
+RECIPE = 9
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -187,6 +187,16 @@ PRELOAD_SCRIPT = """<script>
     link.href = href;
     document.head.appendChild(link);
   }
+  // The Flet client's Rive plugin appends a <script> for its runtime from cdn.jsdelivr.net when the app
+  // starts, although this app shows no Rive animation: a phone with internet would fetch it (and its
+  // wasm) over the table's Wi-Fi while the others join, and every phone would tell a CDN it is here.
+  // Not appended, it behaves as on a Wi-Fi without internet (the plugin waits for a load that never
+  // comes; the app does not wait for it).
+  const append = Element.prototype.append;
+  Element.prototype.append = function (...nodes) {
+    const kept = nodes.filter((n) => !(n instanceof HTMLScriptElement && /^https:[/][/]cdn[.]jsdelivr[.]net[/]npm[/]@rive-app[/]/.test(n.src)));
+    return append.apply(this, kept);
+  };
 })();
 </script>"""
 
