@@ -172,6 +172,11 @@ def test_a_follower_that_loses_the_wifi_says_so_and_catches_up_without_a_reload(
             _shown(ref, "Ann to play")
             _shown(fol, "Ann to play")
             print(f"caught up {caught_up:.1f} s after the link came back")
+            # Opened again in the same tab (a reload: the browser keeps the session id, nothing is drawn
+            # yet): the whole page comes, not only the page's own properties.
+            fol.open()
+            _shown(fol, "Watching (read-only)")
+            _shown(fol, "Ann to play")
         except Exception:
             failure_shot(ref, "join-reconnect-ref")
             if "fol" in locals():
@@ -204,7 +209,7 @@ def test_the_app_can_be_added_to_a_phones_home_screen(tmp_path, playwright_insta
             tab.button("New game").first.wait_for(timeout=25_000)
             page.wait_for_timeout(1500)
             # Nothing is fetched from anywhere but the table's machine (the Flet client's Rive plugin
-            # fetched its runtime from cdn.jsdelivr.net: client.PRELOAD_SCRIPT keeps it off the page).
+            # fetched its runtime from cdn.jsdelivr.net: client.NO_CDN_SCRIPT keeps it off the page).
             outside = [u for u in asked if not u.startswith((url, "blob:", "data:"))]
             assert outside == [], outside
             # The page links its manifest; the manifest names the app with its own icons and colours.

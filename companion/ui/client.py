@@ -52,7 +52,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 
 PREFIX = "/client/"
 # Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
-RECIPE = 9
+RECIPE = 12
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -150,8 +150,13 @@ RECONNECT_SCRIPT = """<script>
   };
   class WatchedSocket extends Native {
     constructor(url, protocols) {
-      super(url, protocols);
-      if (!/\\/ws(\\?|$)/.test(new URL(String(url), location.href).pathname + '?')) return;
+      const address = new URL(String(url), location.href);
+      const app = /\\/ws$/.test(address.pathname);
+      // A page that had its connection and lost it says so: the server then keeps the page it shows
+      // (SessionResume). A reloaded page starts empty and gets the whole page, as Flet sends it.
+      if (app && wasOpen) address.searchParams.set('resume', '1');
+      super(app ? address.href : url, protocols);
+      if (!app) return;
       this.addEventListener('open', () => { open++; wasOpen = true; show(false); });
       this.addEventListener('close', () => { open = Math.max(0, open - 1); if (wasOpen && !open) show(true); });
     }
@@ -163,35 +168,14 @@ RECONNECT_SCRIPT = """<script>
 </script>""".replace("THEME", THEME_COLOR)
 
 
-# Started while the page is parsed instead of one after another (page -> flutter_bootstrap.js -> the
-# renderer's scripts -> its wasm; fonts only once the app runs): the files a Chromium phone's client
-# fetches, but only where flutter_bootstrap.js is sure to choose that build (WebAssembly GC, WebGL 2, and
-# the browser's own image decoders and line breaker, else it takes skwasm_heavy or the JS build): a
-# preload the page does not use would cost a phone megabytes. `as="fetch"` with `crossorigin` matches
-# Flutter's own fetch() of these files, so the preloaded response is reused, not fetched twice.
-PRELOAD_SCRIPT = """<script>
+# The Flet client's Rive plugin appends a <script> for its runtime from cdn.jsdelivr.net when the app
+# starts, although this app shows no Rive animation: a phone with internet would fetch it (and its wasm)
+# over the table's Wi-Fi while the others join, and every phone would tell a CDN it is here. Not
+# appended, it behaves as on a Wi-Fi without internet (the plugin waits for a load that never comes; the
+# app does not wait for it). (Preloading the wasm and fonts from the page was measured and dropped:
+# `benchmarks/phone_join.py` showed no gain for one phone and four phones sharing a link 0.6-1.3 s slower.)
+NO_CDN_SCRIPT = """<script>
 (() => {
-  const gc = typeof WebAssembly === 'object' &&
-    WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 95, 1, 120, 0]));
-  const gl2 = !!document.createElement('canvas').getContext('webgl2');
-  const own = typeof ImageDecoder !== 'undefined' && typeof Intl.v8BreakIterator !== 'undefined';
-  const files = [['BASEassets/FontManifest.json', 'fetch'], ['BASEassets/fonts/MaterialIcons-Regular.otf', 'fetch'],
-                 ['BASEassets/fonts/roboto.woff2', 'fetch']];
-  if (gc && gl2 && own) {
-    files.push(['BASEmain.dart.wasm', 'fetch'], ['BASEcanvaskit/skwasm.wasm', 'fetch'],
-               ['BASEmain.dart.mjs', 'module'], ['BASEcanvaskit/skwasm.js', 'module']);
-  }
-  for (const [href, kind] of files) {
-    const link = document.createElement('link');
-    if (kind === 'module') { link.rel = 'modulepreload'; } else { link.rel = 'preload'; link.as = kind; link.crossOrigin = 'anonymous'; }
-    link.href = href;
-    document.head.appendChild(link);
-  }
-  // The Flet client's Rive plugin appends a <script> for its runtime from cdn.jsdelivr.net when the app
-  // starts, although this app shows no Rive animation: a phone with internet would fetch it (and its
-  // wasm) over the table's Wi-Fi while the others join, and every phone would tell a CDN it is here.
-  // Not appended, it behaves as on a Wi-Fi without internet (the plugin waits for a load that never
-  // comes; the app does not wait for it).
   const append = Element.prototype.append;
   Element.prototype.append = function (...nodes) {
     const kept = nodes.filter((n) => !(n instanceof HTMLScriptElement && /^https:[/][/]cdn[.]jsdelivr[.]net[/]npm[/]@rive-app[/]/.test(n.src)));
@@ -228,7 +212,7 @@ def _index(web_dir: Path, base: str) -> bytes:
     html = html.replace('content="black"', 'content="default"')
     head = (f'<meta name="theme-color" content="{THEME_COLOR}">\n'
             f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n  {RECONNECT_SCRIPT}\n'
-            f'  {PRELOAD_SCRIPT.replace("BASE", base)}\n')
+            f'  {NO_CDN_SCRIPT}\n')
     html = html.replace("</head>", head + "</head>", 1)
     return html.encode("utf-8")
 
@@ -404,7 +388,7 @@ class ClientServer:
             await PlainTextResponse("Not found", status_code=404)(scope, receive, send)
             return
         if scope["type"] == "websocket" and scope["path"] == "/ws":
-            resume = SessionResume()
+            resume = SessionResume(reconnecting=b"resume=1" in scope.get("query_string", b""))
             await self.flet_app(scope, resume.watch_receive(receive), resume.watch_send(send))
             return
         await self.flet_app(scope, receive, send)
@@ -472,7 +456,10 @@ class SessionResume:
     as new controls on the page's `connect` event (`components/app.py`), which also brings back any
     change sent while the connection was already dead and lost on the way."""
 
-    def __init__(self) -> None:
+    def __init__(self, reconnecting: bool) -> None:
+        # Said by the page's own script (RECONNECT_SCRIPT) when it had a connection and lost it: only then
+        # does the client have a tree to keep. A reloaded tab resumes its session too, with nothing drawn.
+        self.reconnecting = reconnecting
         self.asked_session: str | None = None
         self.answered = False
 
@@ -504,7 +491,8 @@ class SessionResume:
         import msgpack
 
         body = message[1]
-        resumed = (isinstance(body, dict) and bool(self.asked_session) and body.get("session_id") == self.asked_session
+        resumed = (self.reconnecting and isinstance(body, dict) and bool(self.asked_session)
+                   and body.get("session_id") == self.asked_session
                    and not body.get("error") and isinstance(body.get("page_patch"), dict))
         if not resumed:
             return frame
