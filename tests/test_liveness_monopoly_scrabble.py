@@ -342,7 +342,7 @@ def test_an_eliminated_player_is_not_offered_a_challenge() -> None:
     log.state.eliminated.append("Hat")
     log.push(Play(player="Car", position="8G", word="CAT"))
     assert legal_moves(log.state).challengers() == ["Dog"]
-    with pytest.raises(RulesError, match="Hat is not playing in this game"):
+    with pytest.raises(RulesError, match="^Hat has been eliminated and takes no more part in play$"):
         log.push(Challenge(challenger="Hat", acceptable=False))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -19,6 +19,7 @@ from companion.games.monopoly_scrabble.rules import (
     POT,
     BingoChoice,
     Card,
+    CardEffectKind,
     Challenge,
     EndGame,
     JailFee,
@@ -29,6 +30,7 @@ from companion.games.monopoly_scrabble.rules import (
     Sell,
     Settings,
     Start,
+    Step,
     new_game,
     new_state,
 )
@@ -475,3 +477,26 @@ def test_a_tax_space_when_the_printed_track_has_one() -> None:
     data["track"]["spaces"][4] = {"type": "tax", "name": "Luxury Tax"}
     with pytest.raises(IllegalAction, match="tax space without an amount"):
         game(data, None)
+
+
+def test_every_card_effect_has_its_entry_in_the_dispatch_table() -> None:
+    """Card effects are dispatched by a table (`_card_effects`), like events: each effect the event model
+    accepts has an entry (the shipped full game plays every one of them, `test_monopoly_full_game.py`)."""
+    assert set(get_args(CardEffectKind)) == set(new_state()._card_effects())
+
+
+def test_each_step_is_said_in_one_sentence() -> None:
+    """What the turn waits for, as the table is told it (`Step.describe`), for every kind of step."""
+    said = {kind: Step(kind, "Ann", 50, **extra).describe({"brown": "Old Kent Road"})
+            for kind, extra in (("jail_fee", {}), ("bingo_choice", {"options": ("brown", "blue")}),
+                                ("card", {"deck": "chance"}), ("debt", {"creditor": POT, "reason": "a tax"}),
+                                ("move", {}), ("end_game", {}), ("mystery", {}))}
+    assert said == {
+        "jail_fee": "Ann pays M50 to leave Jail",
+        "bingo_choice": "Ann chooses a Property Card for the bingo: Old Kent Road, blue",
+        "card": "Ann draws a Chance card; record its effect",
+        "debt": "Ann owes M50 to Free Parking (a tax) and must sell Property Cards",
+        "move": "Ann moves 50 spaces",
+        "end_game": "the game is over: record the tiles left on each rack",
+        "mystery": "mystery",
+    }

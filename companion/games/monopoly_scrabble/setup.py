@@ -15,7 +15,7 @@ from companion.ui.table import PlayerInfo
 
 
 @ft.component
-def MonopolySetupForm(app: AppState):
+def MonopolySetupForm(app: AppState) -> ft.Control:
     tab: MonopolyTab = app.local(VARIANT)
     f = app.form
     names = [f.names[i] or f"Player {i + 1}" for i in range(app.player_count)]

@@ -18,12 +18,13 @@ from companion.ui.models import AppState
 
 
 @ft.component
-def MonopolyTurn(app: AppState):
-    return TurnScreen(app, steps=MonopolySteps)
+def MonopolyTurn(app: AppState) -> ft.Control:
+    screen: ft.Control = TurnScreen(app, steps=MonopolySteps)  # TurnScreen (components/turn.py): not annotated yet
+    return screen
 
 
 @ft.component
-def MonopolyFollower(app: AppState):
+def MonopolyFollower(app: AppState) -> ft.Control:
     game = app.game
     return ft.Column([*(ft.Text(line) for line in game.follow_lines()), BoardGrid(app, interactive=False)],
                      spacing=10)
