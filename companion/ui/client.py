@@ -413,7 +413,7 @@ REGISTER_CLIENT = 1
 
 def _unpack(frame: bytes | None) -> list[Any] | None:
     """A protocol message [action, body] from a websocket frame, or None for anything else."""
-    import msgpack
+    import msgpack  # type: ignore[import-untyped]  # (no type information shipped)
 
     if not frame or frame[0] != PACKET_MESSAGE:
         return None
@@ -492,4 +492,5 @@ class SessionResume:
             return frame
         page = body["page_patch"]
         kept = {k: v for k, v in page.items() if k in ("_c", "_i") or not _holds_control(v)}
-        return bytes([PACKET_MESSAGE]) + msgpack.packb([message[0], {**body, "page_patch": kept}], use_bin_type=True)
+        packed: bytes = msgpack.packb([message[0], {**body, "page_patch": kept}], use_bin_type=True)
+        return bytes([PACKET_MESSAGE]) + packed
