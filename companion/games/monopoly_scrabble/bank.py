@@ -7,7 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.games.monopoly_scrabble.rules import POT
-from companion.games.monopoly_scrabble.steps import MonopolySteps
+from companion.games.monopoly_scrabble.steps import MonopolyScrabbleSteps
 from companion.ui import theme
 from companion.ui.components.layout import side_by_side
 from companion.ui.components.players import PlayersStrip
@@ -44,7 +44,7 @@ def BankScreen(app: AppState) -> ft.Control:
             for p in game.players]),
     ]
     # What the turn waits for (card, jail fee, bingo, debt): the same one-tap actions as the turn screen.
-    items.append(MonopolySteps(app, word_entry=False))
+    items.append(MonopolyScrabbleSteps(app, word_entry=False))
     items.append(ft.Text("Property Cards", weight=ft.FontWeight.BOLD))
     assert profile is not None
     items.append(_table(["Card", "Owner", "Rent", "Value"], [

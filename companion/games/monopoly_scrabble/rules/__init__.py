@@ -28,7 +28,7 @@ Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`):
                 for and the game is settled.
 - `undo`        (shared) cancels the latest event.
 
-State (`MonopolyState`): `cash` per account (`bank`, `pot` = Free Parking, each player), `ledger` (every
+State (`MonopolyScrabbleState`): `cash` per account (`bank`, `pot` = Free Parking, each player), `ledger` (every
 money transaction, payer -> payee), `owners` (group -> player or None for the Bank), `positions`,
 `in_jail`, `rack_counts`, `bag_count`, `bank_rack_count`, `board`, `turns` (the turn record),
 `eliminated`, `pending` (what the current turn waits for, first item first: `jail_fee`,
@@ -60,7 +60,7 @@ from companion.games.monopoly_scrabble.rules.events import (
     Challenge,
     EndGame,
     JailFee,
-    MonopolyEvent,
+    MonopolyScrabbleEvent,
     Pass,
     Play,
     ReplaceBlank,
@@ -69,25 +69,25 @@ from companion.games.monopoly_scrabble.rules.events import (
     Start,
 )
 from companion.games.monopoly_scrabble.rules.records import ACCOUNT_WORDS, CardTransfer, Step, TurnRecord
-from companion.games.monopoly_scrabble.rules.state import STEP_WORDS, Judge, MonopolyState
+from companion.games.monopoly_scrabble.rules.state import STEP_WORDS, Judge, MonopolyScrabbleState
 from companion.games.monopoly_scrabble.rules.summary import format_summary
 from companion.rules.errors import IllegalAction, RulesDataError
 from companion.rules.ledger import Transaction
 
 
-def new_state(judge: Judge | None = None) -> MonopolyState:
-    return MonopolyState(judge=judge)
+def new_state(judge: Judge | None = None) -> MonopolyScrabbleState:
+    return MonopolyScrabbleState(judge=judge)
 
 
 def new_game(players: list[str], banker: str | None = None, profile: Profile | str = "monopoly_scrabble",
-             judge: Judge | None = None, bank_rack: str | None = None) -> GameLog[MonopolyState]:
+             judge: Judge | None = None, bank_rack: str | None = None) -> GameLog[MonopolyScrabbleState]:
     """A started game: the profile is embedded in the `start` event, so the log replays the same game
     even after the profile file is edited."""
     try:
         chosen = profile if isinstance(profile, Profile) else load_profile(profile)
     except RulesDataError as exc:
         raise IllegalAction(str(exc)) from None
-    log: GameLog[MonopolyState] = GameLog(lambda: new_state(judge))
+    log: GameLog[MonopolyScrabbleState] = GameLog(lambda: new_state(judge))
     log.push(Start(settings=Settings(players=players, banker=banker, profile=chosen.name,
                                      profile_data=chosen.model_dump(mode="json"), bank_rack=bank_rack)))
     return log
@@ -108,8 +108,8 @@ __all__ = [
     "EndGame",
     "JailFee",
     "Judge",
-    "MonopolyEvent",
-    "MonopolyState",
+    "MonopolyScrabbleEvent",
+    "MonopolyScrabbleState",
     "Pass",
     "Play",
     "ReplaceBlank",

@@ -109,9 +109,9 @@ class EndGame(Event):
     tiles_left: dict[str, int] | None = None
 
 
-MonopolyEvent = Annotated[
+MonopolyScrabbleEvent = Annotated[
     Start | JailFee | ReplaceBlank | Play | BingoChoice | Card | Sell | Pass | Challenge | EndGame | Undo,
     Field(discriminator="type"),
 ]
-_EVENT_UNION: Any = MonopolyEvent  # mypy reads an 11-member union as a type[] call; the adapter is still typed
-EVENT_ADAPTER: TypeAdapter[MonopolyEvent] = TypeAdapter(_EVENT_UNION)
+_EVENT_UNION: Any = MonopolyScrabbleEvent  # mypy reads an 11-member union as a type[] call; the adapter is still typed
+EVENT_ADAPTER: TypeAdapter[MonopolyScrabbleEvent] = TypeAdapter(_EVENT_UNION)

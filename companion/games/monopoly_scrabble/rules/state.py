@@ -88,7 +88,7 @@ class _LastPlay(LastPlay):
 
 
 @dataclass
-class MonopolyState(WordBoardState):
+class MonopolyScrabbleState(WordBoardState):
     """The folded state of a Monopoly Scrabble game (see the package docstring)."""
 
     GAME_LABEL = "Monopoly Scrabble"
@@ -117,7 +117,7 @@ class MonopolyState(WordBoardState):
     end_reason: str | None = None
     _insert_at: int = 0
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> MonopolyState:
+    def __deepcopy__(self, memo: dict[int, Any]) -> MonopolyScrabbleState:
         # GameLog copies the state on every event: through the constructor, field by field (`copy_state`).
         return copy_state(self, _copy_field)
 

@@ -9,7 +9,7 @@ from companion.rules.money import money_prefixed as money
 
 
 def format_summary(s: dict[str, Any]) -> str:
-    """`MonopolyState.summary()` as the plain text `companion replay` prints."""
+    """`MonopolyScrabbleState.summary()` as the plain text `companion replay` prints."""
     lines = [f"Monopoly Scrabble, {len(s['players'])} players, "
              + (f"game over ({s['end_reason']})" if s["finished"] else f"in progress: {s['next']}")]
     lines.append(f"{'player':<10} {'cash':>9} {'cards':>9} {'wealth':>9}  position / status")

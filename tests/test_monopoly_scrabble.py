@@ -23,7 +23,7 @@ from companion.games.monopoly_scrabble.rules import (
     Challenge,
     EndGame,
     JailFee,
-    MonopolyState,
+    MonopolyScrabbleState,
     Pass,
     Play,
     ReplaceBlank,
@@ -61,16 +61,16 @@ def small_track(**over: Any) -> dict[str, Any]:
 
 
 def game(profile: Profile | dict[str, Any] | None = None, players: list[str] | None = None,
-         *events: Event) -> GameLog[MonopolyState]:
+         *events: Event) -> GameLog[MonopolyScrabbleState]:
     data = profile.model_dump(mode="json") if isinstance(profile, Profile) else profile
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=players or PLAYERS, profile_data=data)))
     for e in events:
         log.push(e)
     return log
 
 
-def conserved(state: MonopolyState) -> None:
+def conserved(state: MonopolyScrabbleState) -> None:
     assert state.profile is not None
     assert state.total_money == state.profile.amounts.bank_float.value
     assert all(v >= 0 for k, v in state.cash.items() if k != BANK)
@@ -293,7 +293,7 @@ def test_valid_word_challenge_costs_the_challenger_the_next_turn() -> None:
 
 
 def test_judge_callable_decides_a_challenge() -> None:
-    log: GameLog[MonopolyState] = GameLog(lambda: new_state(judge=lambda words: all(w == "GAME" for w in words)))
+    log: GameLog[MonopolyScrabbleState] = GameLog(lambda: new_state(judge=lambda words: all(w == "GAME" for w in words)))
     log.push(Start(settings=Settings(players=PLAYERS)))
     log.push(Play(player="Car", position="8H", word="GAXE"))
     s = log.push(Challenge(challenger="Dog"))
@@ -301,7 +301,7 @@ def test_judge_callable_decides_a_challenge() -> None:
 
 
 def test_replace_a_blank_from_the_rack_and_from_the_bank() -> None:
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=PLAYERS, bank_rack="MAEIOUS")))
     log.push(Play(player="Car", position="8H", word="GAmE"))  # the M is a blank on J8
     j8 = parse_square("J8")
@@ -444,7 +444,7 @@ def test_the_turn_says_what_it_waits_for() -> None:
 
 def test_a_word_of_bought_tiles_only_is_legal() -> None:
     # "You must use one or more of your letters. This can include tiles you purchase from the Bank."
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=PLAYERS, bank_rack="GAMEXYZ")))
     s = log.push(Play(player="Car", position="8H", word="GAME", bought="GAME", bank_drawn="ABCD"))
     assert s.cash["Car"] == 1000 - 400 and s.cash[POT] == 500 + 400
@@ -481,7 +481,7 @@ def test_a_tax_space_when_the_printed_track_has_one() -> None:
 
 def test_every_card_effect_has_its_entry_in_the_dispatch_table() -> None:
     """Card effects are dispatched by a table (`_card_effects`), like events: each effect the event model
-    accepts has an entry (the shipped full game plays every one of them, `test_monopoly_full_game.py`)."""
+    accepts has an entry (the shipped full game plays every one of them, `test_monopoly_scrabble_full_game.py`)."""
     assert set(get_args(CardEffectKind)) == set(new_state()._card_effects())
 
 
