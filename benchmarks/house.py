@@ -109,17 +109,22 @@ def local_imports(tree: ast.AST) -> int:
 
 
 def strict_files(root: Path) -> list[Path]:
-    """The files pyproject's [tool.mypy] `files` names: folders walked for .py, globs expanded."""
+    """The files pyproject's [tool.mypy] `files` names: folders walked for .py (less the `exclude` patterns,
+    which mypy applies to the files it finds in folders), globs expanded."""
     config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    listed = config.get("tool", {}).get("mypy", {}).get("files", [])
+    mypy = config.get("tool", {}).get("mypy", {})
+    listed = mypy.get("files", [])
     if isinstance(listed, str):
         listed = [part.strip() for part in listed.split(",") if part.strip()]
+    excluded = mypy.get("exclude", [])
+    excluded = [re.compile(x) for x in ([excluded] if isinstance(excluded, str) else excluded)]
     chosen: set[Path] = set()
     for entry in listed:
         for match in sorted(glob.glob(str(root / entry), recursive=True)):
             path = Path(match)
             if path.is_dir():
-                chosen.update(p for p in path.rglob("*.py") if "__pycache__" not in p.parts)
+                chosen.update(p for p in path.rglob("*.py") if "__pycache__" not in p.parts
+                              and not any(x.search(p.relative_to(root).as_posix()) for x in excluded))
             elif path.suffix == ".py":
                 chosen.add(path)
     return sorted(chosen)

@@ -18,7 +18,7 @@ from companion.games import GAMES
 from companion.games.classic.table import new_classic
 from companion.games.monopoly_builder.table import BuilderTable, new_builder
 from companion.games.monopoly_deal.table import new_deal
-from companion.games.monopoly_scrabble.table import new_monopoly
+from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
 from companion.ui.persist import rebuild
 from companion.ui.table import PlayerInfo, StaleView, TableBase
 from companion.ui.word_table import WordEngine, WordTable
@@ -28,7 +28,7 @@ SEATS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "green")]
 
 NEW_GAMES: dict[str, Callable[[], TableBase]] = {
     "classic": lambda: new_classic(list(SEATS)),
-    "monopoly_scrabble": lambda: new_monopoly(list(SEATS), banker="Ann"),
+    "monopoly_scrabble": lambda: new_monopoly_scrabble(list(SEATS), banker="Ann"),
     "monopoly_deal": lambda: new_deal(list(SEATS)),
     "monopoly_builder": lambda: new_builder(list(SEATS)),
 }

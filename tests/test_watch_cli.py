@@ -207,11 +207,11 @@ def test_an_mp4_video_is_watched_like_a_y4m(game: Any, tmp_path: Path, capsys: p
 
 def test_with_a_game_log_moves_go_through_the_games_table(game: Any, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
     from companion.ui.table import PlayerInfo
 
     keys, st = game
-    table = new_monopoly([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
+    table = new_monopoly_scrabble([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
     log = tmp_path / "game.json"
     log.write_text(table.engine.events_json(), encoding="utf-8")
     folder = tmp_path / "frames"

@@ -51,7 +51,7 @@ def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
 
 
 @ft.component
-def BuilderBank(app: AppState):
+def BuilderBank(app: AppState) -> ft.Control:
     game: BuilderTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")

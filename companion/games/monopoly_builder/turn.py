@@ -324,6 +324,10 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         if not app.error and game.finished:
             app.go("builder_end")  # the penthouse: straight to the score
 
+    def cancel() -> None:
+        tab.clear_turn()
+        app.touch()
+
     return [ft.Semantics(identifier="build", content=ft.Container(
         bgcolor="#EDE7F6", padding=8, border_radius=6, content=ft.Column([
             ft.Text(f"{p}: {words[:1].upper() + words[1:]}.", weight=ft.FontWeight.BOLD, size=13),
@@ -331,7 +335,7 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             chip_stepper("pay", st.colours, tab.pay, st.resources[p], app.touch),
             ft.Row([ft.FilledButton(f"Build {what} on {tab.site}", on_click=lambda e: build(),
                                     disabled=paying not in offered),
-                    ft.TextButton("Cancel", on_click=lambda e: (tab.clear_turn(), app.touch()))], wrap=True),
+                    ft.TextButton("Cancel", on_click=lambda e: cancel())], wrap=True),
         ], spacing=4, tight=True)))]
 
 
@@ -366,7 +370,7 @@ def grid_panel(app: AppState, game: BuilderTable, interactive: bool) -> list[ft.
 
 
 @ft.component
-def BuilderTurn(app: AppState):
+def BuilderTurn(app: AppState) -> ft.Control:
     game: BuilderTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")

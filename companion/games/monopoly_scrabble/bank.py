@@ -7,7 +7,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.games.monopoly_scrabble.rules import POT
-from companion.games.monopoly_scrabble.steps import MonopolySteps
+from companion.games.monopoly_scrabble.steps import MonopolyScrabbleSteps
 from companion.ui import theme
 from companion.ui.components.layout import side_by_side
 from companion.ui.components.players import PlayersStrip
@@ -15,14 +15,14 @@ from companion.ui.models import AppState
 
 
 def _table(columns: list[str], rows: list[list[ft.Control]]) -> ft.Control:
-    table = ft.DataTable(columns=[ft.DataColumn(ft.Text(c)) for c in columns],
+    table = ft.DataTable(columns=[ft.DataColumn(label=ft.Text(c)) for c in columns],
                          rows=[ft.DataRow(cells=[ft.DataCell(c) for c in r]) for r in rows],
                          column_spacing=12, heading_row_height=32, data_row_min_height=28, data_row_max_height=36)
     return ft.Row([table], scroll=ft.ScrollMode.AUTO)
 
 
 @ft.component
-def BankScreen(app: AppState):
+def BankScreen(app: AppState) -> ft.Control:
     game = app.game
     if game is None:
         return ft.Text("No game yet.")
@@ -44,7 +44,7 @@ def BankScreen(app: AppState):
             for p in game.players]),
     ]
     # What the turn waits for (card, jail fee, bingo, debt): the same one-tap actions as the turn screen.
-    items.append(MonopolySteps(app, word_entry=False))
+    items.append(MonopolyScrabbleSteps(app, word_entry=False))
     items.append(ft.Text("Property Cards", weight=ft.FontWeight.BOLD))
     assert profile is not None
     items.append(_table(["Card", "Owner", "Rent", "Value"], [
@@ -64,7 +64,7 @@ def BankScreen(app: AppState):
     items.append(ft.Row([ft.Text("Transactions", weight=ft.FontWeight.BOLD),
                          ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),
                                        disabled=not game.can_undo())], wrap=True))
-    log = [ft.Text(line, size=13) for line in reversed(game.ledger_lines(20))]
+    log: list[ft.Control] = [ft.Text(line, size=13) for line in reversed(game.ledger_lines(20))]
     items.append(ft.Semantics(identifier="txn-log", content=ft.Container(
         bgcolor="#FAFAFA", padding=8, content=ft.Column(log, spacing=2, tight=True))))
     return side_by_side(left, items)

@@ -2,7 +2,7 @@
 tapped on the grid, card values and rents typed from the cards, track spaces and amounts set one by
 one. Every change goes through `companion.games.monopoly_scrabble.profile`, which refuses an inconsistent
 profile with a sentence; the placeholders still unchecked are counted. The profile being edited and the
-typed fields are this tab's (`MonopolyTab`); a saved profile is `DATA/profiles/table.json`."""
+typed fields are this tab's (`MonopolyScrabbleTab`); a saved profile is `DATA/profiles/table.json`."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ SPACE_TYPES = [("property", "Property"), ("chance", "Chance"), ("community_chest
 
 
 @dataclass
-class MonopolyTab:
+class MonopolyScrabbleTab:
     """One tab's Monopoly Scrabble drafts: the setup answers, the profile being edited, the card fields."""
 
     banker: str = ""
@@ -65,7 +65,7 @@ class ProfileActions(ProfileEditorActions):
     profile_file = PROFILE_FILE
     profile_io = PROFILE_IO
     editor_screen = "profile"
-    tab: MonopolyTab
+    tab: MonopolyScrabbleTab
 
     @property
     def profile(self) -> Profile:

@@ -20,9 +20,9 @@ CARD_LABELS = {
 
 
 @ft.component
-def MonopolySteps(app: AppState, word_entry: bool = True):
+def MonopolyScrabbleSteps(app: AppState, word_entry: bool = True) -> ft.Control:
     """`word_entry=False` (the Bank screen) leaves out the Bank tiles field, which belongs to the word.
-    Every button is a move the rules offer now (`MonopolyTable.legal()`)."""
+    Every button is a move the rules offer now (`MonopolyScrabbleTable.legal()`)."""
     game = app.game
     if game is None:
         return ft.Container()

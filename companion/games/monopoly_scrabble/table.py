@@ -22,7 +22,7 @@ from companion.games.monopoly_scrabble.rules import (
     Card,
     Challenge,
     EndGame,
-    MonopolyState,
+    MonopolyScrabbleState,
     Play,
     ReplaceBlank,
     Sell,
@@ -49,14 +49,14 @@ END_REASONS = {"agreed": "by agreement", "no_plays": "nobody can play", "played_
 ACCOUNT_NAMES = {POT: "Free Parking"}
 
 
-class MonopolyEngine(WordEngine[MonopolyState]):
-    """The engine's game log with the interface `MonopolyTable` expects."""
+class MonopolyScrabbleEngine(WordEngine[MonopolyScrabbleState]):
+    """The engine's game log with the interface `MonopolyScrabbleTable` expects."""
 
     variant = VARIANT
     challenge_event = Challenge
 
     @classmethod
-    def start(cls, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> MonopolyEngine:
+    def start(cls, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> MonopolyScrabbleEngine:
         """A new game's engine (`profile`: a profile name or a `Profile` the table edited)."""
         return cls(new_game(players, banker, profile))
 
@@ -75,7 +75,7 @@ class MonopolyEngine(WordEngine[MonopolyState]):
         pending = self.state.pending
         return STAGES.get(pending[0].kind, pending[0].kind) if pending else "over"
 
-    def trial(self, event: Event) -> MonopolyState:
+    def trial(self, event: Event) -> MonopolyScrabbleState:
         """The state this event would give, on a copy (nothing changes)."""
         state = copy.deepcopy(self.state)
         state.apply(event)
@@ -133,7 +133,7 @@ class MonopolyEngine(WordEngine[MonopolyState]):
 
 
 
-def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
+def changes(before: MonopolyScrabbleState, after: MonopolyScrabbleState) -> list[str]:
     """What happened between two states, in the engine's order: turns, money, cards, token, next step."""
     assert after.profile is not None
     lines: list[str] = []
@@ -182,21 +182,21 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
     return lines
 
 
-class MonopolyTable(WordTable):
+class MonopolyScrabbleTable(WordTable):
     """The word-board table plus the bank's one-tap actions (each an engine event)."""
 
-    engine: MonopolyEngine
+    engine: MonopolyScrabbleEngine
     rack_prompt = "How many tiles are left on each rack (M100 each; leave empty for none):"
     history_title = "Wealth over the turns"
 
     @property
-    def mstate(self) -> MonopolyState:
+    def mstate(self) -> MonopolyScrabbleState:
         return self.engine.state
 
     def _push(self, event: Event) -> None:
         self._do(self.engine.log.push, event)
 
-    def narrate(self, before: MonopolyState, after: MonopolyState) -> list[str]:
+    def narrate(self, before: MonopolyScrabbleState, after: MonopolyScrabbleState) -> list[str]:
         return changes(before, after)
 
     def challenge(self, challenger: str) -> Any:
@@ -337,23 +337,23 @@ class MonopolyTable(WordTable):
         return TableError("That is not what the turn waits for now: " + self.mstate.next_step() + ".")
 
 
-def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble",
-                 lexicon: str = "ENABLE") -> MonopolyTable:
+def new_monopoly_scrabble(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble",
+                 lexicon: str = "ENABLE") -> MonopolyScrabbleTable:
     """A new game; `profile` is a profile name or a `Profile` the table edited."""
     names = [p.name.strip() for p in players]
     try:
-        engine = MonopolyEngine.start(names, banker, profile)
+        engine = MonopolyScrabbleEngine.start(names, banker, profile)
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
-    return MonopolyTable(VARIANT, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
+    return MonopolyScrabbleTable(VARIANT, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
                          banker=banker, lexicon=lexicon)
 
 
-def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> MonopolyTable:
+def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> MonopolyScrabbleTable:
     """The table from stored events and the details saved beside them (`table_settings()`)."""
-    engine = MonopolyEngine(GameLog(lambda: new_state(None), events))
-    return MonopolyTable(VARIANT, stored_seats(table, engine.players), engine, banker=table.get("banker"),
+    engine = MonopolyScrabbleEngine(GameLog(lambda: new_state(None), events))
+    return MonopolyScrabbleTable(VARIANT, stored_seats(table, engine.players), engine, banker=table.get("banker"),
                          lexicon=table.get("lexicon", "ENABLE"), game_id=game_id)
 
 
-__all__ = ["MonopolyEngine", "MonopolyTable", "changes", "new_monopoly", "rebuild"]
+__all__ = ["MonopolyScrabbleEngine", "MonopolyScrabbleTable", "changes", "new_monopoly_scrabble", "rebuild"]
