@@ -91,3 +91,86 @@ def test_only_what_the_app_uses_is_served(app):
     for needed in ("main.dart.mjs", "canvaskit/skwasm.js", "canvaskit/canvaskit.js", "canvaskit/canvaskit.wasm",
                    "canvaskit/chromium/canvaskit.wasm", "canvaskit/skwasm_heavy.wasm"):
         assert _get(app + base + needed)[0] == 200, needed
+
+
+# -- a tab coming back to its session (companion.ui.client.SessionResume) ----------------------------------
+def _frame(message: list) -> bytes:
+    import msgpack
+
+    return b"\x00" + msgpack.packb(message, use_bin_type=True)
+
+
+def _message(frame: bytes) -> list:
+    import msgpack
+
+    assert frame[:1] == b"\x00"
+    return msgpack.unpackb(frame[1:], raw=False, strict_map_key=False)
+
+
+def _ids(value) -> set[int]:
+    """Every control id in a decoded message."""
+    if isinstance(value, dict):
+        own = {value["_i"]} if "_c" in value and "_i" in value else set()
+        return own.union(*(_ids(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_ids(v) for v in value))
+    return set()
+
+
+def _visit(ws_url: str, session_id: str, seconds: float) -> list[list]:
+    """Register as Flet's web client does (the session id it kept, the page's size and route) and collect
+    what the app sends for `seconds`."""
+    import asyncio
+
+    import websockets
+
+    async def run() -> list[list]:
+        got: list[list] = []
+        await asyncio.sleep(0.5)  # the app has seen the previous visit's connection close
+        async with websockets.connect(ws_url, max_size=None) as ws:
+            page = {"route": "/", "web": True, "pwa": False, "wasm": True, "debug": False, "multi_view": False,
+                    "platform_brightness": "light", "width": 360.0, "height": 800.0, "platform": "android"}
+            await ws.send(_frame([1, {"session_id": session_id, "page_name": "", "page": page}]))
+            loop = asyncio.get_running_loop()
+            end = loop.time() + seconds
+            while (left := end - loop.time()) > 0:
+                try:
+                    got.append(_message(await asyncio.wait_for(ws.recv(), left)))
+                except TimeoutError:
+                    break
+        return got
+
+    return asyncio.run(run())
+
+
+def test_a_tab_back_on_its_session_keeps_its_page_and_gets_its_screen_drawn_anew(app):
+    """Flet answers a resumed session with its whole page, ids unchanged, which froze flet-web 1.0.5 in a
+    comparison that doubles with each level of the tree (the reconnect browser test). To a page that
+    lost its connection the answer keeps the page's own properties only, and the screen is then sent as
+    new controls (new ids); a reloaded tab, which has nothing drawn, still gets the whole page."""
+    ws = app.replace("http://", "ws://") + "/ws"
+    first = _visit(ws, "", 6)
+    register = first[0]
+    assert register[0] == 1 and not register[1]["error"]
+    session = register[1]["session_id"]
+    assert session
+    drawn = _ids(first[1:])
+    assert len(drawn) >= 10, "the home screen was drawn"  # the App's controls, after main() ran
+
+    # A reloaded tab (its session id kept by the browser, nothing drawn yet) gets the whole page.
+    reloaded = _visit(ws, session, 3)[0]
+    assert reloaded[1]["session_id"] == session and "views" in reloaded[1]["page_patch"]
+    # A page whose connection dropped says so when it comes back (client.RECONNECT_SCRIPT).
+    back = _visit(ws + "?resume=1", session, 6)
+    answer = back[0]
+    assert answer[0] == 1 and answer[1]["session_id"] == session, "the same session, resumed"
+    page = answer[1]["page_patch"]
+    assert page["_c"] == "Page" and page["_i"] == 1
+    assert "views" not in page and _ids(page) == {1}, "the resumed page without its controls"
+    redrawn = _ids(back[1:])
+    assert len(redrawn) >= len(drawn) - 2, "the screen was sent again"
+    assert not (redrawn - {1, 2}) & drawn, "as new controls (new ids), not copies of the old ones"
+
+    # A new tab (no session kept) still gets Flet's answer as it is.
+    other = _visit(ws, "", 2)[0]
+    assert other[1]["session_id"] != session and "_c" in other[1]["page_patch"]

@@ -8,14 +8,11 @@ driven as the app drives it: a commit is recorded at once with `set_board`.
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from companion.cli import main as cli
 from companion.rules.tiles import load_tileset
 from vision import stream as streams
 from vision.errors import NotAnImage
@@ -156,80 +153,4 @@ def test_frames_with_no_board_say_so() -> None:
     assert "No board in view" in status.message
 
 
-# ----- the command, end to end
-def test_companion_watch_on_a_y4m_prints_the_games_moves(game: Any, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    keys, st = game
-    video = tmp_path / "game.y4m"
-    streams.write_y4m(video, st.frames, st.fps)
-    assert cli(["watch", str(video), "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    truth = _truth(keys)
-    assert [(sorted((int(t.split()[0][1:]) - 1, ord(t[0]) - 65, t.split()[1]) for t in m["tiles"]), m["score"])
-            for m in out["moves"]] == truth
-    assert out["questions"] == [] and out["stopped"] is None
-    assert out["board"] == keys[-1].grid
-    assert out["frames"] == len(st.frames)
-
-
-def test_companion_watch_with_a_game_log_plays_through_the_games_table(game: Any, tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
-    from companion.ui.table import PlayerInfo
-
-    keys, st = game
-    table = new_monopoly_scrabble([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
-    log = tmp_path / "game.json"
-    log.write_text(table.engine.events_json(), encoding="utf-8")
-    folder = tmp_path / "frames"
-    streams.write_folder(folder, st.frames)
-    status = cli(["watch", str(folder), "--game", str(log), "--json"])
-    out = json.loads(capsys.readouterr().out)
-    assert out["moves"], out
-    first = out["moves"][0]
-    assert first["player"] == "Ann" and first["effects"], first  # the money and the token moved
-    assert out["summary"]  # the game's final state, as `companion replay` prints it
-    # the moves applied are the stream's, in order, until the game waits for the referee (or the end)
-    truth = _truth(keys)
-    for m, (tiles, _score) in zip(out["moves"], truth, strict=False):
-        assert sorted(m["tiles"]) == sorted(f"{chr(65 + c)}{r + 1} {ch}" for r, c, ch in tiles)
-    assert status in (0, 1)
-
-
-def _cli_error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    assert cli(["watch", *args]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""  # nothing committed, nothing printed as a move
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1, lines
-    return lines[0]
-
-
-def test_companion_watch_bad_input_is_one_sentence_and_exit_2(game: Any, tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    _keys, st = game
-    assert "no file or folder" in _cli_error([str(tmp_path / "missing.y4m")], capsys)
-    cut = tmp_path / "cut.y4m"
-    streams.write_y4m(cut, st.frames[:3], 1.0)
-    cut.write_bytes(cut.read_bytes()[:-1000])  # the stream stops in its last frame
-    assert "cut off" in _cli_error([str(cut)], capsys)
-    empty = tmp_path / "empty.y4m"
-    empty.write_bytes(b"YUV4MPEG2 W960 H720 F1:1 Ip A1:1 C420jpeg\n")
-    assert "no frames" in _cli_error([str(empty)], capsys)
-    text = tmp_path / "notes.mp4"
-    text.write_text("not a video", encoding="utf-8")
-    assert "not a video" in _cli_error([str(text)], capsys)
-    named = tmp_path / "notes.y4m"  # named like a y4m: our parser's sentence, not OpenCV's complaint
-    named.write_text("not a video", encoding="utf-8")
-    assert _cli_error([str(named)], capsys) == (f"companion watch: {named} is not a y4m video (no YUV4MPEG2 "
-                                                "header): give a y4m video, an mp4 or a folder of frames")
-    rng = np.random.default_rng(1)
-    noise = [(float(k), np.clip(rng.normal(110, 25, (SIZE[1], SIZE[0], 3)), 0, 255).astype(np.uint8))
-             for k in range(3)]
-    table = tmp_path / "table.y4m"
-    streams.write_y4m(table, noise, 1.0)
-    assert "no board was found" in _cli_error([str(table)], capsys)
-    folder = tmp_path / "frames"
-    streams.write_folder(folder, st.frames[:2])
-    (folder / "t0002.000.jpg").write_bytes(b"this is no jpeg")
-    assert "is not an image" in _cli_error([str(folder)], capsys)
+# The command (`companion watch`) end to end: tests/test_watch_cli.py.

@@ -4,17 +4,28 @@ Reads a y4m video (parsed here, `vision.stream.read_y4m`), another video OpenCV 
 folder of frames in time order (times from `--fps`, else from the numbers in the file names, else one a
 second), and feeds every frame to `vision.watch.Watcher` as the app's watch mode does. Prints each
 committed move (frame time, square, word, score, tiles), each question the watcher asks and why, and the
-final board. When the stream ends, the time a standing proposal needs to be committed is let pass (the
-table would leave the board alone).
+final board. When the stream ends, the time a standing proposal (or a doubt not asked yet) needs is let
+pass (the table would leave the board alone).
+
+A question does not stop the watch (unless `--answer stop`): in the app the referee answers it on the
+photo-correction screen; here the answer is made from the reader's own reading of the frame that raised
+it (`--answer read`, the default): when the new tiles, as read, are one legal play, that play is taken as
+the referee's answer and recorded, marked as answered (not committed by the watcher); otherwise (or with
+`--answer skip`) the tiles are taken onto the board as read, unscored, so the watch goes on against what
+lies on the table. The same question asked again about the same board is printed once.
 
 With `--game LOG` (a game log as `companion replay` reads it; classic or Monopoly Scrabble) the board
 starts as the game's and each move goes through the game's table (`WordTable.check_read` then `play`,
 what the app does with a confirmed photo), so Monopoly Scrabble's money, cards and token effects are
-printed too. A question stops the watch: it is printed and the command exits with status 1 (the referee
-answers on the app's correction screen; nothing here guesses the answer). So does a move the game's
-table refuses, or a step the game waits for (a card to draw...). Bad input (no such file, a video or
-frame that is not an image, a stream cut off, a video that shows no board) is one sentence on stderr and
-exit status 2, with nothing printed as committed.
+printed too. A game's record cannot take unscored tiles: with `--game`, a question the reading cannot
+answer with a legal play, a move the table refuses, or a step the game waits for (a card to draw...)
+stops the watch there. With `--board FILE` (15 lines of 15 characters, `.` empty) the stream starts on
+that board instead of an empty one.
+
+Exit status: 0 every move was committed by the watcher with no question; 1 the referee would have been
+needed (a question was asked, a move refused, or the watch stopped); 2 bad input (no such file, a video
+or frame that is not an image, a stream cut off, a video that shows no board, a malformed board file):
+one sentence on stderr, nothing printed.
 """
 
 from __future__ import annotations
@@ -27,7 +38,8 @@ from typing import Any
 
 from companion.cli import CommandError
 
-QUESTION_STATUS = 1
+QUESTION_STATUS = 1  # the referee would have been needed
+ANSWERS = ("read", "skip", "stop")
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +47,10 @@ def register(subparsers: Any) -> None:
         "watch", help="watch a recorded stream of a board game and print the moves it would commit",
         description="Watch a video (y4m, or mp4 when OpenCV can open it) or a folder of frames of a word "
                     "board game filmed from above, as the app's watch mode does: print each committed move, "
-                    "each question and why, and the final board.")
+                    "each question and why, and the final board.",
+        epilog="Exit status: 0 every move was committed by the watcher and nothing was asked; 1 the referee would "
+               "have been needed (a question, a move the game refused, or the watch stopped); 2 bad input (one "
+               "sentence on stderr, nothing printed).")
     parser.add_argument("source", type=Path, metavar="VIDEO|FOLDER", help="a .y4m/.mp4 video or a folder of frames")
     parser.add_argument("--game", type=Path, metavar="LOG",
                         help="the game log the stream continues (classic or monopoly): the board starts as the "
@@ -45,7 +60,22 @@ def register(subparsers: Any) -> None:
                         help="seconds of a still board with no hand before a move is committed")
     parser.add_argument("--fps", type=float, default=None, metavar="F",
                         help="frames per second of a folder of frames (default: times in the file names)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--board", type=Path, metavar="FILE",
+                        help="the board the stream starts on, without --game: 15 lines of 15 characters, "
+                             "'.' an empty square, a letter a tile, '?' a blank, a lowercase letter a blank "
+                             "standing for it (default: an empty board)")
+    parser.add_argument("--answer", choices=ANSWERS, default="read",
+                        help="how a question is answered, as the referee would on the app's correction screen: "
+                             "'read' (default) takes the reader's reading of the frame that raised it when its "
+                             "new tiles are one legal play (the move is printed as answered, not as committed "
+                             "by the watcher), else the tiles go on the board as read, unscored, and the watch "
+                             "goes on; 'skip' always does the latter; 'stop' stops at the first question. "
+                             "With --game a question not answered by a legal play stops the watch. Exit "
+                             "status 1 when any question was asked")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON lines: one object per move ({\"type\": \"move\"}), per question "
+                             "({\"type\": \"question\"}, with its answer) and the final board last "
+                             "({\"type\": \"final\"})")
     parser.set_defaults(func=run)
 
 
@@ -128,54 +158,91 @@ def _table(log: Path) -> Any:
     return table
 
 
-def run(args: argparse.Namespace) -> int:
-    from companion.rules.errors import RulesDataError
-    from companion.rules.tiles import load_tileset
-    from vision.errors import VisionError
-    from vision.watch import Phase, WatchConfig, Watcher, describe, merged_rows
-
-    if not args.source.exists():
-        raise CommandError(f"no file or folder at {args.source}: give a y4m or mp4 video or a folder of frames")
-    if args.settle is not None and not 0 < args.settle <= 600:
-        raise CommandError("--settle must be a number of seconds above 0 (at most 600)")
-    if args.fps is not None and not 0 < args.fps <= 240:
-        raise CommandError("--fps must be a frame rate above 0 (at most 240)")
-    table = _table(args.game) if args.game is not None else None
-    tiles = table.tileset_name if table is not None else args.tiles
+def _board_file(path: Path) -> list[str]:
+    """The starting board from a file of 15 rows; `CommandError` with one sentence when it is not one."""
+    what = "give a file of 15 lines of 15 characters ('.' an empty square, a letter a tile, '?' a blank)"
     try:
-        load_tileset(tiles)
-    except RulesDataError as exc:
-        raise CommandError(str(exc)) from None
-    board = table.board.rows() if table is not None else ["." * 15] * 15
-    config = WatchConfig(tiles=tiles, **({"settle_seconds": args.settle} if args.settle is not None else {}))
-    watcher = Watcher(board, config)
-    moves: list[dict[str, Any]] = []
-    questions: list[dict[str, Any]] = []
-    stopped = ""
-    saw_board = False
-    last_t = 0.0
-    frames = 0
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CommandError(f"{path} does not exist: {what}") from None
+    except (IsADirectoryError, UnicodeDecodeError):
+        raise CommandError(f"{path} is not a text file of board rows: {what}") from None
+    rows = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(rows) != 15 or any(len(row) != 15 for row in rows):
+        raise CommandError(f"{path} is not a board ({len(rows)} lines): {what}")
+    bad = sorted({ch for row in rows for ch in row if not (ch in ".?" or ch.isalpha())})
+    if bad:
+        raise CommandError(f"{path} holds {' '.join(bad)}, which is no tile: {what}")
+    return rows  # a lowercase letter: a blank standing for it (the game board's own notation)
 
-    def record(status: Any) -> str:
-        """Apply a committed move; returns why the watch stops ("" to go on)."""
-        reading = status.commit
-        rows = merged_rows(watcher.board if table is None else table.board.rows(), reading)
-        move: dict[str, Any] = {
-            "t": round(status.t, 3), "move": describe(reading), "score": reading.score,
-            "square": (reading.words or [None])[0].position if reading.words else None,
-            "word": (reading.words or [None])[0].word if reading.words else None,
-            "words": [w.word for w in reading.words or []],
-            "tiles": [f"{tile.square} {tile.letter}" for tile in reading.new_tiles or []],
-        }
-        moves.append(move)
+
+def _tiles_of(reading: Any) -> list[str]:
+    return [f"{tile.square} {tile.letter}" for tile in reading.new_tiles or []]
+
+
+def _not_a_play(reading: Any, rows: list[str], tiles: str) -> str:
+    """Why a reading's new tiles are not one legal play on `rows` ('' when they are, blanks and all)."""
+    from companion.rules.board import Board, PlacedTile, Square, Tile, load_layout
+    from companion.rules.errors import IllegalPlacement
+    from companion.rules.placement import validate_placement
+    from companion.rules.tiles import load_tileset
+
+    if not reading.new_tiles:
+        return "no new tile was read"
+    if any("do not form a legal play" in w for w in reading.warnings):
+        return "the new tiles, as read, are not one legal play"
+    if reading.score is None:
+        return "the new tiles, as read, cannot be scored"
+    # The reader does not check where the tiles lie when a blank is among them (it asks for the blank's
+    # letter first): checked here, any letter standing for the blank (it scores 0 whatever it is).
+    placed = [PlacedTile(Square(int(t.square[1:]) - 1, ord(t.square[0]) - 65),
+                         Tile("A", blank=True) if t.letter == "?" else Tile(t.letter)) for t in reading.new_tiles]
+    try:
+        validate_placement(Board.from_rows(rows), placed, load_layout("standard"), load_tileset(tiles))
+    except IllegalPlacement as exc:
+        return f"the new tiles, as read, are not one legal play ({exc})"
+    return ""
+
+
+class _Watch:
+    """One run of the command: the watcher, the game's table (or None), and what was printed."""
+
+    def __init__(self, args: argparse.Namespace, table: Any, tiles: str, board: list[str]) -> None:
+        from vision.watch import WatchConfig, Watcher
+
+        self.answer: str = args.answer
+        self.table = table
+        self.tiles = tiles
+        extra = {"settle_seconds": args.settle} if args.settle is not None else {}
+        self.config = WatchConfig(tiles=tiles, **extra)
+        self.watcher = Watcher(board, self.config)
+        self.events: list[dict[str, Any]] = []  # moves and questions in time order
+        self.stopped = ""
+        self.repeats = 0
+        self._last_question: tuple[Any, ...] | None = None
+
+    # ----- a move
+    def _move(self, t: float, reading: Any, by: str) -> dict[str, Any]:
+        from vision.watch import describe
+
+        main = (reading.words or [None])[0]
+        return {"type": "move", "t": round(t, 3), "by": by, "move": describe(reading), "score": reading.score,
+                "square": main.position if main else None, "word": main.word if main else None,
+                "words": [w.word for w in reading.words or []], "tiles": _tiles_of(reading)}
+
+    def _play(self, move: dict[str, Any], reading: Any) -> str:
+        """Record a play (the watcher's commit or an answer); returns why the watch stops ('' to go on)."""
+        from vision.watch import merged_rows
+
+        rows = merged_rows(self.watcher.board, reading)
+        table = self.table
         if table is None:
-            watcher.set_board(rows)
+            self.watcher.set_board(rows)
             return ""
         from companion.ui.table import TableError
 
-        player = table.current_player
+        move["player"] = table.current_player
         check, _warnings = table.check_read(rows)
-        move["player"] = player
         if not check.ok:
             move["refused"] = check.error
             return f"the game's table refused the move: {check.error}"
@@ -188,33 +255,149 @@ def run(args: argparse.Namespace) -> int:
         word = check.words[0][0] if check.words else check.word  # the main word, tiles played through included
         move["move"] = f"{word} {check.position} {check.total}"
         move["effects"] = list(check.effects)
-        watcher.set_board(table.board.rows())
+        self.watcher.set_board(table.board.rows())
         if table.turn_stage() != "word":
             return f"the game waits for the referee: {table.turn_stage()}"
         return ""
 
+    def committed(self, status: Any) -> None:
+        move = self._move(status.t, status.commit, "watcher")
+        self.events.append(move)
+        self.stopped = self._play(move, status.commit)
+
+    # ----- a question
+    def asked(self, status: Any, frame: Any) -> None:
+        from vision.errors import VisionError
+        from vision.read import read_board
+        from vision.watch import merged_rows, square_name
+
+        key = (status.question, tuple(status.squares), tuple(self.watcher.board))
+        question: dict[str, Any] = {"type": "question", "t": round(status.t, 3), "question": status.question,
+                                    "squares": [square_name(sq) for sq in status.squares]}
+        if self.answer == "stop":
+            question["answer"] = "none: --answer stop"
+            self.events.append(question)
+            self.stopped = "a question for the referee (--answer stop)"
+            return
+        reading = None
+        why = ""
+        try:
+            # What the referee's correction screen shows: the frame read against the game's board.
+            reading = read_board(frame, corners=self.watcher.corners, previous=self.watcher.board,
+                                 tiles=self.tiles, upright=False)
+        except (VisionError, ValueError) as exc:
+            why = f"the frame could not be read ({exc})"
+        why = why or (_not_a_play(reading, self.watcher.board, self.tiles) if self.answer == "read"
+                      else "--answer skip")
+        repeated = key == self._last_question
+        self._last_question = key
+        if not repeated:
+            self.events.append(question)
+        else:
+            self.repeats += 1
+        if not why:
+            move = self._move(status.t, reading, "answer")
+            question["answer"] = f"the reading: {move['move']}"
+            self.events.append(move)
+            self.stopped = self._play(move, reading)
+            return
+        tiles = _tiles_of(reading) if reading is not None else []
+        question["answer"] = f"none ({why})"
+        question["unscored"] = tiles
+        if self.table is not None:
+            # A game's record cannot take tiles without their play: the referee must answer.
+            self.stopped = f"a question the reading does not answer with a legal play ({why})"
+            return
+        # The tiles are on the table whatever they are: the watch goes on against them, unscored.
+        self.watcher.set_board(merged_rows(self.watcher.board, reading) if reading is not None else self.watcher.board)
+
+    def status(self, status: Any, frame: Any) -> None:
+        from vision.watch import Phase
+
+        if status.commit is not None:
+            self.committed(status)
+        if not self.stopped and status.phase is Phase.ASKING and frame is not None:
+            self.asked(status, frame)
+
+
+def _print_text(out: dict[str, Any], events: list[dict[str, Any]], table: Any) -> None:
+    from companion.games import GAMES
+
+    print(f"{out['frames']} frames watched")
+    for e in events:
+        if e["type"] == "move":
+            who = f" {e['player']}:" if e.get("player") else ""
+            by = {"watcher": "", "answer": " [the question's answer: the reading]"}[e["by"]]
+            print(f"t={e['t']:.1f} s{who} {e['move']} ({', '.join(e['tiles'])}){by}")
+            for effect in e.get("effects", []):
+                print(f"    {effect}")
+            if e.get("refused"):
+                print(f"    refused: {e['refused']}")
+        else:
+            print(f"t={e['t']:.1f} s asks: {e['question']} (squares {', '.join(e['squares']) or '-'})")
+            if e.get("unscored"):
+                print(f"    answer: {e['answer']}; tiles taken onto the board as read, unscored: "
+                      f"{', '.join(e['unscored'])}")
+            elif not e["answer"].startswith("the reading"):
+                print(f"    answer: {e['answer']}")
+    if out["stopped"]:
+        print(f"stopped: {out['stopped']}")
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'' if n == 1 else 's'}"
+
+    print(f"{count(out['committed'], 'move')} committed by the watcher, {count(out['questions'], 'question')} "
+          f"({out['answered']} answered by the reading)"
+          + (f", {out['repeats']} asked again about the same board (not printed)" if out["repeats"] else ""))
+    print("final board:")
+    for row in out["board"]:
+        print("  " + row)
+    if table is not None:
+        print(GAMES.get(table.kind).format_summary(out["summary"]))
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.rules.errors import RulesDataError
+    from companion.rules.tiles import load_tileset
+    from vision.errors import VisionError
+
+    if not args.source.exists():
+        raise CommandError(f"no file or folder at {args.source}: give a y4m or mp4 video or a folder of frames")
+    if args.settle is not None and not 0 < args.settle <= 600:
+        raise CommandError("--settle must be a number of seconds above 0 (at most 600)")
+    if args.fps is not None and not 0 < args.fps <= 240:
+        raise CommandError("--fps must be a frame rate above 0 (at most 240)")
+    if args.game is not None and args.board is not None:
+        raise CommandError("give --game or --board, not both: with --game the stream starts on the game's board")
+    table = _table(args.game) if args.game is not None else None
+    tiles = table.tileset_name if table is not None else args.tiles
     try:
+        load_tileset(tiles)
+    except RulesDataError as exc:
+        raise CommandError(str(exc)) from None
+    if table is not None:
+        board = table.board.rows()
+    elif args.board is not None:
+        board = _board_file(args.board)
+    else:
+        board = ["." * 15] * 15
+    watch = _Watch(args, table, tiles, board)
+    saw_board = False
+    last: tuple[float, Any] | None = None
+    frames = 0
+    try:
+        from vision.watch import Phase
+
         for t, frame in _frames(args.source, args.fps):
             frames += 1
-            last_t = t
-            status = watcher.feed(frame, t)
+            last = (t, frame)
+            status = watch.watcher.feed(frame, t)
             saw_board = saw_board or status.phase is not Phase.NO_BOARD
-            if status.commit is not None:
-                stopped = record(status)
-            if not stopped and status.phase is Phase.ASKING:
-                questions.append({"t": round(t, 3), "question": status.question,
-                                  "squares": [f"{chr(65 + c)}{r + 1}" for r, c in status.squares]})
-                stopped = "a question for the referee"
-            if stopped:
+            watch.status(status, frame)
+            if watch.stopped:
                 break
-        if not stopped and frames:
-            status = watcher.tick(last_t + config.settle_seconds)  # the board left alone after the stream
-            if status.commit is not None:
-                stopped = record(status)
-            elif status.phase is Phase.ASKING:
-                questions.append({"t": round(status.t, 3), "question": status.question,
-                                  "squares": [f"{chr(65 + c)}{r + 1}" for r, c in status.squares]})
-                stopped = "a question for the referee"
+        if not watch.stopped and last is not None:
+            # The board left alone after the stream: a standing proposal's countdown (or a doubt's wait) runs out.
+            watch.status(watch.watcher.tick(last[0] + watch.config.settle_seconds), last[1])
     except VisionError as exc:
         raise CommandError(str(exc)) from None
     if frames == 0:
@@ -222,32 +405,22 @@ def run(args: argparse.Namespace) -> int:
     if not saw_board:
         raise CommandError(f"no board was found in any of the {frames} frames of {args.source}: film the whole "
                            "board from above")
-    final = table.board.rows() if table is not None else watcher.board
-    out: dict[str, Any] = {"frames": frames, "moves": moves, "questions": questions, "stopped": stopped or None,
-                           "board": final}
+    events = watch.events
+    moves = [e for e in events if e["type"] == "move"]
+    questions = [e for e in events if e["type"] == "question"]
+    out: dict[str, Any] = {
+        "type": "final", "frames": frames, "committed": sum(m["by"] == "watcher" for m in moves),
+        "answered": sum(m["by"] == "answer" for m in moves), "questions": len(questions),
+        "repeats": watch.repeats, "stopped": watch.stopped or None,
+        "board": table.board.rows() if table is not None else watch.watcher.board}
     if table is not None:
         from companion.games import GAMES
 
-        spec = GAMES.get(table.kind)
-        out["summary"] = spec.summary(table.engine.state)
+        out["summary"] = GAMES.get(table.kind).summary(table.engine.state)
     if args.json:
-        print(json.dumps(out, indent=1))
+        for record in [*events, out]:
+            print(json.dumps(record, ensure_ascii=False))
     else:
-        print(f"{frames} frames watched")
-        for m in moves:
-            who = f" {m['player']}:" if m.get("player") else ""
-            print(f"t={m['t']:.1f} s{who} {m['move']} ({', '.join(m['tiles'])})")
-            for effect in m.get("effects", []):
-                print(f"    {effect}")
-            if m.get("refused"):
-                print(f"    refused: {m['refused']}")
-        for q in questions:
-            print(f"t={q['t']:.1f} s asks: {q['question']} (squares {', '.join(q['squares']) or '-'})")
-        if stopped:
-            print(f"stopped: {stopped}")
-        print("final board:")
-        for row in final:
-            print("  " + row)
-        if table is not None:
-            print(GAMES.get(table.kind).format_summary(out["summary"]))
-    return QUESTION_STATUS if stopped else 0
+        _print_text(out, events, table)
+    needed = questions or watch.stopped or any(m.get("refused") for m in moves)
+    return QUESTION_STATUS if needed else 0

@@ -59,7 +59,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 
 PREFIX = "/client/"
 # Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
-RECIPE = 6
+RECIPE = 12
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -134,9 +134,9 @@ def manifest(base: str) -> dict[str, Any]:
             "prefer_related_applications": False}
 
 
-# Shown over the page while a follower's connection is down: Flet's client retries by itself (and the
-# server then sends the whole page of the tab's session) but shows nothing to say so. The banner is plain
-# DOM, so it shows even while Flutter waits; it watches the app's websocket (/ws) only.
+# Shown over the page while a follower's connection is down: Flet's client retries by itself (every
+# 0.5 s; `SessionResume` below keeps the page when it is back) but shows nothing to say so. The banner
+# is plain DOM, so it shows even while Flutter waits; it watches the app's websocket (/ws) only.
 RECONNECT_SCRIPT = """<script>
 (() => {
   const Native = window.WebSocket;
@@ -157,8 +157,13 @@ RECONNECT_SCRIPT = """<script>
   };
   class WatchedSocket extends Native {
     constructor(url, protocols) {
-      super(url, protocols);
-      if (!/\\/ws(\\?|$)/.test(new URL(String(url), location.href).pathname + '?')) return;
+      const address = new URL(String(url), location.href);
+      const app = /\\/ws$/.test(address.pathname);
+      // A page that had its connection and lost it says so: the server then keeps the page it shows
+      // (SessionResume). A reloaded page starts empty and gets the whole page, as Flet sends it.
+      if (app && wasOpen) address.searchParams.set('resume', '1');
+      super(app ? address.href : url, protocols);
+      if (!app) return;
       this.addEventListener('open', () => { open++; wasOpen = true; show(false); });
       this.addEventListener('close', () => { open = Math.max(0, open - 1); if (wasOpen && !open) show(true); });
     }
@@ -168,6 +173,23 @@ RECONNECT_SCRIPT = """<script>
   window.addEventListener('online', () => { if (open) show(false); });
 })();
 </script>""".replace("THEME", THEME_COLOR)
+
+
+# The Flet client's Rive plugin appends a <script> for its runtime from cdn.jsdelivr.net when the app
+# starts, although this app shows no Rive animation: a phone with internet would fetch it (and its wasm)
+# over the table's Wi-Fi while the others join, and every phone would tell a CDN it is here. Not
+# appended, it behaves as on a Wi-Fi without internet (the plugin waits for a load that never comes; the
+# app does not wait for it). (Preloading the wasm and fonts from the page was measured and dropped:
+# `benchmarks/phone_join.py` showed no gain for one phone and four phones sharing a link 0.6-1.3 s slower.)
+NO_CDN_SCRIPT = """<script>
+(() => {
+  const append = Element.prototype.append;
+  Element.prototype.append = function (...nodes) {
+    const kept = nodes.filter((n) => !(n instanceof HTMLScriptElement && /^https:[/][/]cdn[.]jsdelivr[.]net[/]npm[/]@rive-app[/]/.test(n.src)));
+    return append.apply(this, kept);
+  };
+})();
+</script>"""
 
 
 def _index(web_dir: Path, base: str) -> bytes:
@@ -191,7 +213,8 @@ def _index(web_dir: Path, base: str) -> bytes:
     html = html.replace('href="manifest.json"', f'href="{base}manifest.webmanifest"')
     html = html.replace('content="black"', 'content="default"')
     head = (f'<meta name="theme-color" content="{THEME_COLOR}">\n'
-            f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n  {RECONNECT_SCRIPT}\n')
+            f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n  {RECONNECT_SCRIPT}\n'
+            f'  {NO_CDN_SCRIPT}\n')
     html = html.replace("</head>", head + "</head>", 1)
     return html.encode("utf-8")
 
@@ -360,6 +383,10 @@ class ClientServer:
             # Not a file of the client (Flet's static files would serve all of flet-web, Pyodide included).
             await PlainTextResponse("Not found", status_code=404)(scope, receive, send)
             return
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            resume = SessionResume(reconnecting=b"resume=1" in scope.get("query_string", b""))
+            await self.flet_app(scope, resume.watch_receive(receive), resume.watch_send(send))
+            return
         await self.flet_app(scope, receive, send)
 
     async def _serve(self, entry: Entry, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -375,3 +402,95 @@ class ClientServer:
         path = entry.gz if use_gz and entry.gz is not None else entry.path
         response = FileResponse(path, media_type=entry.media_type, headers=headers)
         await response(scope, receive, send)
+
+
+# Flet's wire protocol (flet.messaging.protocol): each websocket frame of the app is [0x00][msgpack
+# [action, body]]; action 1 registers a client (the client sends the session id it kept, the server
+# answers with the session it attached and the page).
+PACKET_MESSAGE = 0x00
+REGISTER_CLIENT = 1
+
+
+def _unpack(frame: bytes | None) -> list[Any] | None:
+    """A protocol message [action, body] from a websocket frame, or None for anything else."""
+    import msgpack  # type: ignore[import-untyped]  # (no type information shipped)
+
+    if not frame or frame[0] != PACKET_MESSAGE:
+        return None
+    try:
+        message = msgpack.unpackb(frame[1:], raw=False, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException):
+        return None
+    return message if isinstance(message, list) and len(message) == 2 else None
+
+
+def _holds_control(value: Any) -> bool:
+    if isinstance(value, dict):
+        return "_c" in value or any(_holds_control(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_control(v) for v in value)
+    return False
+
+
+class SessionResume:
+    """A tab that comes back to its session (its Wi-Fi dropped for a moment) keeps the page it shows.
+
+    Flet answers a client that resumes its session with the session's whole page: every control again,
+    with the ids the client already has. The client (flet-web 1.0.5) then swaps each control of its
+    tree for an equal new one, and Flutter compares each old control with its new copy: a control's
+    `==` compares its properties deeply with `DeepCollectionEquality`, whose unordered map comparison
+    compares every nested entry twice, so the time doubles with each level of the tree. On a
+    follower's page (7.7 KB of controls) the tab's main thread was still in that comparison 60 s later
+    (CDP `Debugger.pause` stacks, in the wasm and the JS build alike: Flutter rebuilding the page,
+    `Control.==`, `MapEquality.equals`). A new session's page is not affected: its controls have new ids,
+    so each comparison stops at the id.
+
+    So the answer to a resuming client keeps the page's own properties (route, title, theme...) and
+    leaves out its controls: the client keeps the tree it shows, and the app redraws the tab's screen
+    as new controls on the page's `connect` event (`components/app.py`), which also brings back any
+    change sent while the connection was already dead and lost on the way."""
+
+    def __init__(self, reconnecting: bool) -> None:
+        # Said by the page's own script (RECONNECT_SCRIPT) when it had a connection and lost it: only then
+        # does the client have a tree to keep. A reloaded tab resumes its session too, with nothing drawn.
+        self.reconnecting = reconnecting
+        self.asked_session: str | None = None
+        self.answered = False
+
+    def watch_receive(self, receive: Any) -> Any:
+        async def watched() -> Any:
+            event = await receive()
+            if self.asked_session is None and event.get("type") == "websocket.receive":
+                message = _unpack(event.get("bytes"))
+                if message is not None and message[0] == REGISTER_CLIENT and isinstance(message[1], dict):
+                    self.asked_session = str(message[1].get("session_id") or "")
+            return event
+
+        return watched
+
+    def watch_send(self, send: Any) -> Any:
+        async def watched(event: Any) -> None:
+            if not self.answered and event.get("type") == "websocket.send" and event.get("bytes"):
+                message = _unpack(event["bytes"])
+                if message is not None and message[0] == REGISTER_CLIENT:
+                    self.answered = True
+                    event = {**event, "bytes": self.answer(event["bytes"], message)}
+            await send(event)
+
+        return watched
+
+    def answer(self, frame: bytes, message: list[Any]) -> bytes:
+        """The register answer `frame` as Flet sent it, or without the page's controls when the client
+        resumed its session."""
+        import msgpack
+
+        body = message[1]
+        resumed = (self.reconnecting and isinstance(body, dict) and bool(self.asked_session)
+                   and body.get("session_id") == self.asked_session
+                   and not body.get("error") and isinstance(body.get("page_patch"), dict))
+        if not resumed:
+            return frame
+        page = body["page_patch"]
+        kept = {k: v for k, v in page.items() if k in ("_c", "_i") or not _holds_control(v)}
+        packed: bytes = msgpack.packb([message[0], {**body, "page_patch": kept}], use_bin_type=True)
+        return bytes([PACKET_MESSAGE]) + packed

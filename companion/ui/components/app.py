@@ -104,6 +104,9 @@ def App() -> ft.Control:
     # mypy cannot solve use_state's `StateT | Callable[[], StateT]` for an @ft.observable class (Never).
     app: AppState = ft.use_state(opening_state)[0]  # type: ignore[arg-type]
     _, redraw = ft.use_state(0)
+    # How many times this tab's connection came back: the screen's key, so it is drawn again as new
+    # controls after a drop (the client kept its old ones: `client.SessionResume`).
+    connection, set_connection = ft.use_state(0)
     # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
     # not come back yet: an echo arriving after the tab moved on must not move it back. (One list for the
     # tab's life, mutated in place.)
@@ -129,6 +132,7 @@ def App() -> ft.Control:
         # connection, but the hub forgot it and Flet dropped the updates meanwhile. Watch the table
         # again and redraw it now, so it catches up without waiting for the next change.
         subscribe()
+        set_connection(lambda n: n + 1)
         page.run_task(bump)
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
@@ -187,8 +191,9 @@ def App() -> ft.Control:
         body = Home(app)
     if screen == "verdict" or screen in FULL_SCREENS:
         # The ruling fills the screen so the whole table can read it; a tap (or a few seconds) closes it.
-        return ft.SafeArea(expand=True, content=body)
+        return ft.SafeArea(key=f"connection-{connection}", expand=True, content=body)
     return ft.SafeArea(
+        key=f"connection-{connection}",
         expand=True,
         # The container spans the page and centres the content column on it (a Column alone shrinks to
         # its content and sat in the top left corner of a laptop screen); on a phone the column's width

@@ -249,7 +249,9 @@ def WatchPanel(app: AppState) -> ft.Control:
         if buttons:
             items.append(ft.Row(buttons, wrap=True))
     items.append(ft.Row([
-        ft.TextField(label="Settle seconds", value=app.form.settle, width=140, dense=True,
+        # 180 px: at 140 the label "Settle seconds" wrapped onto two lines at a phone's 360 px
+        # (docs/screenshots/watch-7-referee-phone.png); 180 plus "Set" still fits one row there.
+        ft.TextField(label="Settle seconds", value=app.form.settle, width=180, dense=True,
                      hint_text=f"{watch.settle():g}", keyboard_type=ft.KeyboardType.NUMBER,
                      on_change=lambda e: setattr(app.form, "settle", e.control.value),
                      on_submit=lambda e: app.set_watch_settle()),
