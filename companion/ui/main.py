@@ -15,13 +15,13 @@ import uvicorn
 from flet.utils import get_bool_env_var, is_linux_server
 
 from companion.net import addresses_to_open
+from companion.store import default_data_dir
 from companion.ui import flet_patch, theme
 from companion.ui.adapters import JUDGE
 from companion.ui.client import Client, ClientServer
 from companion.ui.components.app import App
 from companion.ui.hub import HUB
 from companion.ui.models import DRAWN_AT
-from companion.ui.persist import default_data_dir
 
 
 def _note_drawn(session_id: str) -> None:

@@ -30,7 +30,6 @@ from typing import Any
 
 from companion.games import GAMES
 from companion.store import FILE_NAME, PinLockedError, Store, StoreError
-from companion.store import default_data_dir as default_data_dir  # noqa: PLC0414 (re-exported for ui/main.py)
 from companion.ui.table import TableBase
 
 LOG = logging.getLogger("companion.ui")
