@@ -27,7 +27,7 @@ How, and why it is cheap:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -64,6 +64,26 @@ GLARE_MORE_COLOUR = 4.0
 # light board read as "a reflection gone" (the look before it brighter, with less colour) and was not
 # seen: a partial move was committed on a 2 frames/s stream with the camera bumped.
 GLARE_WHITE_FROM = 225.0
+# A square's mean level in a channel at or above this may be clipped by the camera: the cava streams'
+# plain squares read blue 254 (the stream's JPEG of a clipped channel), under a lighting change 255, where
+# the light's gain would have them 234 or 280. And the light's plane needs this many unclipped squares.
+CLIPPED_FROM = 250.0
+LIGHTING_FIT_SQUARES = 12
+# A reflection's rim is the board seen through a veil of white: each channel moved towards 255 by one
+# share of what it had left (a blend, as the streams paint it) or by one amount (white light added, as a
+# glossy surface reflects a lamp; a channel already near 255 stops there). Channels with less than
+# REFLECTION_HEADROOM levels left say nothing. Measured on the cava glare streams' rims: blend shares
+# agree within 0.02, hands (five skin tones over cava's board, the table and rendered boards) spread
+# 0.2-0.4 (a light hand over a red square, the closest: 0.1); an added amount within 0.2 of itself + 6.
+REFLECTION_HEADROOM = 24.0
+REFLECTION_BLEND_SPREAD = 0.12
+REFLECTION_ADD_SHARE = 0.2
+REFLECTION_ADD_LEVELS = 6.0
+# A hand and arm reaching in cross the board's edge (the ring of squares around the grid) at least this
+# many squares wide: the streams' smallest arm (0.8 of a hand) is 3 squares wide where it crosses. A
+# smaller thing over the edge that does not move between two frames (a tile nudged a third of a square
+# over the edge) is no hand: the view is read as it is at once.
+ARM_RING_SQUARES = 3
 
 
 class WatchConfig(BaseModel, frozen=True):
@@ -182,15 +202,32 @@ _PLANE = np.concatenate([np.ones((LOOK_SQUARES * LOOK_SQUARES, 1), np.float32), 
 def _lighting(now: F32, then: F32) -> F32:
     """Per look square and channel, the factor the light changed `then` by: a plane fitted to the log
     ratios of the grid's squares (a lamp on one side lights the board unevenly), fitted again without the
-    squares that changed for another reason (a hand, new tiles: the worst third)."""
+    squares that changed for another reason (a hand, new tiles: the worst third). Each channel is fitted
+    on the squares it is not clipped in (CLIPPED_FROM), in either look: a clipped channel's ratio says
+    nothing of the light (cava's white squares clip blue at 254; brighter light leaves them 255)."""
     ratio = np.log((now + 1.0) / (then + 1.0)).reshape(-1, 3)
-    use = GRID.reshape(-1).copy()
+    grid = GRID.reshape(-1)
+    open_ = ((now < CLIPPED_FROM) & (then < CLIPPED_FROM)).reshape(-1, 3) & grid[:, None]
     coef = np.zeros((3, 3), np.float32)
-    for _ in range(2):
-        coef = np.linalg.lstsq(_PLANE[use], ratio[use], rcond=None)[0].astype(np.float32)
-        resid = np.abs(ratio - _PLANE @ coef).max(axis=1)
-        use = GRID.reshape(-1) & (resid <= np.percentile(resid[GRID.reshape(-1)], 66))
+    for k in range(3):
+        base = open_[:, k] if int(open_[:, k].sum()) >= LIGHTING_FIT_SQUARES else grid
+        use = base
+        for _ in range(2):
+            coef[:, k] = np.linalg.lstsq(_PLANE[use], ratio[use, k], rcond=None)[0]
+            resid = np.abs(ratio[:, k] - _PLANE @ coef[:, k])
+            use = base & (resid <= np.percentile(resid[base], 66))
     return np.asarray(np.exp(_PLANE @ coef).reshape(LOOK_SQUARES, LOOK_SQUARES, 3), np.float32)
+
+
+def level_gaps(now: F32, then: F32, gain: F32) -> F32:
+    """Per look square, the largest change of a channel's mean level, after the light's `gain`. A channel
+    at CLIPPED_FROM or above may be clipped by the camera (its true level is that or more): it differs
+    only by as much as the other look lies below it."""
+    lit = now / gain
+    lit_top = np.where(now >= CLIPPED_FROM, np.inf, lit)
+    then_top = np.where(then >= CLIPPED_FROM, np.inf, then)
+    gap = np.maximum(np.maximum(lit - then_top, then - lit_top), 0.0)
+    return np.asarray(gap.max(axis=2), np.float32)
 
 
 def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool_]:
@@ -198,7 +235,7 @@ def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool
     a lamp switched on, a cloud, a lamp moved to one side) is taken out first."""
     gain = _lighting(now.mean, then.mean)
     tgain = float(np.median((now.texture[GRID] + 1.0) / (then.texture[GRID] + 1.0)))
-    levels = np.abs(now.mean / gain - then.mean).max(axis=2)
+    levels = level_gaps(now.mean, then.mean, gain)
     now_texture = now.texture / tgain
     texture = np.abs(now_texture - then.texture)
     share = texture / (np.maximum(now_texture, then.texture) + 4.0)
@@ -218,6 +255,53 @@ def washed_out(now: Look, then: Look) -> npt.NDArray[np.bool_]:
     spread_then = then.mean.max(axis=2) - then.mean.min(axis=2)
     near_white = lit.min(axis=2) >= GLARE_WHITE_FROM
     out: npt.NDArray[np.bool_] = brighter & near_white & (spread_now <= spread_then + GLARE_MORE_COLOUR)
+    return out
+
+
+def towards_white(now: Look, then: Look) -> npt.NDArray[np.bool_]:
+    """Per look square: `now` is `then` seen through a lamp's reflection (REFLECTION_*): brighter, each
+    channel moved towards white by one share of its headroom or by one amount (after the light's change)."""
+    gain = _lighting(now.mean, then.mean)
+    lit = now.mean / gain
+    rise = lit - then.mean
+    headroom = 255.0 - then.mean
+    brighter = (rise.min(axis=2) > -REFLECTION_ADD_LEVELS) & (rise.max(axis=2) > GLARE_LEVELS)
+    room = headroom >= REFLECTION_HEADROOM
+    share = rise / np.maximum(headroom, 1.0)
+    top = np.where(room, share, -np.inf).max(axis=2)
+    bottom = np.where(room, share, np.inf).min(axis=2)
+    blend = (room.sum(axis=2) < 2) | (top - bottom <= REFLECTION_BLEND_SPREAD)
+    amount = rise.max(axis=2, keepdims=True)
+    added = (np.abs(rise - np.minimum(amount, headroom)).max(axis=2)
+             <= REFLECTION_ADD_SHARE * amount[:, :, 0] + REFLECTION_ADD_LEVELS)
+    out: npt.NDArray[np.bool_] = brighter & (blend | added)
+    return out
+
+
+def still_non_hands(reaching: npt.NDArray[np.bool_], now: Look, then: Look,
+                    moving: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Of the reaching regions that did not move since the previous frame (no square of them `moving`),
+    those no hand makes:
+    a lamp's reflection (every square of it `towards_white`, its middle near white) or a thing crossing
+    the board's edge narrower than an arm (ARM_RING_SQUARES). A white sleeve looks like a reflection, but
+    it does not stay still for long while tiles are laid, and what is read while it does is only
+    committed after the settle time of a still, clear view."""
+    count, labels = cv2.connectedComponents(reaching.astype(np.uint8), connectivity=8)
+    out = np.zeros_like(reaching)
+    if count <= 1:
+        return out
+    veiled = towards_white(now, then)
+    white = (now.mean / _lighting(now.mean, then.mean)).min(axis=2) >= GLARE_WHITE_FROM
+    for k in range(1, count):
+        region = labels == k
+        if (region & moving).any():
+            continue
+        narrow = int((region & ~GRID).sum()) < ARM_RING_SQUARES
+        # (its near-white middle may already be left out of the region as `washed_out`: it is beside it)
+        beside = cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        reflection = bool(veiled[region].all()) and bool((white & beside).any())
+        if narrow or reflection:
+            out |= region
     return out
 
 
@@ -361,8 +445,9 @@ class Watcher:
         assert self._corners is not None
         look = look_of(frame, self._corners)
         prev, self._prev = self._prev, look
-        still = prev is not None and not differing(look, prev, self.config).any()
-        verdict = self._over_board(look)
+        moving = differing(look, prev, self.config) if prev is not None else np.ones(GRID.shape, bool)
+        still = not moving.any()
+        verdict = self._over_board(look, moving=moving)
         if verdict == "reaching" and still:
             if self._still_reach_since is None:
                 self._still_reach_since = t
@@ -386,7 +471,7 @@ class Watcher:
                 return self._hidden(t, "Waiting for a clear view of the board.")
             look = look_of(frame, self._corners)
             self._prev = look
-            again = self._over_board(look, reaching_first=True)
+            again = self._over_board(look, reaching_first=True, moving=np.zeros(GRID.shape, bool))
             if again == "reaching":
                 return self._hidden(t, "Waiting for a clear view: something lies over the board or its edge.")
             # Most of the board still looks different in two frames that agree, with the grid where it is:
@@ -396,9 +481,12 @@ class Watcher:
             return self._unchanged(t)
         return self._changed(frame, look, still, t)
 
-    def _over_board(self, look: Look, reaching_first: bool = False) -> str | None:
+    def _over_board(self, look: Look, reaching_first: bool = False,
+                    moving: npt.NDArray[np.bool_] | None = None) -> str | None:
         """"moved" (most of the board differs from both the game's board and the last clear view),
-        "reaching" (something reaches in over the board's edge in both), or None (a clear view)."""
+        "reaching" (something reaches in over the board's edge in both), or None (a clear view).
+        `moving`: the squares that differ from the previous frame (what lies still over the edge may be no
+        hand: `still_non_hands`)."""
         refs = [r for r in (self._ref, self._clear) if r is not None]
         if not refs:
             return None
@@ -406,6 +494,8 @@ class Watcher:
         diffs = [differing(look, r, self.config) & ~washed_out(look, r) & ~washed_out(r, look) for r in refs]
         moved = all(float(d[GRID].mean()) > self.config.moved_share for d in diffs)
         reaching = [reaching_in(d, self.config) for d in diffs]
+        if moving is not None:
+            reaching = [r & ~still_non_hands(r, look, ref, moving) for r, ref in zip(reaching, refs, strict=True)]
         if (reaching_first or not moved) and all(r.any() for r in reaching):
             self._hand_sides.add(reaching_side(reaching[0]))
             return "reaching"
@@ -699,6 +789,40 @@ def _extends(earlier: BoardReading, now: BoardReading) -> bool:
     """`now` holds all of `earlier`'s new tiles, unchanged, and more."""
     had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
     return bool(had) and had < {(tile.square, tile.letter) for tile in now.new_tiles or []}
+
+
+def _lines_through(rows: Sequence[str], square: Square) -> list[tuple[str, int]]:
+    """The lines of two or more tiles through `square` (across, then down), each with the square's index
+    in it."""
+    r, c = square
+    out = []
+    for dr, dc in ((0, 1), (1, 0)):
+        r0, c0 = r, c
+        while 0 <= r0 - dr and 0 <= c0 - dc and rows[r0 - dr][c0 - dc] != ".":
+            r0, c0 = r0 - dr, c0 - dc
+        letters = []
+        rr, cc = r0, c0
+        while rr < SIZE and cc < SIZE and rows[rr][cc] != ".":
+            letters.append(rows[rr][cc].upper())
+            rr, cc = rr + dr, cc + dc
+        if len(letters) >= 2:
+            out.append(("".join(letters), (r - r0) + (c - c0)))
+    return out
+
+
+def word_vouched(rows: Sequence[str], square: Square, is_word: Callable[[str], bool],
+                 alphabet: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ") -> bool:
+    """The word list vouches for the letter on `square` of `rows` (the board after the move): every line
+    of two or more tiles through it is a word, and with any other letter of `alphabet` there some line
+    would not be. A misread letter then made the only word there is, out of a player's phony."""
+    letter = rows[square[0]][square[1]].upper()
+    lines = _lines_through(rows, square)
+    if letter not in alphabet or not lines or not all(is_word(word) for word, _ in lines):
+        return False
+    for other in alphabet:
+        if other != letter and all(is_word(word[:k] + other + word[k + 1:]) for word, k in lines):
+            return False
+    return True
 
 
 def _doubt_squares(reading: BoardReading) -> tuple[Square, ...]:
