@@ -87,9 +87,15 @@ class Tally:
     cpu: list[float] = field(default_factory=list)
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # every new tile of every commit: (confidence, evidence tags, letter right, vouched by the words)
+    tiles: list[tuple[float, str, bool, bool | None]] = field(default_factory=list)
+    moves_below_sure: int = 0  # commits holding a new tile below SURE (what "any doubt asks" would ask)
+    unsure_asked: int = 0  # questions asked only because a new tile was below WatchConfig.sure_new_tile
+    unsure_asked_right: int = 0  # ... whose reading was right (committing it would have been exact)
 
     def add(self, other: Tally) -> None:
-        for name in ("changes", "empty", "exact", "asked", "silent", "partial", "taps", "spurious"):
+        for name in ("changes", "empty", "exact", "asked", "silent", "partial", "taps", "spurious",
+                     "moves_below_sure", "unsure_asked", "unsure_asked_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.latency += other.latency
         self.latency_wall += other.latency_wall
@@ -97,6 +103,7 @@ class Tally:
         self.commit_after_laid += other.commit_after_laid
         self.cpu += other.cpu
         self.seconds += other.seconds
+        self.tiles += other.tiles
 
 
 def _clean(grid: list[str]) -> list[str]:
@@ -169,7 +176,7 @@ def _after(before: list[str], tiles: list[tuple[int, int, str]]) -> list[str]:
 
 
 def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bool, seed: int,
-               show: bool, write_to: Path | None = None) -> Tally:
+               show: bool, write_to: Path | None = None, sure_new_tile: float = WatchConfig().sure_new_tile) -> Tally:
     """Build the game's stream with `fault`, watch it, and tally what the watcher did."""
     st = streams.build_stream(game.keyframes, fps=fps, fault=fault, seed=seed, settle=settle,
                               quick_next=quick_next, jpeg_quality=90)
@@ -181,8 +188,9 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
     boards = [game.keyframes[0].grid]
     for tiles, _ in game.truth:
         boards.append(_after(boards[-1], tiles))
-    watcher = Watcher(game.keyframes[0].grid, WatchConfig(settle_seconds=settle, tiles=game.tiles),
-                      occupancy_model=game.models[0], letters_net=game.models[1])
+    watcher = Watcher(game.keyframes[0].grid, WatchConfig(settle_seconds=settle, tiles=game.tiles,
+                                                           sure_new_tile=sure_new_tile),
+                      occupancy_model=game.models[0], letters_net=game.models[1], words=_words(game.tiles))
     tally = Tally(seconds=st.frames[-1][0] + 1 / fps)
     resolved = [False] * len(st.moves)
     got: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
@@ -222,6 +230,7 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                 continue
             want, score = game.truth[m]
             got[m] += tiles
+            _tally_tiles(tally, status.commit, watcher, want, game.tiles)
             if score is None and set(tiles) < set(want) and set(got[m]) < set(want) and st.moves[m].tiles:
                 # a change of several plays between two photos, committed one play at a time: so far right
                 watcher.set_board(watcher.board)
@@ -250,6 +259,15 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                 watcher.set_board(watcher.board)
         elif status.phase is Phase.ASKING and m is not None and pending_answer is None:
             tally.asked += 1
+            if (status.question or "").startswith("not sure of the letter") and watcher.reading is not None:
+                # asked only for the ask policy: would committing the reading have been right?
+                reading = watcher.reading
+                tally.unsure_asked += 1
+                right = _tiles_of(reading) == game.truth[m][0] and (game.truth[m][1] in (None, reading.score))
+                tally.unsure_asked_right += right
+                if not right:
+                    tally.notes.append(f"t={t}: the ask policy caught a wrong reading of change {m + 1}: "
+                                       f"{_tiles_of(reading)} score {reading.score}")
             if show:
                 tally.notes.append(f"t={t}: asked about change {m + 1}: {status.question}")
             resolved[m] = True
@@ -262,6 +280,58 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                                    f"(last: {status.phase.value}: {status.message})")
                 watcher.set_board(boards[i + 1])
     return tally
+
+
+def _tally_tiles(tally: Tally, commit: Any, watcher: Watcher, want: list[tuple[int, int, str]], tiles: str) -> None:
+    """Each new tile of a commit: its confidence and evidence, whether its letter is right, and whether
+    the word list vouches for it (`vision.watch.word_vouched`; None without a word list for the tile set)."""
+    from vision.confidence import SURE
+    from vision.watch import word_vouched
+
+    words = _words(tiles)
+    rows = watcher.board  # the board after the commit
+    below = False
+    for tile in commit.new_tiles or []:
+        r, c = int(tile.square[1:]) - 1, ord(tile.square[0]) - 65
+        conf = float(commit.confidence[r][c])
+        evidence = commit.evidence[r][c] if commit.evidence else ""
+        vouch = None if words is None else word_vouched(rows, (r, c), words)
+        tally.tiles.append((conf, evidence, (r, c, tile.letter) in want, vouch))
+        below |= conf < SURE and tile.letter != "?"
+    tally.moves_below_sure += below
+
+
+_WORDS: dict[str, Any] = {}
+
+
+def _words(tiles: str) -> Any:
+    """The word list's membership test for a tile set (English: the shipped default), None when none."""
+    if tiles != "en":
+        return None
+    if "en" not in _WORDS:
+        from lexicon.store import load_lexicon
+
+        lex = load_lexicon()
+        _WORDS["en"] = lex.__contains__
+    return _WORDS["en"]
+
+
+def _policy(t: Tally) -> str:
+    """What asking about every new tile below SURE would change, and what independent evidence saves."""
+    from vision.confidence import SURE, vouched
+
+    lettered = [x for x in t.tiles]
+    below = [x for x in lettered if x[0] < SURE]
+    wrong = [x for x in lettered if not x[2]]
+    number = [x for x in below if vouched(x[1])]
+    word = [x for x in below if x[3]]
+    return (f"questions asked only for a new tile below sure_new_tile (unvouched): {t.unsure_asked}, of which the "
+            f"reading was right {t.unsure_asked_right} (committing it would have been exact), wrong "
+            f"{t.unsure_asked - t.unsure_asked_right}; "
+            f"new tiles committed {len(lettered)} (wrong {len(wrong)}); below SURE {SURE}: {len(below)} tiles in "
+            f"{t.moves_below_sure} moves (wrong {sum(not x[2] for x in below)}), of them vouched by the point "
+            f"number {len(number)}, by the words {len(word)} (wrong among those {sum(not x[2] for x in word)}); "
+            f"confidence of the tiles below SURE: {sorted(round(x[0], 2) for x in below)[:12]}")
 
 
 def _median(values: list[float]) -> str:
@@ -278,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", default=",".join(streams.FAULTS))
     ap.add_argument("--fps", type=float, default=1.0)
     ap.add_argument("--settle", type=float, default=WatchConfig().settle_seconds)
+    ap.add_argument("--sure-new-tile", type=float, default=WatchConfig().sure_new_tile,
+                    help="WatchConfig.sure_new_tile: a new tile read below it asks unless the words vouch "
+                         "(0: only the reader's own doubt asks, the rule before the ask policy)")
     ap.add_argument("--quick-next", action="store_true",
                     help="the next player lays tiles before the earlier move's countdown ends")
     ap.add_argument("--rendered", type=int, default=3, help="rendered games (6 moves each)")
@@ -312,14 +385,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{total.partial}, silently wrong {total.silent}, taps {total.taps}, laid -> committed median "
                   f"{_median(total.commit_after_laid)} s", flush=True)
         return 0
-    print(f"{len(games)} games, faults {args.faults}, {args.fps:g} frames/s, settle {args.settle:g} s"
+    print(f"{len(games)} games, faults {args.faults}, {args.fps:g} frames/s, settle {args.settle:g} s, "
+          f"sure new tile {args.sure_new_tile:g}"
           f"{', next player quick' if args.quick_next else ''}, models {args.models}, frames 1632x1224 JPEG")
     grand = Tally()
     per_fault: dict[str, Tally] = defaultdict(Tally)
     for fault in args.faults.split(","):
         for k, game in enumerate(games):
             tally = watch_game(game, fault, args.fps, args.settle, args.quick_next, k + 1, args.show,
-                               args.write_frames)
+                               args.write_frames, args.sure_new_tile)
             per_fault[fault].add(tally)
             grand.add(tally)
             extra = f" (+{tally.empty} unchanged photos, commits on them {tally.spurious})" if tally.empty else ""
@@ -336,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu_per_second = sum(grand.cpu) / max(grand.seconds, 1e-9)
     print(f"all: exact {grand.exact}/{grand.changes}, asked {grand.asked}, silently wrong {grand.silent}, "
           f"partial {grand.partial}, taps {grand.taps}, spurious {grand.spurious}")
+    print(f"ask policy: {_policy(grand)}")
     print(f"latency last hand -> proposal: median {_median(grand.latency)} s frames' time, "
           f"{_median(grand.latency_wall)} s wall (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores), "
           f"{_median(grand.latency_cpu)} s with the proposing call's CPU time; laid -> committed median "

@@ -115,6 +115,12 @@ class WatchConfig(BaseModel, frozen=True):
     moved_share: float = 0.3
     # Ring squares that must differ, joined to differing grid squares, for something to be reaching in.
     reaching_ring_squares: int = 1
+    # A new tile read with less confidence than this asks ("any doubt asks": the reader calls a square sure
+    # from vision.confidence.SURE, its calibrated sure band), unless the word list vouches for its letter
+    # (`word_vouched`, with a word list given to the Watcher). 0 leaves it to the reader's own doubt (a new
+    # letter below vision.sequence.NEW_LETTER_DOUBT, 0.7), the watcher's rule before issue 22's ask policy.
+    # benchmarks/watch.py prints what each choice asks and commits ("ask policy").
+    sure_new_tile: float = 0.98
 
 
 class Phase(StrEnum):
@@ -329,10 +335,15 @@ class Watcher:
     """Watches one table's board. Feed it frames in time order; it says what it sees and when to commit."""
 
     def __init__(self, board_rows: list[str], config: WatchConfig | None = None, *,
-                 occupancy_model: OccupancyModel | None = None, letters_net: Mlp | None = None) -> None:
+                 occupancy_model: OccupancyModel | None = None, letters_net: Mlp | None = None,
+                 words: Callable[[str], bool] | None = None) -> None:
         """`occupancy_model` and `letters_net` replace the reader's shipped models (the benchmark passes
-        held-out ones)."""
+        held-out ones). `words` is the game's word list's membership test (e.g. a `lexicon.store.Lexicon`'s
+        `__contains__`): a new tile's letter it vouches for (`word_vouched`) needs no question; without it
+        every new tile below `config.sure_new_tile` asks."""
         self.config = config or WatchConfig()
+        self._words = words
+        self._letters: str | None = None  # the tile set's letters (for `word_vouched`)
         self._models = (occupancy_model, letters_net)
         self._game = _check_rows(board_rows)
         self._corners: F32 | None = None
@@ -432,6 +443,11 @@ class Watcher:
     def board(self) -> list[str]:
         """The game's board as the watcher holds it."""
         return list(self._game)
+
+    @property
+    def reading(self) -> BoardReading | None:
+        """The last full reading of the board (what a proposal or a question is about), None when none."""
+        return self._reading
 
     @property
     def corners(self) -> list[list[float]] | None:
@@ -721,7 +737,36 @@ class Watcher:
                     new or _doubt_squares(reading))
         if reading.score is None:
             return ("the move cannot be scored: check the new tiles.", new)
+        unsure = self._unsure_letters(reading)
+        if unsure:
+            said = ", ".join(f"{square_name(sq)} (read {letter})" for sq, letter in unsure[:4])
+            return (f"not sure of the letter{'s' if len(unsure) > 1 else ''} on {said}: check "
+                    f"{'them' if len(unsure) > 1 else 'it'} before the play is scored."), tuple(sq for sq, _ in unsure)
         return None, ()
+
+    def _unsure_letters(self, reading: BoardReading) -> list[tuple[Square, str]]:
+        """The new tiles read below `config.sure_new_tile` that the word list does not vouch for."""
+        out = []
+        after: list[str] | None = None
+        for tile in reading.new_tiles or []:
+            if tile.letter == "?":
+                continue  # a blank is asked about anyway
+            sq = _square_of(tile)
+            if reading.confidence[sq[0]][sq[1]] >= self.config.sure_new_tile:
+                continue
+            if self._words is not None:
+                after = after or merged_rows(self._game, reading)
+                if word_vouched(after, sq, self._words, self._alphabet()):
+                    continue
+            out.append((sq, tile.letter))
+        return out
+
+    def _alphabet(self) -> str:
+        if self._letters is None:
+            from companion.rules.tiles import load_tileset
+
+            self._letters = "".join(ch for ch in load_tileset(self.config.tiles).alphabet if ch.isalpha())
+        return self._letters
 
     def _doubt_status(self, t: float) -> WatchStatus:
         """A doubt seen: asked when its time has come, until then the move is taken as still being laid."""
