@@ -89,6 +89,9 @@ class Tally:
     notes: list[str] = field(default_factory=list)
     # every new tile of every commit: (confidence, evidence tags, letter right, vouched by the words)
     tiles: list[tuple[float, str, bool, bool | None]] = field(default_factory=list)
+    # every move committed or asked for the ask policy only: its new tiles (confidence, evidence tags, the
+    # words vouch) and whether the reading was right (tiles and score)
+    policy_moves: list[tuple[list[tuple[float, str, bool]], bool]] = field(default_factory=list)
     moves_below_sure: int = 0  # commits holding a new tile below SURE (what "any doubt asks" would ask)
     unsure_asked: int = 0  # questions asked only because a new tile was below WatchConfig.sure_new_tile
     unsure_asked_right: int = 0  # ... whose reading was right (committing it would have been exact)
@@ -104,6 +107,7 @@ class Tally:
         self.cpu += other.cpu
         self.seconds += other.seconds
         self.tiles += other.tiles
+        self.policy_moves += other.policy_moves
 
 
 def _clean(grid: list[str]) -> list[str]:
@@ -230,7 +234,7 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                 continue
             want, score = game.truth[m]
             got[m] += tiles
-            _tally_tiles(tally, status.commit, watcher, want, game.tiles)
+            _tally_tiles(tally, status.commit, watcher.board, want, score, game.tiles)
             if score is None and set(tiles) < set(want) and set(got[m]) < set(want) and st.moves[m].tiles:
                 # a change of several plays between two photos, committed one play at a time: so far right
                 watcher.set_board(watcher.board)
@@ -262,6 +266,10 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
             if (status.question or "").startswith("not sure of the letter") and watcher.reading is not None:
                 # asked only for the ask policy: would committing the reading have been right?
                 reading = watcher.reading
+                from vision.watch import merged_rows
+
+                _tally_tiles(tally, reading, merged_rows(watcher.board, reading), game.truth[m][0],
+                             game.truth[m][1], game.tiles)
                 tally.unsure_asked += 1
                 right = _tiles_of(reading) == game.truth[m][0] and (game.truth[m][1] in (None, reading.score))
                 tally.unsure_asked_right += right
@@ -282,23 +290,29 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
     return tally
 
 
-def _tally_tiles(tally: Tally, commit: Any, watcher: Watcher, want: list[tuple[int, int, str]], tiles: str) -> None:
-    """Each new tile of a commit: its confidence and evidence, whether its letter is right, and whether
-    the word list vouches for it (`vision.watch.word_vouched`; None without a word list for the tile set)."""
+def _tally_tiles(tally: Tally, reading: Any, rows: list[str], want: list[tuple[int, int, str]],
+                 score: int | None, tiles: str) -> None:
+    """A move committed, or asked about only for the ask policy: each new tile's confidence and evidence,
+    whether its letter is right and whether the word list vouches for it (`vision.watch.word_vouched` on
+    `rows`, the board after the move; None without a word list for the tile set)."""
     from vision.confidence import SURE
     from vision.watch import word_vouched
 
     words = _words(tiles)
-    rows = watcher.board  # the board after the commit
     below = False
-    for tile in commit.new_tiles or []:
+    record = []
+    for tile in reading.new_tiles or []:
         r, c = int(tile.square[1:]) - 1, ord(tile.square[0]) - 65
-        conf = float(commit.confidence[r][c])
-        evidence = commit.evidence[r][c] if commit.evidence else ""
+        conf = float(reading.confidence[r][c])
+        evidence = reading.evidence[r][c] if reading.evidence else ""
         vouch = None if words is None else word_vouched(rows, (r, c), words)
         tally.tiles.append((conf, evidence, (r, c, tile.letter) in want, vouch))
-        below |= conf < SURE and tile.letter != "?"
+        if tile.letter != "?":
+            record.append((conf, evidence, bool(vouch)))
+            below |= conf < SURE
     tally.moves_below_sure += below
+    right = _tiles_of(reading) == want and score in (None, reading.score)
+    tally.policy_moves.append((record, right))
 
 
 _WORDS: dict[str, Any] = {}
@@ -317,21 +331,29 @@ def _words(tiles: str) -> Any:
 
 
 def _policy(t: Tally) -> str:
-    """What asking about every new tile below SURE would change, and what independent evidence saves."""
-    from vision.confidence import SURE, vouched
+    """What each ask policy asks about the moves committed or asked about for the policy only: (sure
+    below, ask when evidence contradicts a letter). Wrong readings a policy does not ask about would be
+    committed silently wrong."""
+    from vision.confidence import SURE
 
-    lettered = [x for x in t.tiles]
-    below = [x for x in lettered if x[0] < SURE]
-    wrong = [x for x in lettered if not x[2]]
-    number = [x for x in below if vouched(x[1])]
-    word = [x for x in below if x[3]]
-    return (f"questions asked only for a new tile below sure_new_tile (unvouched): {t.unsure_asked}, of which the "
-            f"reading was right {t.unsure_asked_right} (committing it would have been exact), wrong "
-            f"{t.unsure_asked - t.unsure_asked_right}; "
-            f"new tiles committed {len(lettered)} (wrong {len(wrong)}); below SURE {SURE}: {len(below)} tiles in "
-            f"{t.moves_below_sure} moves (wrong {sum(not x[2] for x in below)}), of them vouched by the point "
-            f"number {len(number)}, by the words {len(word)} (wrong among those {sum(not x[2] for x in word)}); "
-            f"confidence of the tiles below SURE: {sorted(round(x[0], 2) for x in below)[:12]}")
+    def asks(record: list[tuple[float, str, bool]], below: float, contradicted: bool) -> bool:
+        return any((contradicted and bool({"!number", "!shape"} & set(ev.split(","))))
+                   or (conf < below and not vouch) for conf, ev, vouch in record)
+
+    parts = []
+    for name, below, contradicted in (("reader's doubt only (0, no)", 0.0, False),
+                                      ("default (0.9, evidence against asks)", 0.9, True),
+                                      (f"any doubt ({SURE}, evidence against asks)", SURE, True)):
+        asked = [right for record, right in t.policy_moves if asks(record, below, contradicted)]
+        silent = sum(not right for record, right in t.policy_moves if not asks(record, below, contradicted))
+        parts.append(f"{name}: asks {len(asked)} of {len(t.policy_moves)} moves (wrong readings caught "
+                     f"{sum(not r for r in asked)}), silently wrong {silent}")
+    lettered = t.tiles
+    below_sure = [x for x in lettered if x[0] < SURE]
+    return ("; ".join(parts) + f". New tiles {len(lettered)} (letter wrong {sum(not x[2] for x in lettered)}); "
+            f"below {SURE}: {len(below_sure)}, the point number against {sum('!number' in x[1] for x in below_sure)}, "
+            f"vouched by the words {sum(bool(x[3]) for x in below_sure)} (wrong among those "
+            f"{sum(bool(x[3]) and not x[2] for x in below_sure)})")
 
 
 def _median(values: list[float]) -> str:

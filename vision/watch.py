@@ -115,12 +115,20 @@ class WatchConfig(BaseModel, frozen=True):
     moved_share: float = 0.3
     # Ring squares that must differ, joined to differing grid squares, for something to be reaching in.
     reaching_ring_squares: int = 1
-    # A new tile read with less confidence than this asks ("any doubt asks": the reader calls a square sure
-    # from vision.confidence.SURE, its calibrated sure band), unless the word list vouches for its letter
-    # (`word_vouched`, with a word list given to the Watcher). 0 leaves it to the reader's own doubt (a new
-    # letter below vision.sequence.NEW_LETTER_DOUBT, 0.7), the watcher's rule before issue 22's ask policy.
-    # benchmarks/watch.py prints what each choice asks and commits ("ask policy").
-    sure_new_tile: float = 0.98
+    # The ask policy for a new tile the reader did not doubt (it asks by itself below 0.7,
+    # vision.sequence.NEW_LETTER_DOUBT): it asks when its confidence is below `sure_new_tile`, unless the
+    # word list vouches for its letter (`word_vouched`, with a word list given to the Watcher), and, with
+    # `ask_contradicted`, when evidence outside the letter network speaks against its letter (its point
+    # number reads another letter's value, or its nearest stored example is another letter: the
+    # `!number` / `!shape` tags of vision.evidence), whatever its confidence. Measured with
+    # benchmarks/watch.py ("ask policy", every fault, 1 frame/s): the reader's confidences of new tiles
+    # it did not doubt are 0.95 when only the point number's confirmation is missing (a number too small
+    # or worn to read: no evidence against the letter), 0.9 and above otherwise; asking below the sure band
+    # (0.98, vision.confidence.SURE) asked about half the rendered games' moves and caught no wrong
+    # letter, so the default asks for evidence against a letter and below 0.9; 0.98 is the table setting
+    # for "ask about every tile the reader is not sure of", 0 with ask_contradicted False the old rule.
+    sure_new_tile: float = 0.9
+    ask_contradicted: bool = True
 
 
 class Phase(StrEnum):
@@ -745,13 +753,17 @@ class Watcher:
         return None, ()
 
     def _unsure_letters(self, reading: BoardReading) -> list[tuple[Square, str]]:
-        """The new tiles read below `config.sure_new_tile` that the word list does not vouch for."""
+        """The new tiles the ask policy asks about (see `WatchConfig.sure_new_tile`)."""
         out = []
         after: list[str] | None = None
         for tile in reading.new_tiles or []:
             if tile.letter == "?":
                 continue  # a blank is asked about anyway
             sq = _square_of(tile)
+            tags = set(reading.evidence[sq[0]][sq[1]].split(",")) if reading.evidence else set()
+            if self.config.ask_contradicted and tags & {"!number", "!shape"}:
+                out.append((sq, tile.letter))
+                continue
             if reading.confidence[sq[0]][sq[1]] >= self.config.sure_new_tile:
                 continue
             if self._words is not None:
