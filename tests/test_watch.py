@@ -233,3 +233,60 @@ def test_companion_watch_bad_input_is_one_sentence_and_exit_2(game: Any, tmp_pat
     streams.write_folder(folder, st.frames[:2])
     (folder / "t0002.000.jpg").write_bytes(b"this is no jpeg")
     assert "is not an image" in _cli_error([str(folder)], capsys)
+
+
+# ----- faults that used to need a tap (issue #22: 0 taps for an ordinary move)
+def _grid_point(corners: list[list[float]], r: float, c: float) -> tuple[float, float]:
+    """Frame pixel of the point (row r, column c) of the grid, in squares from its top-left corner."""
+    import cv2
+
+    unit = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]])
+    h = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    x, y = cv2.perspectiveTransform(np.float32([[[c, r]]]), h)[0, 0]
+    return float(x), float(y)
+
+
+def _commit_times(keys: list[streams.Keyframe], st: streams.Stream) -> list[tuple[float, list[Any], int | None]]:
+    statuses = _watch(Watcher(keys[0].grid), st.frames)
+    assert not any(s.phase is Phase.ASKING for s in statuses), [s.question for s in statuses if s.question]
+    return [(s.t, _tiles(s.commit), s.commit.score) for s in statuses if s.commit is not None]
+
+
+def test_a_reflection_over_the_boards_edge_is_no_hand_and_the_move_is_committed_in_time() -> None:
+    # A lamp's reflection comes with the second move's hand, over the board's right edge, and stays. It
+    # used to be taken for an arm reaching in until it had lain still for the settle time: the move was
+    # proposed 5 s after it was laid and not committed by the time the next player reached in (a tap).
+    keys = streams.rendered_game("cream_blue_letters", seed=2, moves=2)
+    st = streams.build_stream(keys, fps=1.0, seed=2, size=SIZE)
+    second = st.moves[1]
+    first_hand = st.moves[0].end + 1.0
+    spot = _grid_point(st.corners, 2.5, 14.6)  # over the top right of the grid and the edge beside it
+    square = float(np.linalg.norm(np.subtract(st.corners[1], st.corners[0]))) / 15
+    frames = [(t, streams.glare(img, spot, 1.4 * square) if t >= first_hand else img) for t, img in st.frames]
+    commits = _commit_times(keys, streams.Stream(frames, st.moves, st.fps, st.corners))
+    assert [(tiles, score) for _, tiles, score in commits] == _truth(keys)
+    assert commits[1][0] <= second.laid + 4.0 + 1.0  # proposed when laid, committed after the settle time
+
+
+def _exposed(image: Any, gain: tuple[float, float, float]) -> Any:
+    """The frame's scene taken with more or less light per channel (B, G, R), clipped as a camera clips."""
+    return np.clip(image.astype(np.float32) * np.float32(gain), 0, 255).astype(np.uint8)
+
+
+def test_a_lighting_change_on_a_board_the_camera_clips_is_no_change() -> None:
+    # cava's white squares read blue 254 in the photos: clipped. Rendered cream tiles with red pushed a
+    # quarter up clip likewise (the tile's body, not its letter). The light then turns warmer: the clipped
+    # squares stay 255 while the others rise 12%; the gain fitted to all of them left 20 squares "changed".
+    keys = streams.rendered_game("cream_blue_letters", seed=2, moves=3)
+    from vision.watch import differing, look_of
+
+    corners = np.asarray(keys[-1].corners, np.float32)
+    then = look_of(_exposed(keys[-1].image, (1.0, 1.0, 1.25)), corners)
+    now = look_of(_exposed(keys[-1].image, (0.9, 0.95, 1.4)), corners)
+    assert not differing(now, then, WatchConfig()).any()
+    # ... while a tile put down under that light still differs
+    later = look_of(_exposed(keys[-1].image, (0.9, 0.95, 1.4)), corners)
+    before = look_of(_exposed(keys[-2].image, (1.0, 1.0, 1.25)), corners)
+    new = {(r + 1, c + 1) for r in range(15) for c in range(15) if keys[-2].grid[r][c] == "." != keys[-1].grid[r][c]}
+    found = differing(later, before, WatchConfig())
+    assert new and all(found[sq] for sq in new)

@@ -68,6 +68,10 @@ GLARE_WHITE_FROM = 225.0
 # plain squares read blue 254 (the stream's JPEG of a clipped channel), under a lighting change 255, where
 # the light's gain would have them 234 or 280. And the light's plane needs this many unclipped squares.
 CLIPPED_FROM = 250.0
+# ... and a square with this share of its pixels there may be clipped in that channel though its mean is
+# lower (a light tile's body clipped, its letter not): rendered cream tiles, red 230 with a fifth to half of
+# their pixels clipped, kept 230 when the light rose by 12% (8 of 225 squares differed after the gain).
+CLIPPED_SHARE = 0.2
 LIGHTING_FIT_SQUARES = 12
 # A reflection's rim is the board seen through a veil of white: each channel moved towards 255 by one
 # share of what it had left (a blend, as the streams paint it) or by one amount (white light added, as a
@@ -162,6 +166,8 @@ class Look:
     mean: F32  # (LOOK_SQUARES, LOOK_SQUARES, 3) mean BGR
     texture: F32  # (LOOK_SQUARES, LOOK_SQUARES) mean absolute Laplacian of the grey image
     gray: F32 = field(repr=False)  # the straightened grey image (for the shift test)
+    # (LOOK_SQUARES, LOOK_SQUARES, 3) share of the square's pixels the camera may have clipped per channel
+    clipped: F32 | None = field(default=None, repr=False)
 
 
 def square_name(sq: Square) -> str:
@@ -194,10 +200,12 @@ def look_of(frame: Frame, corners: F32) -> Look:
     inner = slice(LOOK_INSET, LOOK_CELL - LOOK_INSET)
     blocks = warped.astype(np.float32).reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL, 3)
     mean = blocks[:, inner, :, inner].mean(axis=(1, 3))
+    clipped = (blocks[:, inner, :, inner] >= CLIPPED_FROM).mean(axis=(1, 3))
     gray = cv2.GaussianBlur(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     lap = np.abs(cv2.Laplacian(gray, cv2.CV_32F, ksize=3))
     texture = lap.reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL)[:, inner, :, inner].mean(axis=(1, 3))
-    return Look(np.asarray(mean, np.float32), np.asarray(texture, np.float32), np.asarray(gray, np.float32))
+    return Look(np.asarray(mean, np.float32), np.asarray(texture, np.float32), np.asarray(gray, np.float32),
+                np.asarray(clipped, np.float32))
 
 
 def _grid_mask() -> npt.NDArray[np.bool_]:
@@ -213,7 +221,15 @@ _YX = np.indices((LOOK_SQUARES, LOOK_SQUARES), np.float32).reshape(2, -1).T / LO
 _PLANE = np.concatenate([np.ones((LOOK_SQUARES * LOOK_SQUARES, 1), np.float32), _YX], axis=1)  # 1, y, x
 
 
-def _lighting(now: F32, then: F32) -> F32:
+def _clipped(look: Look) -> npt.NDArray[np.bool_]:
+    """Per look square and channel: may the camera have clipped it (CLIPPED_SHARE of its pixels at
+    CLIPPED_FROM or above; the mean itself there when the look has no shares)?"""
+    if look.clipped is None:
+        return np.asarray(look.mean >= CLIPPED_FROM)
+    return np.asarray(look.clipped >= CLIPPED_SHARE)
+
+
+def _lighting(now: F32, then: F32, clipped: npt.NDArray[np.bool_] | None = None) -> F32:
     """Per look square and channel, the factor the light changed `then` by: a plane fitted to the log
     ratios of the grid's squares (a lamp on one side lights the board unevenly), fitted again without the
     squares that changed for another reason (a hand, new tiles: the worst third). Each channel is fitted
@@ -221,7 +237,9 @@ def _lighting(now: F32, then: F32) -> F32:
     nothing of the light (cava's white squares clip blue at 254; brighter light leaves them 255)."""
     ratio = np.log((now + 1.0) / (then + 1.0)).reshape(-1, 3)
     grid = GRID.reshape(-1)
-    open_ = ((now < CLIPPED_FROM) & (then < CLIPPED_FROM)).reshape(-1, 3) & grid[:, None]
+    if clipped is None:
+        clipped = (now >= CLIPPED_FROM) | (then >= CLIPPED_FROM)
+    open_ = ~clipped.reshape(-1, 3) & grid[:, None]
     coef = np.zeros((3, 3), np.float32)
     for k in range(3):
         base = open_[:, k] if int(open_[:, k].sum()) >= LIGHTING_FIT_SQUARES else grid
@@ -233,23 +251,23 @@ def _lighting(now: F32, then: F32) -> F32:
     return np.asarray(np.exp(_PLANE @ coef).reshape(LOOK_SQUARES, LOOK_SQUARES, 3), np.float32)
 
 
-def level_gaps(now: F32, then: F32, gain: F32) -> F32:
+def level_gaps(now: Look, then: Look, gain: F32) -> F32:
     """Per look square, the largest change of a channel's mean level, after the light's `gain`. A channel
-    at CLIPPED_FROM or above may be clipped by the camera (its true level is that or more): it differs
-    only by as much as the other look lies below it."""
-    lit = now / gain
-    lit_top = np.where(now >= CLIPPED_FROM, np.inf, lit)
-    then_top = np.where(then >= CLIPPED_FROM, np.inf, then)
-    gap = np.maximum(np.maximum(lit - then_top, then - lit_top), 0.0)
+    the camera may have clipped (`_clipped`: its true level is that or more) differs only by as much as the
+    other look lies below it."""
+    lit = now.mean / gain
+    lit_top = np.where(_clipped(now), np.inf, lit)
+    then_top = np.where(_clipped(then), np.inf, then.mean)
+    gap = np.maximum(np.maximum(lit - then_top, then.mean - lit_top), 0.0)
     return np.asarray(gap.max(axis=2), np.float32)
 
 
 def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool_]:
     """Per look square (ring included): does `now` differ from `then`? The light's change (`_lighting`:
     a lamp switched on, a cloud, a lamp moved to one side) is taken out first."""
-    gain = _lighting(now.mean, then.mean)
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
     tgain = float(np.median((now.texture[GRID] + 1.0) / (then.texture[GRID] + 1.0)))
-    levels = level_gaps(now.mean, then.mean, gain)
+    levels = level_gaps(now, then, gain)
     now_texture = now.texture / tgain
     texture = np.abs(now_texture - then.texture)
     share = texture / (np.maximum(now_texture, then.texture) + 4.0)
@@ -262,7 +280,7 @@ def washed_out(now: Look, then: Look) -> npt.NDArray[np.bool_]:
     """Per look square: brighter in every channel by more than GLARE_LEVELS, near white, with no more
     colour than before (after the light's change): a lamp's reflection, not a hand (skin adds colour and
     is not white) nor a tile."""
-    gain = _lighting(now.mean, then.mean)
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
     lit = now.mean / gain
     brighter = (lit - then.mean).min(axis=2) > GLARE_LEVELS
     spread_now = lit.max(axis=2) - lit.min(axis=2)
@@ -275,7 +293,7 @@ def washed_out(now: Look, then: Look) -> npt.NDArray[np.bool_]:
 def towards_white(now: Look, then: Look) -> npt.NDArray[np.bool_]:
     """Per look square: `now` is `then` seen through a lamp's reflection (REFLECTION_*): brighter, each
     channel moved towards white by one share of its headroom or by one amount (after the light's change)."""
-    gain = _lighting(now.mean, then.mean)
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
     lit = now.mean / gain
     rise = lit - then.mean
     headroom = 255.0 - then.mean
@@ -305,7 +323,7 @@ def still_non_hands(reaching: npt.NDArray[np.bool_], now: Look, then: Look,
     if count <= 1:
         return out
     veiled = towards_white(now, then)
-    white = (now.mean / _lighting(now.mean, then.mean)).min(axis=2) >= GLARE_WHITE_FROM
+    white = (now.mean / _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))).min(axis=2) >= GLARE_WHITE_FROM
     for k in range(1, count):
         region = labels == k
         if (region & moving).any():
