@@ -334,11 +334,11 @@ def _policy(t: Tally) -> str:
     """What each ask policy asks about the moves committed or asked about for the policy only: (sure
     below, ask when evidence contradicts a letter). Wrong readings a policy does not ask about would be
     committed silently wrong."""
-    from vision.confidence import SURE
+    from vision.confidence import SURE, vouched
 
     def asks(record: list[tuple[float, str, bool]], below: float, contradicted: bool) -> bool:
         return any((contradicted and bool({"!number", "!shape"} & set(ev.split(","))))
-                   or (conf < below and not vouch) for conf, ev, vouch in record)
+                   or (conf < below and not vouch and not vouched(ev)) for conf, ev, vouch in record)
 
     parts = []
     for name, below, contradicted in (("reader's doubt only (0, no)", 0.0, False),
@@ -380,6 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", choices=["shipped", "heldout"], default="shipped")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--show", action="store_true", help="print every question and every miss")
+    ap.add_argument("--policy-log", type=Path, metavar="FILE",
+                    help="write the moves the ask policy judges (new tiles' confidence, evidence, words vouch; "
+                         "reading right) as JSON, to compare policies")
     ap.add_argument("--write-frames", type=Path, metavar="DIR",
                     help="also write each stream as a folder of JPEG frames (for companion watch FOLDER)")
     args = ap.parse_args(argv)
@@ -433,6 +436,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"all: exact {grand.exact}/{grand.changes}, asked {grand.asked}, silently wrong {grand.silent}, "
           f"partial {grand.partial}, taps {grand.taps}, spurious {grand.spurious}")
     print(f"ask policy: {_policy(grand)}")
+    if args.policy_log is not None:
+        import json
+
+        args.policy_log.write_text(json.dumps(grand.policy_moves), encoding="utf-8")
     print(f"latency last hand -> proposal: median {_median(grand.latency)} s frames' time, "
           f"{_median(grand.latency_wall)} s wall (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores), "
           f"{_median(grand.latency_cpu)} s with the proposing call's CPU time; laid -> committed median "

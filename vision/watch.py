@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel
 
+from vision.confidence import vouched
 from vision.decode import decode_image
 from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
@@ -120,17 +121,16 @@ class WatchConfig(BaseModel, frozen=True):
     # Ring squares that must differ, joined to differing grid squares, for something to be reaching in.
     reaching_ring_squares: int = 1
     # The ask policy for a new tile the reader did not doubt (it asks by itself below 0.7,
-    # vision.sequence.NEW_LETTER_DOUBT): it asks when its confidence is below `sure_new_tile`, unless the
-    # word list vouches for its letter (`word_vouched`, with a word list given to the Watcher), and, with
-    # `ask_contradicted`, when evidence outside the letter network speaks against its letter (its point
-    # number reads another letter's value, or its nearest stored example is another letter: the
-    # `!number` / `!shape` tags of vision.evidence), whatever its confidence. Measured with
-    # benchmarks/watch.py ("ask policy", every fault, 1 frame/s): the reader's confidences of new tiles
-    # it did not doubt are 0.95 when only the point number's confirmation is missing (a number too small
-    # or worn to read: no evidence against the letter), 0.9 and above otherwise; asking below the sure band
-    # (0.98, vision.confidence.SURE) asked about half the rendered games' moves and caught no wrong
-    # letter, so the default asks for evidence against a letter and below 0.9; 0.98 is the table setting
-    # for "ask about every tile the reader is not sure of", 0 with ask_contradicted False the old rule.
+    # vision.sequence.NEW_LETTER_DOUBT): it asks when its confidence is below `sure_new_tile` and nothing
+    # outside the letter network vouches for its letter: neither its point number (it reads the letter's
+    # value: vision.confidence.vouched) nor the word list (`word_vouched`, with a word list given to the
+    # Watcher); and, with `ask_contradicted`, when such evidence speaks against its letter (its point
+    # number reads another letter's value, or its nearest stored example is another letter: the `!number`
+    # / `!shape` tags of vision.evidence), whatever its confidence. The reader gives a new tile 0.95 when
+    # only the number's confirmation is missing (a number too small or worn to read). What each choice
+    # asks and would commit wrongly is printed by benchmarks/watch.py ("ask policy"); the default was
+    # chosen from it (see the issue's closing note); 0.98 (vision.confidence.SURE) asks about every tile
+    # the reader is not sure of, 0 with ask_contradicted False is the rule before the policy.
     sure_new_tile: float = 0.9
     ask_contradicted: bool = True
 
@@ -782,8 +782,8 @@ class Watcher:
             if self.config.ask_contradicted and tags & {"!number", "!shape"}:
                 out.append((sq, tile.letter))
                 continue
-            if reading.confidence[sq[0]][sq[1]] >= self.config.sure_new_tile:
-                continue
+            if reading.confidence[sq[0]][sq[1]] >= self.config.sure_new_tile or vouched(",".join(tags)):
+                continue  # sure, or its point number reads the letter's value (evidence outside the network)
             if self._words is not None:
                 after = after or merged_rows(self._game, reading)
                 if word_vouched(after, sq, self._words, self._alphabet()):
