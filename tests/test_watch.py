@@ -290,3 +290,27 @@ def test_a_lighting_change_on_a_board_the_camera_clips_is_no_change() -> None:
     new = {(r + 1, c + 1) for r in range(15) for c in range(15) if keys[-2].grid[r][c] == "." != keys[-1].grid[r][c]}
     found = differing(later, before, WatchConfig())
     assert new and all(found[sq] for sq in new)
+
+
+# ----- the ask policy (WatchConfig.sure_new_tile, ask_contradicted)
+def _move_with(style: str, seed: int, square: tuple[int, int], letter: str) -> list[streams.Keyframe]:
+    keys = streams.rendered_game(style, seed=seed, moves=6)
+    r, c = square
+    k = next(k for k in range(1, len(keys)) if keys[k - 1].grid[r][c] == "." and keys[k].grid[r][c] == letter)
+    return [keys[k - 1], keys[k]]
+
+
+def test_a_new_tile_whose_point_number_reads_another_value_asks_and_is_not_committed() -> None:
+    # The reader reads E5 as Q (right) at 0.95, but the tile's point number reads another value: evidence
+    # outside the letter network against the letter. The rule before the ask policy committed it.
+    keys = _move_with("cream_blue_letters", 1, (4, 4), "Q")
+    st = streams.build_stream(keys, fps=1.0, seed=1)  # 2 MP: at the tests' small size F5 G is not seen
+    statuses = _watch(Watcher(keys[0].grid), st.frames)
+    assert not any(s.commit for s in statuses)
+    asked = [s for s in statuses if s.phase is Phase.ASKING]
+    assert asked and (4, 4) in asked[-1].squares
+    assert "not sure of the letter" in (asked[-1].question or "") and "E5 (read Q)" in (asked[-1].question or "")
+    # the old rule (the reader's own doubt only) commits it
+    lenient = WatchConfig(sure_new_tile=0.0, ask_contradicted=False)
+    commits = [s.commit for s in _watch(Watcher(keys[0].grid, lenient), st.frames) if s.commit is not None]
+    assert [(_tiles(c), c.score) for c in commits] == _truth(keys)
