@@ -74,6 +74,11 @@ CLIPPED_FROM = 250.0
 # their pixels clipped, kept 230 when the light rose by 12% (8 of 225 squares differed after the gain).
 CLIPPED_SHARE = 0.2
 LIGHTING_FIT_SQUARES = 12
+# A change as large as a tile's: a tile put on an empty square moves its look's texture by 64-78 (share
+# 0.90-0.92) or, a tile whose letter is faint at the look's size, its levels by 100 or more (WatchConfig's
+# measurements); the same board after a bump and the grid found again: levels <= 6.5, texture <= 12.
+TILE_LIKE_LEVELS = 40.0
+TILE_LIKE_TEXTURE = 30.0
 # A reflection's rim is the board seen through a veil of white: each channel moved towards 255 by one
 # share of what it had left (a blend, as the streams paint it) or by one amount (white light added, as a
 # glossy surface reflects a lamp; a channel already near 255 stops there). Channels with less than
@@ -273,6 +278,20 @@ def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool
     share = texture / (np.maximum(now_texture, then.texture) + 4.0)
     out: npt.NDArray[np.bool_] = (levels > config.changed_levels) | (
         (texture > config.changed_texture) & (share > config.changed_texture_share))
+    return out
+
+
+def tile_like(now: Look, then: Look) -> npt.NDArray[np.bool_]:
+    """Per look square: changed as much as a tile put down or taken off changes it (TILE_LIKE_*), after
+    the light's change; less than that (a grid a pixel or two off after the camera was bumped, a shadow)
+    is not."""
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
+    levels = level_gaps(now, then, gain)
+    tgain = float(np.median((now.texture[GRID] + 1.0) / (then.texture[GRID] + 1.0)))
+    now_texture = now.texture / tgain
+    texture = np.abs(now_texture - then.texture)
+    share = texture / (np.maximum(now_texture, then.texture) + 4.0)
+    out: npt.NDArray[np.bool_] = (levels >= TILE_LIKE_LEVELS) | ((texture >= TILE_LIKE_TEXTURE) & (share >= 0.6))
     return out
 
 
@@ -600,9 +619,11 @@ class Watcher:
             self._pending = None  # the board looks otherwise: a doubt is timed from now
             try:
                 reading = self._read(frame, self._game)
-                if (reading.doubtful or reading.changed) and self._relocated_for is not look:
-                    # Known tiles unseen or moved: the camera may have been knocked by a little (too little
-                    # to tell from the look). Find the grid again once and read again if it moved.
+                if (reading.doubtful or reading.changed or self._unexplained(reading, look)[0] is not None) \
+                        and self._relocated_for is not look:
+                    # Known tiles unseen or moved, or a change the reading has no tile for: the camera may
+                    # have been knocked by a little (too little to tell from the look; read with the old
+                    # corners a new tile can be missed). Find the grid again once and read again if it moved.
                     reading = self._read_again_if_moved(frame, look, reading)
             except (NotAnImage, NoBoardFound):
                 return self._no_board(t)
@@ -645,6 +666,8 @@ class Watcher:
             return WatchStatus(t, Phase.LIFT, f"Waiting for the withdrawn tiles to be lifted ({left}).",
                                squares=tuple(new))
         question, squares = self._doubt(reading)
+        if question is None:
+            question, squares = self._unexplained(reading, look)
         if question is not None and self._proposal is not None and self._proposal is not reading:
             split = self._next_player_first(frame, self._proposal, reading, look, still, t)
             if split is not None:
@@ -797,6 +820,24 @@ class Watcher:
 
             self._letters = "".join(ch for ch in load_tileset(self.config.tiles).alphabet if ch.isalpha())
         return self._letters
+
+    def _unexplained(self, reading: BoardReading, look: Look) -> tuple[str | None, tuple[Square, ...]]:
+        """A question when the look shows a change on a square where the reading has no tile, new or known
+        (the reader missed a tile: a rendered black Y with a white letter was read empty on a stream with
+        the camera bumped, and the move without it was committed as a partial play); a lamp's reflection
+        (`washed_out`, `towards_white`) is no such change. (None, ()) when every change is read."""
+        ref = self._ref
+        if ref is None or not self._ref_is_game:
+            return None, ()
+        changed = (tile_like(look, ref) & ~washed_out(look, ref) & ~washed_out(ref, look)
+                   & ~towards_white(look, ref))[RING:RING + SIZE, RING:RING + SIZE]
+        read = np.array([[ch != "." for ch in row] for row in merged_rows(self._game, reading)])
+        missed = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(changed & ~read), strict=True))
+        if not missed:
+            return None, ()
+        where = ", ".join(square_name(sq) for sq in missed[:4])
+        return (f"the board looks changed on {where}, where the reader sees no tile: check "
+                f"{'them' if len(missed) > 1 else 'it'} (a tile, or something lying there?)."), missed
 
     def _doubt_status(self, t: float) -> WatchStatus:
         """A doubt seen: asked when its time has come, until then the move is taken as still being laid."""
