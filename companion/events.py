@@ -18,7 +18,7 @@ This module owns the machinery every game shares:
 - `GameLog`: a log plus a variant's fold. `push` validates an event against the current state and
   either appends it or raises, leaving log and state exactly as they were.
 
-Each game (`companion/games/<game>/rules.py`) defines its events as subclasses of these and a state
+Each game (`companion/games/<game>/rules.py`, or a `rules/` package) defines its events as subclasses of these and a state
 with `apply(event)`; the contract is `docs/adding-a-game.md`.
 """
 

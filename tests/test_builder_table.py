@@ -157,7 +157,7 @@ def test_refusals_are_sentences_and_change_nothing():
 
 def test_the_app_rolls_and_the_dice_are_in_the_log():
     g = new_builder(PLAYERS, settings={"dice": "rolled"})
-    message = g.roll_app()
+    message = g.rolled_by_app(BuilderTable.roll)
     roll = [e for e in effective_events(g.log.events) if isinstance(e, Roll)][-1]
     a, b = roll.dice
     assert 1 <= a <= 6 and 1 <= b <= 6 and g.bstate.last_roll == (a, b)

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from companion.games.monopoly_scrabble.profile import (
     load_profile,
-    profile_path,
     save_profile,
     validate_profile,
 )
@@ -27,6 +26,7 @@ from companion.gcg import GcgError, parse_gcg_bytes
 from companion.gcg_replay import FindingKind, verify_file
 from companion.rules.board import load_layout
 from companion.rules.errors import RulesDataError
+from companion.rules.sourced import profile_path
 from companion.rules.tiles import load_tileset
 from tests.conftest import REPO, SHARED_DATA
 

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from companion.games import GAMES, UnknownGame
+from companion.games.spec import RESERVED_SCREEN_KEYS, GameUI, Screen
 from companion.store import Store, StoreError
+from companion.ui.components import app, tools
 from companion.ui.persist import GameStore
 from companion.ui.table import PlayerInfo, TableError
 from tests.conftest import REPO
@@ -121,3 +123,27 @@ def test_a_game_written_in_a_test_starts_saves_resumes_and_replays(counter: None
     # Without the plug-in the app does not know the game and says so.
     done = _cli("replay", str(log))
     assert done.returncode == 2 and 'it must be "monopoly" or "classic"' in done.stderr
+
+
+def test_a_game_screen_with_a_shell_key_is_refused_when_the_game_is_built() -> None:
+    ui = counter_game.UI
+    with pytest.raises(ValueError, match="'join' are the app shell's own screens"):
+        GameUI(setup_form=ui.setup_form, start=ui.start, rebuild=ui.rebuild, follower=ui.follower,
+               screens=(Screen("count", "Count", ui.screens[0].view), Screen("join", "Join", ui.screens[0].view)))
+    with pytest.raises(ValueError, match="'count' are used by more than one"):
+        GameUI(setup_form=ui.setup_form, start=ui.start, rebuild=ui.rebuild, follower=ui.follower,
+               screens=(ui.screens[0], ui.screens[0]))
+    with pytest.raises(ValueError, match="end_screen 'over' is not one of the game's screens"):
+        GameUI(setup_form=ui.setup_form, start=ui.start, rebuild=ui.rebuild, follower=ui.follower,
+               screens=ui.screens, end_screen="over")
+    assert "rack" in RESERVED_SCREEN_KEYS
+
+
+def test_the_reserved_screen_keys_are_the_shells_screens() -> None:
+    """The one list (`RESERVED_SCREEN_KEYS`) holds every screen the shell draws by key: its own screens and
+    its tools' (`companion/ui/components/tools.py`), so a game cannot shadow a screen added to the shell."""
+    drawn_by_the_shell = {"home", "setup", "follow", "verdict", "join", *tools.SCREENS, *tools.FULL_SCREENS}
+    assert drawn_by_the_shell == set(RESERVED_SCREEN_KEYS)
+    assert app.SHELL_SCREENS == RESERVED_SCREEN_KEYS
+    for spec in GAMES.available():
+        assert not RESERVED_SCREEN_KEYS & {s.key for s in spec.load_ui().screens}

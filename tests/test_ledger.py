@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.rules.errors import IllegalAction
-from companion.rules.ledger import Transaction, describe, money, transfer
+from companion.rules.ledger import Transaction, describe_transaction, transfer
+from companion.rules.money import money_millions, money_prefixed
 
 ACCOUNTS = ["bank", "pot", "Ann", "Bob"]
 
@@ -19,7 +20,7 @@ def test_a_transfer_moves_money_and_is_recorded() -> None:
     transfer(cash, log, "bank", "Ann", 300, "starting cash", 0)
     assert cash == {"bank": 700, "Ann": 300}
     assert log == [Transaction(1, "bank", "Ann", 300, "starting cash", 0)]
-    assert describe(log[0], {"bank": "the Bank"}) == "The Bank pays Ann M300: starting cash."
+    assert describe_transaction(log[0]) == "The Bank pays Ann M300: starting cash."
 
 
 @pytest.mark.parametrize(("payer", "payee", "amount", "message"), [
@@ -50,4 +51,15 @@ def test_money_is_never_created_or_lost(moves: list[tuple[str, str, int]]) -> No
             assert cash[payee] - before[payee] == (0 if payer == payee else amount)
         assert sum(cash.values()) == 11_000
         assert all(cash[a] >= 0 for a in ("pot", "Ann", "Bob"))
-    assert money(1500) == "M1,500"
+
+
+def test_each_currency_style_has_its_own_formatter() -> None:
+    """The board games print the sign first with thousands separated; Deal's cards print millions, sign last."""
+    assert money_prefixed(1500) == "M1,500"
+    assert money_millions(5) == "5M"
+
+
+def test_a_ledger_line_names_the_special_accounts_it_is_given() -> None:
+    pot = Transaction(2, "Ann", "pot", 50, "jail fee", 3)
+    assert describe_transaction(pot, {"pot": "Free Parking"}) == "Ann pays M50 to Free Parking: jail fee."
+    assert describe_transaction(Transaction(3, "Ann", "bank", 1200, "rent", 3)) == "Ann pays M1,200 to the Bank: rent."

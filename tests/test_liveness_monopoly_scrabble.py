@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from test_monopoly import small_track
+from test_monopoly_scrabble import small_track
 
 from companion.events import Event, GameLog
 from companion.games.monopoly_scrabble.legal import CardOffer, LegalMoves, legal_moves
@@ -30,7 +30,7 @@ from companion.games.monopoly_scrabble.rules import (
     Challenge,
     EndGame,
     JailFee,
-    MonopolyState,
+    MonopolyScrabbleState,
     Pass,
     Play,
     ReplaceBlank,
@@ -48,13 +48,13 @@ MAX_EVENTS = 500
 NAMES = ["Car", "Dog", "Hat", "Iron"]
 
 
-def new_log(rng: random.Random) -> GameLog[MonopolyState]:
+def new_log(rng: random.Random) -> GameLog[MonopolyScrabbleState]:
     n = rng.randint(2, 4)
     data = small_track() if rng.random() < 0.6 else load_profile().model_dump(mode="json")
     if rng.random() < 0.5:
         data["amounts"]["starting_cash"]["value"] = 100  # poor players: debts, sales and eliminations
         data["amounts"]["starting_bills"]["value"] = {"100": 1}
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     bank_rack = "".join(rng.sample("AEIOURSTLNDGBCMP", 7)) if rng.random() < 0.5 else None
     log.push(Start(settings=Settings(players=NAMES[:n], banker=NAMES[0], profile_data=data, bank_rack=bank_rack)))
     return log
@@ -77,7 +77,7 @@ def concrete_cards(offer: CardOffer, rng: random.Random, k: int = 3) -> list[Car
     return out
 
 
-def concrete_plays(state: MonopolyState, offered: LegalMoves, rng: random.Random) -> list[Play]:
+def concrete_plays(state: MonopolyScrabbleState, offered: LegalMoves, rng: random.Random) -> list[Play]:
     """Plays of a random rack of the unseen tiles, some with tiles bought from the Bank rack."""
     offer = offered.play
     assert offer is not None and state.layout is not None and state.tileset is not None
@@ -98,7 +98,7 @@ def concrete_plays(state: MonopolyState, offered: LegalMoves, rng: random.Random
     return out
 
 
-def moves_of(state: MonopolyState, rng: random.Random) -> list[Event]:
+def moves_of(state: MonopolyScrabbleState, rng: random.Random) -> list[Event]:
     """The rules' offered events, with the offered play and card made concrete."""
     offered = legal_moves(state, judge)
     moves: list[Event] = list(offered.events)
@@ -109,7 +109,7 @@ def moves_of(state: MonopolyState, rng: random.Random) -> list[Event]:
     return moves
 
 
-def near_misses(state: MonopolyState, rng: random.Random) -> list[Event]:
+def near_misses(state: MonopolyScrabbleState, rng: random.Random) -> list[Event]:
     """Moves that look legal here and are not."""
     out: list[Event] = []
     players = state.players
@@ -169,7 +169,7 @@ def near_misses(state: MonopolyState, rng: random.Random) -> list[Event]:
     return out
 
 
-def _square_without_blank(state: MonopolyState) -> str:
+def _square_without_blank(state: MonopolyScrabbleState) -> str:
     for r, row in enumerate(state.board.rows()):
         for c, ch in enumerate(row):
             if not ch.islower():
@@ -177,7 +177,7 @@ def _square_without_blank(state: MonopolyState) -> str:
     return "H8"
 
 
-def _play_off_the_words(state: MonopolyState, player: str, rng: random.Random) -> Event:
+def _play_off_the_words(state: MonopolyScrabbleState, player: str, rng: random.Random) -> Event:
     if state.board.is_empty():
         return Play(player=player, position=rng.choice(["1A", "A1", "15M"]), word="CAT")
     rows = state.board.rows()
@@ -190,7 +190,7 @@ def _play_off_the_words(state: MonopolyState, player: str, rng: random.Random) -
     return Play(player=player, position="8H", word="Q" * 16)
 
 
-def summary(state: MonopolyState) -> Any:
+def summary(state: MonopolyScrabbleState) -> Any:
     last = state.last_play
     return (state.summary(), state.board.rows(), sorted(state.rack_counts.items()), state.bank_rack,
             sorted(state.skip_next), sorted(state.in_jail), state.acted, state.passes, state.went_out,
@@ -232,18 +232,18 @@ def choose(moves: Sequence[Event], rng: random.Random) -> Event:
     return rng.choices(list(moves), weights)[0]
 
 
-def law_game(taken: Counter[str] | None = None) -> LawGame[MonopolyState]:
+def law_game(taken: Counter[str] | None = None) -> LawGame[MonopolyScrabbleState]:
     """The law's view of Monopoly Scrabble; `taken` tallies the events the walk chose, by kind, and how
     the games ended (with the players eliminated)."""
     rng = random.Random(0)
 
-    def finished(state: MonopolyState) -> bool:
+    def finished(state: MonopolyScrabbleState) -> bool:
         if state.finished and taken is not None:
             taken[f"game ended: {state.end_reason}"] += 1
             taken["players eliminated"] += len(state.eliminated)
         return state.finished
 
-    def fresh(seed_rng: random.Random) -> GameLog[MonopolyState]:
+    def fresh(seed_rng: random.Random) -> GameLog[MonopolyScrabbleState]:
         rng.seed(seed_rng.random())
         return new_log(seed_rng)
 
@@ -277,13 +277,13 @@ def test_liveness_law_monopoly_scrabble_random_games() -> None:
 # ---------------------------------------------------------------- hand-written edge states
 
 
-def _game(players: list[str] | None = None, data: dict[str, Any] | None = None) -> GameLog[MonopolyState]:
-    log: GameLog[MonopolyState] = GameLog(new_state)
+def _game(players: list[str] | None = None, data: dict[str, Any] | None = None) -> GameLog[MonopolyScrabbleState]:
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=players or ["Car", "Dog"], profile_data=data or small_track())))
     return log
 
 
-def _check(log: GameLog[MonopolyState], seed: int = 0) -> list[Event]:
+def _check(log: GameLog[MonopolyScrabbleState], seed: int = 0) -> list[Event]:
     report = LawReport()
     moves = check_state(law_game(), log, random.Random(seed), report)
     assert not report.failures, report.failures
@@ -342,7 +342,7 @@ def test_an_eliminated_player_is_not_offered_a_challenge() -> None:
     log.state.eliminated.append("Hat")
     log.push(Play(player="Car", position="8G", word="CAT"))
     assert legal_moves(log.state).challengers() == ["Dog"]
-    with pytest.raises(RulesError, match="Hat is not playing in this game"):
+    with pytest.raises(RulesError, match="^Hat has been eliminated and takes no more part in play$"):
         log.push(Challenge(challenger="Hat", acceptable=False))
 
 
@@ -381,10 +381,10 @@ def test_a_blank_swap_is_offered_for_each_played_blank_the_player_can_pay_for() 
 
 def test_the_tables_buttons_are_the_rules_offers() -> None:
     """Challengers, the word stage, the steps' buttons and the blank swaps come from `legal_moves`."""
-    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
     from companion.ui.table import PlayerInfo, TableError
 
-    table = new_monopoly([PlayerInfo("Car", "red"), PlayerInfo("Dog", "blue"), PlayerInfo("Hat", "green")],
+    table = new_monopoly_scrabble([PlayerInfo("Car", "red"), PlayerInfo("Dog", "blue"), PlayerInfo("Hat", "green")],
                          banker="Car", profile=validate_profile(small_track()))
     table.mstate.eliminated.append("Hat")
     assert table.turn_stage() == "word" and table.can_end_by_agreement()
@@ -400,10 +400,10 @@ def test_the_tables_buttons_are_the_rules_offers() -> None:
 def test_with_the_bag_empty_the_end_screen_ends_the_game_as_nobody_can_play() -> None:
     """Rules text 000: once the bag is empty the game ends when nobody can play: not an agreement. The old
     table called it one until every player had passed."""
-    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
     from companion.ui.table import PlayerInfo
 
-    table = new_monopoly([PlayerInfo("Car", "red"), PlayerInfo("Dog", "blue")], banker="Car",
+    table = new_monopoly_scrabble([PlayerInfo("Car", "red"), PlayerInfo("Dog", "blue")], banker="Car",
                          profile=validate_profile(small_track()))
     assert table.end_reason is None  # the bag is full: only an agreement ends the game now
     table.mstate.bag_count = 0

@@ -82,7 +82,7 @@ def test_cards_are_drawn_from_the_draw_pile_only() -> None:
 def test_the_first_player_starts_and_play_goes_round_in_order() -> None:
     t = Table(("Ann", "Ben", "Cat"))
     assert t.s.turn_player == "Ann"
-    t.refuse(Draw(player="Ben"), "not Ben's draw")
+    t.refuse(Draw(player="Ben"), "it is Ann's turn, not Ben's: Ben cannot draw now")
     for expected in ("Ben", "Cat", "Ann"):
         t.end()
         assert t.s.turn_player == expected

@@ -211,12 +211,12 @@ def test_plays_typed_with_their_racks_are_checked_against_them_and_reviewed() ->
 
 
 def test_monopoly_scrabble_tables_answer_too_and_the_shell_asks_the_table_not_the_game_name() -> None:
-    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
     from companion.ui.components.rack_check import supports_rack_check
     from companion.ui.components.review import offers_review
     from companion.ui.table import PlayerInfo, TableBase
 
-    game = new_monopoly([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
+    game = new_monopoly_scrabble([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
     game.play("8H", "PUNCT")
     assert not game.rack_check("Q").can_play  # a lone Q on a board holding only PUNCT
     answer = game.rack_check("XYZ", best=True)

@@ -7,7 +7,7 @@ import pytest
 
 from companion.games.classic.gcg import classic_events_from_record
 from companion.games.classic.table import new_classic
-from companion.games.monopoly_scrabble.table import new_monopoly
+from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
 from companion.gcg import parse_gcg
 from companion.ui.adapters import JUDGE, read_board
 from companion.ui.persist import GameStore
@@ -17,13 +17,13 @@ PLAYERS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]
 
 
 def monopoly_game():
-    g = new_monopoly(PLAYERS, "Ann")
+    g = new_monopoly_scrabble(PLAYERS, "Ann")
     g.play("8H", "PUNCT")
     return g
 
 
 def test_preview_changes_nothing_and_matches_the_confirmed_play():
-    g = new_monopoly(PLAYERS, "Ann")
+    g = new_monopoly_scrabble(PLAYERS, "Ann")
     check = g.check("8H", "PUNCT")
     assert check.ok and check.total == 20
     assert "Ann's token moves from GO to Free Parking (space 20)." in check.effects
@@ -34,7 +34,7 @@ def test_preview_changes_nothing_and_matches_the_confirmed_play():
 
 
 def test_refusals_are_sentences_and_change_nothing():
-    g = new_monopoly(PLAYERS, "Ann")
+    g = new_monopoly_scrabble(PLAYERS, "Ann")
     assert g.check("1A", "HOTEL").error == "The first play must cover the centre square H8."
     with pytest.raises(TableError, match="Bought tiles Z are not in the word"):
         g.play("8H", "HOTEL", "Z")
@@ -158,7 +158,7 @@ def test_judge_names_the_word_list():
 
 def test_referee_pin_is_kept_hashed_and_locks_after_five_wrong_tries(tmp_path):
     store = GameStore(tmp_path)
-    g = new_monopoly(PLAYERS, "Ann")
+    g = new_monopoly_scrabble(PLAYERS, "Ann")
     g.new_pin = "2468"
     store.save(g)
     assert g.new_pin == "" and store.has_pin(g)
@@ -171,7 +171,7 @@ def test_referee_pin_is_kept_hashed_and_locks_after_five_wrong_tries(tmp_path):
 
 def test_an_unreadable_store_never_lets_another_phone_skip_the_pin(tmp_path):
     store = GameStore(tmp_path)
-    g = new_monopoly(PLAYERS, "Ann")
+    g = new_monopoly_scrabble(PLAYERS, "Ann")
     g.new_pin = "2468"
     store.save(g)
     (tmp_path / "games.sqlite").write_bytes(b"this is not a database any more" * 100)
@@ -181,7 +181,7 @@ def test_an_unreadable_store_never_lets_another_phone_skip_the_pin(tmp_path):
 
 
 def test_bingo_card_debt_and_jail_steps():
-    g = new_monopoly(PLAYERS, "Ann")
+    g = new_monopoly_scrabble(PLAYERS, "Ann")
     g.play("8D", "ANOTHER")  # all seven tiles: a bingo
     assert g.turn_stage() == "bingo" and g.turn_lines[-1] == "Next: Ann chooses a Property Card for the bingo."
     g.bingo_choice("dark_blue")
@@ -195,7 +195,7 @@ def test_bingo_card_debt_and_jail_steps():
 
 
 def test_debt_is_paid_by_selling_cards_then_elimination_ends_the_game():
-    g = new_monopoly(PLAYERS, "Ann")
+    g = new_monopoly_scrabble(PLAYERS, "Ann")
     g.play("8D", "ANOTHER")
     g.bingo_choice("dark_blue")
     g.card("pay_bank", 3000)

@@ -27,8 +27,9 @@ from vision.occupancy import (
     measure,
     square_colours,
 )
-from vision.read import _plainly_a_letter, _recogniser, read_board
+from vision.read import read_board
 from vision.recognise import TileCrop
+from vision.stages import _plainly_a_letter, _recogniser
 
 
 def _photo(set_name: str, stem: str) -> LabelledPhoto:

@@ -174,11 +174,11 @@ def test_companion_watch_on_a_y4m_prints_the_games_moves(game: Any, tmp_path: Pa
 
 def test_companion_watch_with_a_game_log_plays_through_the_games_table(game: Any, tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
     from companion.ui.table import PlayerInfo
 
     keys, st = game
-    table = new_monopoly([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
+    table = new_monopoly_scrabble([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")], "Ann")
     log = tmp_path / "game.json"
     log.write_text(table.engine.events_json(), encoding="utf-8")
     folder = tmp_path / "frames"

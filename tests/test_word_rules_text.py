@@ -1,7 +1,7 @@
 """Rules of the word games' rules texts that had no test of their own, each named after its rule.
 
 `000_*` is Monopoly Scrabble, `001_*` and `004_*` classic Scrabble (`../shared/rules-text/`). The other
-rules of these texts are tested where their game is (`test_classic.py`, `test_monopoly.py`,
+rules of these texts are tested where their game is (`test_classic.py`, `test_monopoly_scrabble.py`,
 `test_rules_examples.py`, `test_liveness_*.py`); `tests/test_word_rules_text.py::RULES` maps every rule to its test.
 """
 
@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
-from test_monopoly import game as monopoly_game
-from test_monopoly import small_track, tiny_tiles
+from test_monopoly_scrabble import game as monopoly_game
+from test_monopoly_scrabble import small_track, tiny_tiles
 
 from companion.events import GameLog
 from companion.games.classic.legal import legal_moves
@@ -29,7 +29,14 @@ from companion.games.classic.rules import (
     new_state,
 )
 from companion.games.monopoly_scrabble.profile import load_profile, toggle_property_square
-from companion.games.monopoly_scrabble.rules import Card, JailFee, MonopolyEvent, MonopolyState, Sell, Step
+from companion.games.monopoly_scrabble.rules import (
+    Card,
+    JailFee,
+    MonopolyScrabbleEvent,
+    MonopolyScrabbleState,
+    Sell,
+    Step,
+)
 from companion.games.monopoly_scrabble.rules import Pass as MPass
 from companion.games.monopoly_scrabble.rules import Play as MPlay
 from companion.rules.board import PlacedTile, Tile, parse_square
@@ -184,7 +191,7 @@ def test_000_covering_a_property_square_takes_the_card_from_its_owner() -> None:
     assert log.state.card_transfers[-1].giver == "Car" and log.state.card_transfers[-1].taker == "Dog"
 
 
-def _finish_turn(log: GameLog[MonopolyState]) -> None:
+def _finish_turn(log: GameLog[MonopolyScrabbleState]) -> None:
     """Record "nothing to do" for any card the turn draws (the steps are not what these tests are about)."""
     while log.state.pending:
         step = log.state.pending[0]
@@ -225,7 +232,7 @@ def test_000_a_chance_card_can_give_a_property_card() -> None:
 def test_000_a_property_is_never_bought_by_landing_on_it() -> None:
     """"Unlike normal Monopoly, you cannot purchase a property by landing on the corresponding space":
     the game has no event that buys a Property Card."""
-    types = {member.model_fields["type"].default for member in get_args(get_args(MonopolyEvent)[0])}
+    types = {member.model_fields["type"].default for member in get_args(get_args(MonopolyScrabbleEvent)[0])}
     assert "play" in types and not {t for t in types if "buy" in t}
 
 
@@ -256,73 +263,73 @@ def test_004_tile_values_and_counts_are_the_texts() -> None:
 RULES: list[tuple[str, str, str]] = [
     ("000", "seven tiles each, a Bank rack of seven, M1000 each, M500 on Free Parking",
      "test_word_rules_text.py::test_000_setup_seven_tiles_each_a_bank_rack_of_seven_m1000_each_and_m500_on_free_parking"),
-    ("000", "the amounts of the text", "test_monopoly_profile.py::test_shipped_profile_has_the_rules_text_amounts"),
+    ("000", "the amounts of the text", "test_monopoly_scrabble_profile.py::test_shipped_profile_has_the_rules_text_amounts"),
     ("000", "a word uses one or more of your letters, bought tiles included",
-     "test_monopoly.py::test_a_word_of_bought_tiles_only_is_legal"),
+     "test_monopoly_scrabble.py::test_a_word_of_bought_tiles_only_is_legal"),
     ("000", "words of the dictionary only (on a challenge)", "test_judge.py::test_judge_words_whole_play"),
     ("000", "the same word may be played again", "test_word_rules_text.py::test_000_the_same_word_may_be_played_again"),
-    ("000", "the first word covers the centre star", "test_monopoly.py::test_illegal_events_are_refused_and_change_nothing"),
+    ("000", "the first word covers the centre star", "test_monopoly_scrabble.py::test_illegal_events_are_refused_and_change_nothing"),
     ("000", "words connect across or down, never diagonally",
      "test_word_rules_text.py::test_001_words_go_across_or_down_never_diagonally_and_without_gaps"),
     ("000", "a played tile is never moved or replaced",
      "test_word_rules_text.py::test_000_a_played_tile_cannot_be_moved_or_replaced"),
-    ("000", "a blank is any letter and scores nothing", "test_monopoly.py::test_winner_with_a_blank_takes_the_utilities_card"),
+    ("000", "a blank is any letter and scores nothing", "test_monopoly_scrabble.py::test_winner_with_a_blank_takes_the_utilities_card"),
     ("000", "a played blank is replaced by its letter (rack or Bank M100), M500 to Free Parking",
-     "test_monopoly.py::test_replace_a_blank_from_the_rack_and_from_the_bank"),
+     "test_monopoly_scrabble.py::test_replace_a_blank_from_the_rack_and_from_the_bank"),
     ("000", "a challenge comes before the next player begins their turn",
      "test_liveness_monopoly_scrabble.py::test_the_challenge_window_closes_when_the_next_player_acts_not_before"),
     ("000", "a word not in the dictionary is taken back and the turn lost",
-     "test_monopoly.py::test_invalid_word_challenge_withdraws_everything"),
+     "test_monopoly_scrabble.py::test_invalid_word_challenge_withdraws_everything"),
     ("000", "a word in the dictionary: the challenger loses their next turn",
-     "test_monopoly.py::test_valid_word_challenge_costs_the_challenger_the_next_turn"),
+     "test_monopoly_scrabble.py::test_valid_word_challenge_costs_the_challenger_the_next_turn"),
     ("000", "Bank tiles cost M100 each, paid to Free Parking",
-     "test_monopoly.py::test_bank_tile_goes_to_the_pot_and_free_parking_takes_the_pot"),
+     "test_monopoly_scrabble.py::test_bank_tile_goes_to_the_pot_and_free_parking_takes_the_pot"),
     ("000", "Bank tiles are bought only as far as the cash pays",
      "test_liveness_monopoly_scrabble.py::test_bank_tiles_offered_are_what_the_rack_holds_and_the_cash_pays"),
     ("000", "bought tiles are played the turn they are bought",
-     "test_monopoly.py::test_illegal_events_are_refused_and_change_nothing"),
+     "test_monopoly_scrabble.py::test_illegal_events_are_refused_and_change_nothing"),
     ("000", "the Bank rack refills first, then the player's",
      "test_word_rules_text.py::test_000_the_bank_rack_refills_before_the_players_rack"),
     ("000", "a seven-tile bingo takes a Property Card no other player owns",
-     "test_monopoly.py::test_bingo_takes_a_card_without_the_50_point_bonus"),
-    ("000", "a bingo with no card left collects M1000", "test_monopoly.py::test_bingo_with_no_card_left_pays_1000"),
+     "test_monopoly_scrabble.py::test_bingo_takes_a_card_without_the_50_point_bonus"),
+    ("000", "a bingo with no card left collects M1000", "test_monopoly_scrabble.py::test_bingo_with_no_card_left_pays_1000"),
     ("000", "a word scores its tiles, the board's included, premiums under new tiles",
-     "test_monopoly.py::test_board_through_the_a_with_o_and_r_on_double_letters_scores_10"),
-    ("000", "the first word scores double", "test_monopoly.py::test_game_on_the_star_scores_14_and_moves_14"),
+     "test_monopoly_scrabble.py::test_board_through_the_a_with_o_and_r_on_double_letters_scores_10"),
+    ("000", "the first word scores double", "test_monopoly_scrabble.py::test_game_on_the_star_scores_14_and_moves_14"),
     ("000", "premiums count only the turn they are covered",
      "test_rules_examples.py::test_001_premiums_only_when_first_covered"),
     ("000", "a blank on a word premium: the word still multiplies",
      "test_rules_examples.py::test_001_blank_on_word_premium_still_multiplies"),
     ("000", "the token moves as many spaces as the word scores",
-     "test_monopoly.py::test_game_on_the_star_scores_14_and_moves_14"),
+     "test_monopoly_scrabble.py::test_game_on_the_star_scores_14_and_moves_14"),
     ("000", "covering a property square takes its card",
-     "test_monopoly.py::test_winner_with_a_blank_takes_the_utilities_card"),
+     "test_monopoly_scrabble.py::test_winner_with_a_blank_takes_the_utilities_card"),
     ("000", "... from the player who owns it",
      "test_word_rules_text.py::test_000_covering_a_property_square_takes_the_card_from_its_owner"),
     ("000", "FAQ: only the first tile on a property square takes the card",
-     "test_monopoly_full_game.py::test_bankruptcy_and_first_tile_only"),
+     "test_monopoly_scrabble_full_game.py::test_bankruptcy_and_first_tile_only"),
     ("000", "a Chance / Community Chest card may give a Property Card",
      "test_word_rules_text.py::test_000_a_chance_card_can_give_a_property_card"),
     ("000", "no property is bought by landing on it",
      "test_word_rules_text.py::test_000_a_property_is_never_bought_by_landing_on_it"),
-    ("000", "a Chance or Community Chest space draws a card", "test_monopoly.py::test_the_turn_says_what_it_waits_for"),
+    ("000", "a Chance or Community Chest space draws a card", "test_monopoly_scrabble.py::test_the_turn_says_what_it_waits_for"),
     ("000", "Free Parking: the pot to the lander, then M500 again",
-     "test_monopoly.py::test_bank_tile_goes_to_the_pot_and_free_parking_takes_the_pot"),
+     "test_monopoly_scrabble.py::test_bank_tile_goes_to_the_pot_and_free_parking_takes_the_pot"),
     ("000", "Free Parking collects tile purchases, blank replacements and jail fees",
-     "test_monopoly_full_game.py::test_free_parking_pot"),
-    ("000", "passing GO collects M2000", "test_monopoly.py::test_passing_go_pays_2000"),
+     "test_monopoly_scrabble_full_game.py::test_free_parking_pot"),
+    ("000", "passing GO collects M2000", "test_monopoly_scrabble.py::test_passing_go_pays_2000"),
     ("000", "Jail (space or card): M100 to Free Parking on the next turn, then play",
-     "test_monopoly.py::test_chance_go_to_jail_then_the_jail_fee_on_the_next_turn"),
-    ("000", "rent to the owner of the property landed on", "test_monopoly.py::test_orange_rent_is_600_to_the_owner"),
-    ("000", "short of money: sell Property Cards to the Bank at half", "test_monopoly.py::test_debt_forces_a_sale_at_half_value"),
-    ("000", "still short with no card: eliminated", "test_monopoly.py::test_a_debt_without_cards_eliminates"),
+     "test_monopoly_scrabble.py::test_chance_go_to_jail_then_the_jail_fee_on_the_next_turn"),
+    ("000", "rent to the owner of the property landed on", "test_monopoly_scrabble.py::test_orange_rent_is_600_to_the_owner"),
+    ("000", "short of money: sell Property Cards to the Bank at half", "test_monopoly_scrabble.py::test_debt_forces_a_sale_at_half_value"),
+    ("000", "still short with no card: eliminated", "test_monopoly_scrabble.py::test_a_debt_without_cards_eliminates"),
     ("000", "the game may end once the bag is empty",
      "test_liveness_monopoly_scrabble.py::test_with_an_empty_bag_the_game_may_end_as_nobody_can_play"),
     ("000", "a player who plays out collects M100 per tile left from each other player",
-     "test_monopoly.py::test_playing_out_collects_100_per_tile_from_the_others"),
+     "test_monopoly_scrabble.py::test_playing_out_collects_100_per_tile_from_the_others"),
     ("000", "nobody can play: every tile left costs M100 to the Bank",
-     "test_monopoly.py::test_nobody_can_play_everyone_pays_the_bank"),
-    ("000", "wealth is cash plus card values; the highest wins", "test_monopoly.py::test_end_of_game_wealth_example"),
+     "test_monopoly_scrabble.py::test_nobody_can_play_everyone_pays_the_bank"),
+    ("000", "wealth is cash plus card values; the highest wins", "test_monopoly_scrabble.py::test_end_of_game_wealth_example"),
     ("001", "seven tiles each, refilled after each turn",
      "test_word_rules_text.py::test_001_each_player_starts_with_seven_tiles_and_refills_to_seven"),
     ("001", "words across or down, no diagonal, no gap, connected",

@@ -28,10 +28,11 @@ def warp_board(image_bgr: U8, corners: npt.ArrayLike, cell_px: int = CELL, margi
     src = np.asarray(corners, dtype=np.float32).reshape(4, 2)
     m = margin_cells * cell_px
     n = SIZE * cell_px
-    dst = np.float32([[m, m], [m + n, m], [m + n, m + n], [m, m + n]])
+    dst = np.array([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], np.float32)
     side = round(n + 2 * m)
     h = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(image_bgr, h, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.warpPerspective(image_bgr, h, (side, side), flags=cv2.INTER_AREA,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
 
 def cell_window(warped: U8, row: int, col: int, scale: float = 1.0,
@@ -45,7 +46,7 @@ def cell_window(warped: U8, row: int, col: int, scale: float = 1.0,
     h, w = warped.shape[:2]
     pad = max(0, -y0, -x0, y0 + 2 * half - h, x0 + 2 * half - w)
     if pad:
-        warped = cv2.copyMakeBorder(warped, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        warped = np.asarray(cv2.copyMakeBorder(warped, pad, pad, pad, pad, cv2.BORDER_REPLICATE), np.uint8)
         y0 += pad
         x0 += pad
     return warped[y0:y0 + 2 * half, x0:x0 + 2 * half]
@@ -66,7 +67,7 @@ def ink_ratio(gray: U8, cell_px: int = CELL) -> F32:
     """Each pixel's brightness over its local background (a closing: the locally brightest): under 1 is ink."""
     k = max(3, (cell_px // 4) | 1)
     background = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    return gray.astype(np.float32) / np.maximum(background.astype(np.float32), 1.0)
+    return np.asarray(gray.astype(np.float32) / np.maximum(np.asarray(background, np.float32), 1.0), np.float32)
 
 
 def ink_cut(ratio: F32, strict: bool = False) -> U8:
@@ -176,7 +177,7 @@ def print_polarity(windows: U8, cell_px: int = CELL) -> npt.NDArray[np.int8]:
     dark_tile = centre < 0.8 * np.percentile(windows.reshape(len(windows), -1), 90, axis=1)
     light = (lighter > 2.0 * darker) & dark_tile
     dark = darker > 2.0 * lighter
-    return (light.astype(np.int8) - dark.astype(np.int8)).astype(np.int8)
+    return np.asarray(light.astype(np.int8) - dark.astype(np.int8), np.int8)
 
 
 def letter_in_window(window_gray: U8, found: Glyph, inverted: bool, cell_px: int = CELL,

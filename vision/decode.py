@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.limits import UploadError, check_upload, image_size
 from vision.errors import NotAnImage
 
 U8 = npt.NDArray[Any]  # OpenCV types its results loosely
@@ -65,7 +66,7 @@ class Photo:
 def _same_frame(img: U8, reduction: int, full_size: tuple[int, int]) -> bool:
     """A reduced decode covers the whole frame in the same orientation (libjpeg rounds sizes up)."""
     w, h = full_size
-    return abs(img.shape[1] - -(-w // reduction)) <= 1 and abs(img.shape[0] - -(-h // reduction)) <= 1
+    return abs(int(img.shape[1]) - -(-w // reduction)) <= 1 and abs(int(img.shape[0]) - -(-h // reduction)) <= 1
 
 
 def _read_bytes(image: bytes | bytearray | str | Path) -> tuple[bytes, str]:
@@ -104,17 +105,16 @@ def decode_photo(image: bytes | bytearray | str | Path | U8, min_side: int = MIN
     kind = _check_limits(data, where)
     buf = np.frombuffer(data, np.uint8)
     if kind == "JPEG" and min_side > 0:
-        from companion.limits import image_size
-
         w, h = image_size(data)[1]  # the stored size: EXIF orientation may swap it, never change the long side
         for reduction, flag in _REDUCED:
             if max(w, h) / reduction < min_side:
                 continue
-            img = cv2.imdecode(buf, flag)
-            if img is not None:
-                size = (w, h) if (img.shape[1] >= img.shape[0]) == (w >= h) else (h, w)
-                if _same_frame(img, reduction, size):
-                    return Photo(img, 1 / reduction, size, data)
+            reduced = cv2.imdecode(buf, flag)
+            if reduced is not None:
+                small = np.asarray(reduced, np.uint8)
+                size = (w, h) if (small.shape[1] >= small.shape[0]) == (w >= h) else (h, w)
+                if _same_frame(small, reduction, size):
+                    return Photo(small, 1 / reduction, size, data)
             break
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if data else None
     if decoded is None:
@@ -126,8 +126,6 @@ def _check_limits(data: bytes, where: str) -> str | None:
     """Refuse from the header alone a JPEG/PNG/WebP beyond the app's limits (`companion.limits`): a small
     file can announce a picture that needs gigabytes once decoded (a decompression bomb). Returns the
     format the header names (None when it names none: OpenCV decides then whether it is an image)."""
-    from companion.limits import UploadError, check_upload, image_size
-
     try:
         kind = image_size(data)[0]
     except UploadError:

@@ -19,7 +19,7 @@ F32 = npt.NDArray[np.float32]
 
 def _to_image(corners: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Grid (column, row in squares) -> photo pixels."""
-    src = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+    src = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
     return np.asarray(cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32).reshape(4, 2)), np.float64)
 
 
@@ -45,7 +45,7 @@ def glare(image: U8, corners: npt.ArrayLike, row: float, col: float, radius: flo
     d2 = ((xx - cx) ** 2 + (yy - cy) ** 2 * 1.6) / (r * r)
     a = np.clip(1.4 * np.exp(-d2 * 1.5), 0.0, 1.0)[:, :, None]
     out = image.astype(np.float32) * (1 - a) + 255.0 * a
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
 
 
 def hand(image: U8, corners: npt.ArrayLike, row: float, col: float, seed: int = 0) -> U8:
@@ -82,7 +82,7 @@ def hand(image: U8, corners: npt.ArrayLike, row: float, col: float, seed: int = 
     shade = cv2.GaussianBlur(mask, (0, 0), 0.6 * sq).astype(np.float32)[:, :, None] / 255.0
     colour = skin[None, None, :] * (0.65 + 0.45 * shade)
     out = image.astype(np.float32) * (1 - soft) + colour * soft
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
 
 
 def nudge(image: U8, corners: npt.ArrayLike, row: int, col: int, dx: float = 0.3, dy: float = 0.0) -> U8:

@@ -44,7 +44,7 @@ class Mlp:
         z = self.logits(x)
         z = z - z.max(axis=1, keepdims=True)
         e = np.exp(z)
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
 
     def save(self, path: Path) -> None:
         arrays: dict[str, npt.NDArray[np.generic]] = {"mean": self.mean, "scale": self.scale,

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -73,7 +74,10 @@ class SquareLook:
     edges: dict[tuple[int, int], Glyph] = dataclasses.field(default_factory=dict)
 
 
-def _cells(img: npt.NDArray[np.generic], cell_px: int) -> npt.NDArray[np.generic]:
+Pixel = TypeVar("Pixel", bound=np.generic)  # the element type a view of an image keeps
+
+
+def _cells(img: npt.NDArray[Pixel], cell_px: int) -> npt.NDArray[Pixel]:
     """The 15x15 grid of a straightened image as a (15, 15, cell_px, cell_px, ...) view, no copy."""
     m = round(MARGIN * cell_px)
     grid = img[m:m + SIZE * cell_px, m:m + SIZE * cell_px]
@@ -86,7 +90,7 @@ def _ring(cell_px: int, inner: float, outer: float) -> npt.NDArray[np.bool_]:
     i = np.arange(cell_px, dtype=np.float32) + 0.5
     d1 = np.minimum(i, cell_px - i) / cell_px
     d = np.minimum(d1[:, None], d1[None, :])
-    return (d >= inner) & (d < outer)
+    return np.asarray((d >= inner) & (d < outer), np.bool_)
 
 
 def _robust_z(values: F32, ref: npt.NDArray[np.bool_], kinds: npt.NDArray[np.int64], floor: float) -> F32:
@@ -116,7 +120,7 @@ def _local_mean(colour: F32, ref: npt.NDArray[np.bool_], sigma: float) -> F32:
     flat = colour.reshape(-1, 3)
     fallback = flat[ref.ravel()].mean(axis=0) if ref.any() else flat.mean(axis=0)
     mean = np.where(total > 1e-3, (w @ flat) / np.maximum(total, 1e-6), fallback)
-    return mean.reshape(SIZE, SIZE, 3).astype(np.float32)
+    return np.asarray(mean.reshape(SIZE, SIZE, 3), np.float32)
 
 
 def touching(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
@@ -271,7 +275,7 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
     Only the glyph search looks at squares one by one; everything else is measured once over the whole
     straightened image and read per square through a (15, 15, cell, cell) view.
     """
-    gray = cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(cv2.cvtColor(warped_bgr, cv2.COLOR_BGR2GRAY), np.uint8)
     glyphs: list[list[Glyph | None]] = [
         [find_glyph(cell_window(gray, r, c, 1.5, cell_px), cell_px) for c in range(SIZE)] for r in range(SIZE)]
     _settle_shared_glyphs(gray, glyphs, cell_px)

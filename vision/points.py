@@ -168,11 +168,12 @@ def rendered_numbers(per_font: int = 24, seed: int = 0) -> tuple[list[NumberPatc
     """Tiles with a letter and a point number rendered in the training fonts, cut out as the reader cuts them.
 
     Number sizes, offsets, stroke weights, blur, noise, JPEG quality, light and dark tiles vary as in
-    `vision.train.synthetic_glyphs`; the number is 0.24-0.45 of the letter's size (the labelled photos' 0.2-0.45).
+    `vision.synth.synthetic_glyphs`; the number is 0.24-0.45 of the letter's size (the labelled photos' 0.2-0.45).
     """
+    # Lazy: vision.train imports this module (a cycle), and with PIL it adds ~160 ms the reader never needs.
     from PIL import Image, ImageDraw, ImageFont
 
-    from vision.train import LETTERS, training_fonts
+    from vision.synth import LETTERS, training_fonts
 
     rng = np.random.default_rng(seed)
     side, big = int(CELL * 1.5), 4
@@ -208,10 +209,10 @@ def rendered_numbers(per_font: int = 24, seed: int = 0) -> tuple[list[NumberPatc
                 weight = rng.random()
                 if weight < 0.3:
                     k = int(rng.choice([3, 5]))
-                    alpha = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                    alpha = np.asarray(cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.float32)
                 elif weight > 0.85:
                     k = int(rng.choice([3, 5]))
-                    alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                    alpha = np.asarray(cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), np.float32)
                 arr = np.asarray(im, np.float32) * (1 - alpha) + ink_v * alpha
                 rot = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-5, 5), 1.0)
                 rot[0, 1] += rng.uniform(-0.06, 0.06)

@@ -1,11 +1,13 @@
 """The board reader's pipeline: photo -> grid of letters with confidences -> the move just played.
 
 `read_board(image, corners=None, previous=None, tiles="en")` is what the app and `companion read` call.
-It decodes the photo, finds the grid (the four corners given, or `vision.locate` when present),
-straightens it, decides occupancy per square, reads the letter on each tile (numpy recogniser first,
-Tesseract as a second opinion on unsure tiles when installed), and with a previous board reports the
-new tiles, the words they form and their score under the chosen tile set, by the rules core.
-A known tile that now reads differently is reported in `changed`, never silently replaced.
+It decodes the photo, then runs the stages of `vision.stages` (find the grid, straighten it, decide
+occupancy per square, read the letter on each tile with the numpy recogniser first and Tesseract as a second
+opinion on unsure tiles when installed, turn a board photographed from another side), and applies what the
+game knows: the word list settles unclear letters; with a previous board it reports the new tiles, the
+words they form and their score under the chosen tile set, by the rules core. A known tile that now reads
+differently is reported in `changed`, never silently replaced. This module owns the reading's types, the
+driver `read_board`, and these game-knowing steps.
 """
 
 from __future__ import annotations
@@ -27,18 +29,15 @@ from companion.rules.errors import IllegalPlacement, RulesDataError
 from companion.rules.placement import validate_placement
 from companion.rules.scoring import score_play
 from companion.rules.tiles import TileSet, load_tileset
-from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_features, warp_board
+from vision import stages
+from vision.cells import SIZE, U8
 from vision.confidence import DOUBTFUL_AT_MOST, assess
 from vision.decode import Photo, decode_image, decode_photo  # noqa: F401 - decode_image: read.py's public API
-from vision.errors import NoBoardFound
-from vision.evidence import letter_evidence
 from vision.mlp import Mlp
-from vision.occupancy import FEATURES, PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
-from vision.orientation import number_votes, upright_turn
-from vision.points import ASSET as POINTS_ASSET
-from vision.points import PointReader, from_extras
-from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
+from vision.occupancy import FEATURES, OccupancyModel
+from vision.recognise import BLANK
 from vision.sequence import Disagreement, illegal_doubt, reconcile, unclear_letter_doubt, unseen_doubt
+from vision.stages import Models
 from vision.words import SETTLED_AT_MOST, TRIED_PER_SQUARE, settle_by_words
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
@@ -61,33 +60,7 @@ def _opencv_threads() -> int:
     return n
 
 
-# Above this many pixels along the board's side the photo is shrunk before warping: the straightened
-# board is only 15 * CELL pixels, and shrinking first both saves time and avoids aliasing.
-_MAX_BOARD_PX = 2 * 16 * CELL
 Z_SCALE = 5.0  # `measure` stores the z features clipped and divided by 5
-SECOND_OPINION_BELOW = 0.6  # primary confidence under which Tesseract is asked, when installed
-SECOND_OPINION_MAX = 6  # tiles per photo at most: each Tesseract call costs ~0.15-0.3 s
-# A square judged occupied is left empty when the letter network calls its mark "not a letter" (premium
-# print, the centre star, a neighbour's edge) with more than this probability, unless the square's look
-# alone made it near certain (held-out umich occupancy 99.28% -> 99.44%, nothing else changed).
-NOT_LETTER_ABOVE = 0.6
-OCCUPIED_SURE = 0.95
-# A square the occupancy model judged empty is a tile after all when its centred mark is plainly a letter:
-# the letter network gives one letter >= RESCUE_LETTER_FROM and "not a letter" <= RESCUE_NOT_LETTER_AT_MOST.
-# Leave-one-set-out (benchmarks/vision_styles.py), squares judged empty with a centred mark: the tiles the
-# occupancy model missed on umich's dim boards read 0.98-1.00 with not-a-letter <= 0.015 (9 of 13); of
-# 130 empty ones (cava's fold line, the star, premium print, umich's hearts) none read above 0.81 or under
-# 0.007. Such a tile is never sure: its occupancy is RESCUED_OCCUPANCY.
-RESCUE_LETTER_FROM = 0.95
-RESCUE_NOT_LETTER_AT_MOST = 0.02
-RESCUED_OCCUPANCY = 0.9
-MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
-# Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
-NO_BOARD_BELOW = 20.0
-UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
-# Glyphs turned k quarter turns counter-clockwise read upright -> roll of the corner list that names the
-# board from that side.
-_ROLL_FOR_GLYPH_TURN = {1: 3, 2: 2, 3: 1}  # primary confidence under which Tesseract is asked, when available
 
 
 class NewTile(BaseModel):
@@ -174,46 +147,6 @@ class BoardReading(BaseModel):
         return out
 
 
-def _parse_corners(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:
-    arr = np.asarray(corners, dtype=np.float32).reshape(-1)
-    if arr.size != 8 or not np.all(np.isfinite(arr)):
-        raise ValueError("corners must be four x,y points: top-left, top-right, bottom-right, bottom-left")
-    return arr.reshape(4, 2)
-
-
-def _locate(image: U8) -> tuple[npt.NDArray[np.float32], str, bool]:
-    try:
-        from vision import locate  # the grid finder (part 1), when it is installed
-    except ImportError:
-        raise NoBoardFound(
-            "automatic board finding is not available here: give the four grid corners (--corners)"
-        ) from None
-    found = locate.locate_grid(image)
-    return np.asarray(found.corners, np.float32), str(found.method), bool(found.doubtful)
-
-
-@functools.lru_cache(maxsize=1)
-def _occupancy_model() -> OccupancyModel:
-    return OccupancyModel.load()
-
-
-@functools.lru_cache(maxsize=1)
-def _shipped_point_reader() -> PointReader | None:
-    return PointReader.load() if POINTS_ASSET.exists() else None
-
-
-def _point_reader(letters_net: Mlp | None) -> PointReader | None:
-    """The point-number reader a given letter network carries (held-out benchmark models), else the shipped one."""
-    if letters_net is not None:
-        return from_extras(letters_net.extras) or _shipped_point_reader()
-    return _shipped_point_reader()
-
-
-@functools.lru_cache(maxsize=8)
-def _recogniser(alphabet: str) -> MlpRecogniser:
-    return MlpRecogniser.load(alphabet)
-
-
 def _tileset(tiles: str | Path | TileSet) -> TileSet:
     return tiles if isinstance(tiles, TileSet) else load_tileset(tiles)
 
@@ -259,198 +192,88 @@ def read_board(
     """
     _opencv_threads()
     tileset = _tileset(tiles)
+    models = Models.of(tileset, occupancy_model, letters_net)
     # A big JPEG is decoded at the reduced size the grid needs (`vision.decode`).
     photo = image if isinstance(image, Photo) else decode_photo(image)
-    warnings: list[str] = []
-    if corners is not None:
-        pts = _parse_corners(corners) * np.float32(photo.scale)
-        located, doubtful = "given", False
+    place = stages.place_grid(photo, corners)
+    seen = stages.see_squares(place, tileset, models)
+    side = stages.Orientation(0, "") if not upright else stages.orientation(seen, models)
+    if not side.turn:
+        reading = _reading(place, seen, models, tileset, second_opinion, words, previous)
     else:
-        pts, located, doubtful = _locate(photo.image)
-        if doubtful:
-            warnings.append("the board's corners were found with low confidence: check the overlay or give them")
+        # The letters stand turned: read again with the corners named from another side. The reading keeps
+        # how the grid was found and the first look's warnings.
+        turned = stages.turned_place(place, side.turn)
+        reading = _reading(turned, stages.see_squares(turned, tileset, models), models, tileset, second_opinion,
+                           words, previous)
+        reading.located = place.located
+        # (The turned reading was assessed as read from given corners: a doubtful locate makes it doubtful
+        # here but adds no sentence to `doubts` and no cap on its confidences, as before the stages.)
+        reading.doubtful = place.doubtful or reading.doubtful
+        reading.warnings[:0] = place.warnings + seen.warnings + [side.note]
+    if side.doubt:
+        # Another turn read the letters about as well as the one taken: a wrong side puts every tile on
+        # another square.
+        _doubt(reading, side.doubt)
+    return reading
 
-    side = _board_side(pts)
-    if side < SIZE * CELL and photo.scale < 1.0:
-        # The board is small in a reduced decode: decode the same bytes sharper, so the straightened squares
-        # are made from at least CELL pixels each rather than blown up.
-        finer = photo.finer(photo.scale * SIZE * CELL / side)
-        pts, photo = pts * np.float32(finer.scale / photo.scale), finer
-        side = _board_side(pts)
-    img = photo.image
-    # Shrink very large photos first (a 12 MP photo's board is far bigger than the straightened image).
-    work, work_pts = img, pts
-    if side > _MAX_BOARD_PX:
-        f = _MAX_BOARD_PX / side
-        # by exact halves first (linear interpolation at 1/2 averages 2x2 pixels), then area interpolation
-        # for the rest: area interpolation of a whole 12 MP photo costs 40-80 ms
-        work, done = img, 1.0
-        while f / done <= 0.5:
-            work = cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
-            done = work.shape[1] / img.shape[1]
-        if f / done < 0.99:
-            work = cv2.resize(work, None, fx=f / done, fy=f / done, interpolation=cv2.INTER_AREA)
-        f = work.shape[1] / img.shape[1]
-        work_pts = pts * f
-    warped = warp_board(work, work_pts, CELL, MARGIN)
-    look = measure(warped, CELL)
-    if look.board_evidence < NO_BOARD_BELOW:
-        if corners is None:
-            raise NoBoardFound("no board was found in the photo (no premium squares where the grid should be): "
-                               "photograph the whole board from above, or give its four corners")
-        warnings.append("the squares inside the given corners do not show a board's premium pattern: "
-                        "check the corners")
-    occ = (occupancy_model or _occupancy_model()).probabilities(look)
-    # Leave-one-set-out, this takes two empty squares in shadow off declanfinerty board_003 (it shows its
-    # two real blanks), and one spacer tile off umich's name-art board rectified_w11 (seven, not a game).
-    _at_most_the_sets_blanks(occ, look, tileset)
-    gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
 
-    tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
-    # Squares judged empty that show a letter-sized mark where the tiles around show theirs are read too
-    # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
-    # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
-    maybe = _letter_marks_where_tiles_show_them(look, occ)
-    crops = []
-    for r, c in tile_squares + maybe:
-        window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
-        # (a thin mark set aside as a tile's edge is not taken again: a plain tile is a blank)
-        edge = look.edges.get((r, c))
-        glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True,
-                                                exclude=(edge.dx, edge.dy) if edge else None)
-        crops.append(TileCrop(window, glyph))
-    primary = MlpRecogniser(letters_net, tileset.alphabet) if letters_net else _recogniser(tileset.alphabet)
-    raw, inputs = primary.probabilities_and_inputs(crops)
-    noise = primary.not_letter(raw)
-    probs = primary.letters_only(raw)  # one network pass serves both
-    n_tiles = len(tile_squares)
-    rescued = [i for i in range(n_tiles, len(crops)) if _plainly_a_letter(primary, probs[i], float(noise[i]))]
-    for i in rescued:
-        occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
-    keep = list(range(n_tiles)) + rescued
-    tile_squares = tile_squares + [maybe[i - n_tiles] for i in rescued]
-    crops, raw, noise, probs, inputs = [crops[i] for i in keep], raw[keep], noise[keep], probs[keep], inputs[keep]
-    orientation_doubt = ""
-    if upright:
-        # Two signals: the letter network's reading of the tiles turned, and where the point numbers stand
-        # (`vision.orientation`, no trained model).
-        turn, unclear = upright_turn(_letter_scores(primary, crops), number_votes(crops))
-        if unclear:
-            orientation_doubt = ("the letters read almost as well turned a quarter or half turn, or the tiles' "
-                                 "point numbers stand for another turn than the letters: which side of "
-                                 "the board is at the bottom of the photo is unclear; check the reading, or "
-                                 "photograph the board from a player's seat")
-        if turn:
-            # The letters stand turned: read again with the corners named from another side.
-            turned = read_board(photo, np.roll(pts, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / photo.scale, previous,
-                                tileset,
-                                second_opinion,
-                                occupancy_model, letters_net, upright=False, words=words)
-            turned.located = located
-            turned.doubtful = doubtful or turned.doubtful
-            turned.warnings[:0] = warnings + [
-                (f"the letters were sideways or upside down: the board was read turned {90 * turn} degrees "
-                "counter-clockwise so they stand upright (rows and columns follow the turned board)")]
-            if orientation_doubt:  # another turn read the letters about as well as the one taken
-                _doubt(turned, orientation_doubt)
-            return turned
-    letters = [primary.net.classes[int(k)] for k in probs.argmax(axis=1)]
-    confs = [float(probs[i].max()) for i in range(len(crops))]
-    who = ["mlp" if c.glyph is not None else "blank" for c in crops]
-
-    unsure = [i for i, c in enumerate(confs) if c < SECOND_OPINION_BELOW and crops[i].glyph is not None]
-    # Each Tesseract call costs ~0.15-0.3 s: ask only about the most doubtful few.
-    unsure = sorted(unsure, key=lambda i: confs[i])[:SECOND_OPINION_MAX]
-    if unsure and second_opinion and TesseractRecogniser.available():
-        tess = TesseractRecogniser(tileset.alphabet)
-        for i, (t_letter, t_conf) in zip(unsure, tess.classify([crops[i] for i in unsure]), strict=True):
-            if t_letter == BLANK or t_letter not in primary.net.classes:
-                continue
-            p_t = float(probs[i, primary.net.classes.index(t_letter)])
-            # Tesseract decides only between letters the primary itself found plausible.
-            if t_letter != letters[i] and p_t >= 0.1:
-                letters[i], confs[i], who[i] = t_letter, max(p_t, min(t_conf, confs[i])), "tesseract"
-            elif t_letter == letters[i]:
-                who[i] = "mlp+tesseract"
-                confs[i] = max(confs[i], 0.5 * (confs[i] + t_conf))
-
-    grid = [["."] * SIZE for _ in range(SIZE)]
-    conf = [[float(1.0 - occ[r, c]) for c in range(SIZE)] for r in range(SIZE)]
-    rec = [[""] * SIZE for _ in range(SIZE)]
-    for i, ((r, c), letter, cf, w) in enumerate(zip(tile_squares, letters, confs, who, strict=True)):
-        if noise[i] > NOT_LETTER_ABOVE and occ[r, c] < OCCUPIED_SURE:
-            # The mark is premium print, the star or a neighbour's edge, and the square's look alone
-            # was not decisive: it stays empty.
-            conf[r][c] = float(noise[i])
-            continue
-        grid[r][c] = letter
-        conf[r][c] = float(occ[r, c]) * cf
-        rec[r][c] = w
-
-    # What vouches for each letter besides the network (`vision.evidence`): its point number, its nearest
-    # stored example. `vision.confidence.assess` keeps letters without it below sure.
-    evidence = [[""] * SIZE for _ in range(SIZE)]
-    lettered = [i for i, (r, c) in enumerate(tile_squares) if grid[r][c] in tileset.values and grid[r][c] != BLANK]
-    if lettered:
-        points = _point_reader(letters_net)
-        numbers = (points.values([crops[i] for i in lettered], set(tileset.values.values())) if points
-                   else [None] * len(lettered))
-        shapes = primary.shape_letters(inputs[lettered])
-        found = letter_evidence([grid[tile_squares[i][0]][tile_squares[i][1]] for i in lettered], numbers, shapes,
-                                tileset.values)
-        for i, ev in zip(lettered, found, strict=True):
-            evidence[tile_squares[i][0]][tile_squares[i][1]] = ev.tags
-
+def _reading(place: stages.GridPlace, seen: stages.SeenSquares, models: Models, tileset: TileSet,
+             second_opinion: bool, words: Callable[[str], bool] | None,
+             previous: BoardReading | Board | Sequence[str] | None) -> BoardReading:
+    """The reading of squares seen upright: letters decided, then what the game knows (the word list, the
+    board before) applied, the move found and the reading's doubts listed."""
+    draft = stages.fill_grid(seen, stages.decide_letters(seen, models, tileset, second_opinion))
+    evidence = stages.letter_evidence_grid(seen, draft, models, tileset)
+    warnings = place.warnings + seen.warnings
     if words is not None and previous is None:
-        _settle_by_words(grid, conf, rec, occ, tile_squares, probs, primary.net.classes, words,
-                         tileset.alphabet, warnings)
-
+        _settle_by_words(draft, seen, models.letters.net.classes, words, tileset.alphabet, warnings)
     before = previous_grid(previous) if previous is not None else None
-    overruled: list[Disagreement] = []
-    if before is not None:
-        # Known tiles keep their letters unless the photo clearly shows otherwise (`vision.sequence`).
-        index = {sq: i for i, sq in enumerate(tile_squares)}
-        classes = primary.net.classes
-        p_known = {(r, c): float(probs[index[(r, c)], classes.index(before[r][c])])
-                   for r in range(SIZE) for c in range(SIZE)
-                   if (r, c) in index and before[r][c] in classes and before[r][c].isupper()}
-        empty_z, tile_z = ((look.features[:, FEATURES.index(name)] * Z_SCALE).reshape(SIZE, SIZE).tolist()
-                           for name in ("z_to_empty", "z_to_tile"))
-        overruled = reconcile(grid, conf, before, p_known, tileset, empty_z, tile_z)
-        for d in overruled:
-            rec[d.row][d.col] = "known" if d.known != "." else ""
-    out_corners = (pts / np.float32(photo.scale)).tolist()
+    overruled = _keep_known_tiles(draft, seen, models, tileset, before) if before is not None else []
     reading = BoardReading(
-        grid=["".join(row) for row in grid], confidence=conf, corners=out_corners, located=located,
-        doubtful=doubtful, recogniser=rec, occupancy=occ.round(4).tolist(), warnings=warnings, evidence=evidence,
-        disagreements=[OverruledSquare(**vars(d)) for d in overruled],
+        grid=draft.rows, confidence=draft.confidence, corners=place.corners_in_photo, located=place.located,
+        doubtful=place.doubtful, recogniser=draft.deciders, occupancy=seen.occupancy.round(4).tolist(),
+        warnings=warnings, evidence=evidence, disagreements=[OverruledSquare(**vars(d)) for d in overruled],
     )
     if before is not None:
         if overruled:
             reading.warnings.append(_overruled_note(overruled))
         detect_move(reading, before, tileset)
     # Honest confidence and the reading's doubts (vision/confidence.py owns the policy).
-    assess(reading, look, tile_squares, probs, previous_grid(previous) if previous is not None else None)
-    unseen = unseen_doubt(overruled)
-    if before is not None and not unseen:
-        unseen = illegal_doubt(reading.grid, before, tileset)
-    if before is not None and not unseen:
-        unseen = unclear_letter_doubt(reading.grid, reading.confidence, before)
-    for doubt in (unseen, orientation_doubt):
-        if doubt:
-            # Many known tiles hidden (the move's own tiles may be hidden too), new tiles that cannot be one
-            # play, a new tile's letter guessed, or an unclear orientation (a wrong side puts every tile on another square).
-            _doubt(reading, doubt)
+    assess(reading, seen.look, seen.tile_squares, seen.probs, before)
+    if before is not None:
+        # Many known tiles hidden (the move's own tiles may be hidden too), new tiles that cannot be one
+        # play, or a new tile's letter guessed.
+        unseen = (unseen_doubt(overruled) or illegal_doubt(reading.grid, before, tileset)
+                  or unclear_letter_doubt(reading.grid, reading.confidence, before))
+        if unseen:
+            _doubt(reading, unseen)
     return reading
 
 
-def _settle_by_words(grid: list[list[str]], conf: list[list[float]], rec: list[list[str]],
-                     occ: npt.NDArray[np.float32], tile_squares: Sequence[tuple[int, int]],
-                     probs: npt.NDArray[np.float32], classes: Sequence[str], words: Callable[[str], bool],
-                     alphabet: str, warnings: list[str]) -> None:
+def _keep_known_tiles(draft: stages.GridDraft, seen: stages.SeenSquares, models: Models, tileset: TileSet,
+                      before: list[str]) -> list[Disagreement]:
+    """Known tiles keep their letters unless the photo clearly shows otherwise (`vision.sequence`), in place;
+    returns the squares where the known board overruled the photo."""
+    index = {sq: i for i, sq in enumerate(seen.tile_squares)}
+    classes = models.letters.net.classes
+    p_known = {(r, c): float(seen.probs[index[(r, c)], classes.index(before[r][c])])
+               for r in range(SIZE) for c in range(SIZE)
+               if (r, c) in index and before[r][c] in classes and before[r][c].isupper()}
+    empty_z, tile_z = ((seen.look.features[:, FEATURES.index(name)] * Z_SCALE).reshape(SIZE, SIZE).tolist()
+                       for name in ("z_to_empty", "z_to_tile"))
+    overruled = reconcile(draft.grid, draft.confidence, before, p_known, tileset, empty_z, tile_z)
+    for d in overruled:
+        draft.deciders[d.row][d.col] = "known" if d.known != "." else ""
+    return overruled
+
+
+def _settle_by_words(draft: stages.GridDraft, seen: stages.SeenSquares, classes: Sequence[str],
+                     words: Callable[[str], bool], alphabet: str, warnings: list[str]) -> None:
     """Letters the network was unsure of, decided by the words through their squares (`vision.words`)."""
+    grid, probs = draft.grid, seen.probs
     options: dict[tuple[int, int], list[tuple[str, float]]] = {}
-    for i, (r, c) in enumerate(tile_squares):
+    for i, (r, c) in enumerate(seen.tile_squares):
         if grid[r][c] in (".", BLANK):
             continue
         # (which of them the words may change is `vision.words`' decision: CHANGE_BELOW)
@@ -462,54 +285,12 @@ def _settle_by_words(grid: list[list[str]], conf: list[list[float]], rec: list[l
     settled = settle_by_words(grid, options, words, "".join(ch for ch in alphabet if ch.isalpha()))
     for s in settled:
         grid[s.row][s.col] = s.letter
-        conf[s.row][s.col] = float(occ[s.row, s.col]) * min(SETTLED_AT_MOST, s.p_read + s.p_letter)
-        rec[s.row][s.col] = "words"
+        draft.confidence[s.row][s.col] = float(seen.occupancy[s.row, s.col]) * min(SETTLED_AT_MOST,
+                                                                                   s.p_read + s.p_letter)
+        draft.deciders[s.row][s.col] = "words"
     if settled:
         warnings.append("letters the photo left unclear were decided by the words through them (check them): "
                         + ", ".join(f"{s.square} {s.letter} (read {s.read})" for s in settled))
-
-
-def _at_most_the_sets_blanks(occ: npt.NDArray[np.float32], look: SquareLook, tileset: TileSet) -> None:
-    """A board holds no more blank tiles than its tile set has (English: 2): where more squares without a
-    letter were judged tiles, only the most tile-like stay tiles (in place)."""
-    if tileset.counts is None or BLANK not in tileset.counts:
-        return
-    plain = [(float(occ[r, c]), r, c) for r in range(SIZE) for c in range(SIZE)
-             if look.glyphs[r][c] is None and occ[r, c] >= 0.5]
-    for _p, r, c in sorted(plain, reverse=True)[tileset.counts[BLANK]:]:
-        occ[r, c] = min(float(occ[r, c]), PLAIN_AT_MOST)
-
-
-def _letter_marks_where_tiles_show_them(look: SquareLook, occ: npt.NDArray[np.float32]) -> list[tuple[int, int]]:
-    """Squares judged empty whose mark is letter-sized and sits, within a fifth of a square, where the tiles
-    judged occupied within two squares show their letters (the median offset; none near: the board's).
-
-    Photographed at an angle, a tile's top (its letter) is seen off its square by the tile's thickness:
-    on jheidel 170757 and 170803, T and L tiles a third of a square high, not centred and so missed.
-    """
-    found = [(r, c, g.dx, g.dy) for r in range(SIZE) for c in range(SIZE)
-             if (g := look.glyphs[r][c]) is not None and occ[r, c] >= 0.5]
-    if not found:
-        return []
-    at = np.array(found, np.float64)
-    board = np.median(at[:, 2:], axis=0)
-    out = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            g = look.glyphs[r][c]
-            if occ[r, c] >= 0.5 or g is None or not 0.38 <= g.height <= 0.78:
-                continue
-            dx, dy = letter_offset_near(at, board, r, c)
-            if abs(g.dx - dx) < MARK_OFF_TILES_AT_MOST and abs(g.dy - dy) < MARK_OFF_TILES_AT_MOST:
-                out.append((r, c))
-    return out
-
-
-def _plainly_a_letter(primary: MlpRecogniser, letter_probs: npt.NDArray[np.float32], not_letter: float) -> bool:
-    """Whether the letter network calls a centred mark plainly one letter (not print, a fold or a star)."""
-    best = int(letter_probs.argmax())
-    return (primary.net.classes[best] != BLANK and float(letter_probs[best]) >= RESCUE_LETTER_FROM
-            and not_letter <= RESCUE_NOT_LETTER_AT_MOST)
 
 
 def _doubt(reading: BoardReading, sentence: str) -> None:
@@ -518,12 +299,6 @@ def _doubt(reading: BoardReading, sentence: str) -> None:
     reading.doubtful = True
     reading.doubts.append(sentence)
     reading.confidence = [[min(c, DOUBTFUL_AT_MOST) for c in row] for row in reading.confidence]
-
-
-def _board_side(pts: npt.NDArray[np.float32]) -> float:
-    """The longest side of the grid's quadrilateral, in pixels."""
-    return float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[1]),
-                     np.linalg.norm(pts[3] - pts[2]), np.linalg.norm(pts[0] - pts[3])))
 
 
 def _overruled_note(overruled: Sequence[Disagreement]) -> str:
@@ -537,22 +312,6 @@ def _overruled_note(overruled: Sequence[Disagreement]) -> str:
         parts.append("unsure marks that no legal play includes were not taken as new tiles: "
                      + ", ".join(f"{d.square} {d.read}" for d in dropped))
     return "; ".join(parts)
-
-
-def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[float] | None:
-    """The letter network's mean confidence over the tiles' letters turned 0, 1, 2 and 3 quarter turns
-    counter-clockwise (`np.rot90`); None when fewer than 4 tiles show a letter (too few to vote)."""
-    glyphs = [c.glyph.image for c in crops if c.glyph is not None]
-    if len(glyphs) < 4:
-        return None
-    # The vote is a mean over tiles: an even sample of a full board decides it as well, at a quarter of
-    # the cost on a late-game board (this check was ~40% of the reading time at 2 MP).
-    glyphs = [glyphs[i] for i in np.linspace(0, len(glyphs) - 1, min(len(glyphs), UPRIGHT_SAMPLE)).astype(int)]
-    base = np.array(glyphs, np.float32)
-    # all four turns in one batch: one feature pass and one network pass instead of four
-    turned = np.concatenate([np.rot90(base, k, axes=(1, 2)) for k in range(4)])
-    p = primary.net.predict_proba(glyph_features(np.ascontiguousarray(turned)))
-    return [float(v) for v in p.max(axis=1).reshape(4, len(glyphs)).mean(axis=1)]
 
 
 def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> None:

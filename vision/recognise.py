@@ -20,6 +20,7 @@ from typing import Protocol
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.cells import (
     CELL,
@@ -152,8 +153,8 @@ def without_point_number(window: U8, glyph: Glyph, cell_px: int = CELL) -> Glyph
         return glyph  # no number, or the letter itself fell apart (thin strokes): no clean cut to make
     to_main = cv2.distanceTransform((parts != a).astype(np.uint8), cv2.DIST_L2, 3)
     to_number = cv2.distanceTransform((~np.isin(parts, numbers)).astype(np.uint8), cv2.DIST_L2, 3)
-    body = cv2.dilate((parts == a).astype(np.uint8), _K3)
-    kept = (blob & (to_main <= to_number) & (body | (to_number > 3))).astype(np.uint8)
+    body = np.asarray(cv2.dilate((parts == a).astype(np.uint8), _K3), np.uint8)
+    kept = (blob & (to_main <= to_number) & ((body > 0) | (to_number > 3))).astype(np.uint8)
     _, lab3, st3, _ = cv2.connectedComponentsWithStats(kept, connectivity=8)
     k = 1 + int(np.argmax(st3[1:, 4]))
     x, y, ww, hh, area = (int(v) for v in st3[k])
@@ -225,7 +226,7 @@ def lower_right_spur(image: np.ndarray) -> float:
 
     See SPUR_AT_LEAST: a G's spur or bar at the lower right against a C's mirrored terminals.
     """
-    ink = image >= 0.5
+    ink: npt.NDArray[np.bool_] = np.asarray(image >= 0.5, np.bool_)
     rows = np.flatnonzero(ink.any(axis=1))
     if len(rows) < 4:
         return 0.0
@@ -237,7 +238,7 @@ def lower_right_spur(image: np.ndarray) -> float:
     rows = np.flatnonzero(ink.any(axis=1))
     h = int(rows[-1] + 1 - rows[0])
     half = h // 2
-    right = ink[rows[0]:rows[-1] + 1, c0 + int(0.67 * (c1 - c0)):c1].any(axis=1)
+    right = np.asarray(ink[rows[0]:rows[-1] + 1, c0 + int(0.67 * (c1 - c0)):c1].any(axis=1))
     return float(right[h - half:].sum() - right[:half].sum()) / h
 
 
@@ -476,7 +477,7 @@ class TesseractRecogniser:
         if shutil.which("tesseract") is None:
             return False
         try:
-            import pytesseract  # noqa: F401
+            import pytesseract  # noqa: F401  (optional: a machine without it reads with the letter model alone)
         except ImportError:
             return False
         return True
@@ -486,10 +487,10 @@ class TesseractRecogniser:
             return np.full((64, 64), 255, np.uint8)
         g = cv2.resize(crop.glyph.image, (64, 64), interpolation=cv2.INTER_LINEAR)
         img = (255 - np.clip(g * 255, 0, 255)).astype(np.uint8)
-        return cv2.copyMakeBorder(img, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
+        return np.asarray(cv2.copyMakeBorder(img, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255), np.uint8)
 
     def classify(self, crops: Sequence[TileCrop]) -> list[tuple[str, float]]:
-        import pytesseract
+        import pytesseract  # optional (see available)
 
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # 2-core machines: one thread per call is faster
         out: list[tuple[str, float]] = []

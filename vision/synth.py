@@ -10,12 +10,17 @@ point number in a DejaVu font, a bevel and a shadow; the board is then seen in m
 table under uneven light. Issue 27 added thin tall print, pale wood, black condensed and dark green tiles,
 a Crossword board with yellow tiles whose two halves are not one plane, glare patches on premium squares,
 and (`render(..., varied=True)`, as training and the benchmarks read them) blanks plain or printed in lower
-case, steep angles, warm or cold light and quarter or half turns. `BLIND_STYLES` are read only blind. The result carries the photo, the grid's corners and the 15-row label, so
-the trainer can learn from it and tests and benchmarks can read it like a labelled photo.
+case, steep angles, warm or cold light and quarter or half turns. `BLIND_STYLES` are read only blind. The
+result carries the photo, the grid's corners and the 15-row label, so the trainer can learn from it and
+tests and benchmarks can read it like a labelled photo.
+
+`synthetic_glyphs` renders letters one at a time, on a tile, in every installed training font
+(`training_fonts`), through the reader's own glyph finder: the letter network's rendered examples.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,6 +30,10 @@ from typing import Any
 import cv2
 import numpy as np
 import numpy.typing as npt
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.cells import CELL, find_glyph
+from vision.recognise import tile_letter, without_point_number
 
 SIZE = 15
 LAYOUT = Path(__file__).resolve().parents[1] / "assets" / "layouts" / "standard.json"
@@ -34,6 +43,7 @@ NARROW_FONT = next((str(p) for p in (Path("/usr/share/fonts/opentype/urw-base35/
                     if p.exists()), "DejaVuSansCondensed.ttf")
 U8 = npt.NDArray[Any]
 BGR = tuple[int, int, int]
+F32 = npt.NDArray[np.float32]
 
 # English tile values for the point numbers printed on the tiles (what matters is that a number is there).
 _VALUES = {**dict.fromkeys("AEILNORSTU", 1), **dict.fromkeys("DG", 2), **dict.fromkeys("BCMP", 3),
@@ -165,15 +175,11 @@ def random_grid(rng: np.random.Generator, words: int) -> list[str]:
 
 
 def _font(name: str, px: int) -> Any:
-    from PIL import ImageFont
-
     return ImageFont.truetype(name if Path(name).is_absolute() else str(FONT_DIR / name), px)
 
 
 def _tile_image(style: Style, letter: str, cell: int, rng: np.random.Generator, colour: BGR) -> U8:
     """One tile (cell x cell px, BGR): body, bevel, grain, letter and point number."""
-    from PIL import Image, ImageDraw
-
     body = np.array(colour, np.float32) + rng.normal(0, style.tile_jitter, 3)
     img = np.ones((cell, cell, 3), np.float32) * body
     if style.grain:
@@ -206,11 +212,13 @@ def _tile_image(style: Style, letter: str, cell: int, rng: np.random.Generator, 
     if letter.isupper():
         d.text((cell * 3.35, cell * 3.3), str(_VALUES[letter]), font=_font(style.font, int(cell * 4 * 0.24)),
                fill=255, anchor="mm")
-    alpha = cv2.resize(np.asarray(ink, np.float32) / 255.0, (cell, cell), interpolation=cv2.INTER_AREA)
+    alpha: npt.NDArray[Any] = cv2.resize(np.asarray(ink, np.float32) / 255.0, (cell, cell),
+                                         interpolation=cv2.INTER_AREA)
     alpha *= 1.0 - style.fade * rng.uniform(0.3, 1.0)
     letter_col = np.array(style.letter, np.float32)
     img = img * (1 - alpha[:, :, None]) + letter_col * alpha[:, :, None]
-    return np.clip(img, 0, 255).astype(np.uint8)
+    tile: U8 = np.clip(img, 0, 255).astype(np.uint8)
+    return tile
 
 
 def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: int) -> tuple[U8, float]:
@@ -233,8 +241,8 @@ def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: i
         p = g0 + i * cell
         cv2.line(img, (p, g0), (p, g0 + SIZE * cell), style.line, lw)
         cv2.line(img, (g0, p), (g0 + SIZE * cell, p), style.line, lw)
-    cx = g0 + 7 * cell + cell // 2
-    cv2.drawMarker(img, (cx, cx), (20, 20, 20), cv2.MARKER_STAR, cell // 2, max(1, cell // 16))
+    centre = g0 + 7 * cell + cell // 2
+    cv2.drawMarker(img, (centre, centre), (20, 20, 20), cv2.MARKER_STAR, cell // 2, max(1, cell // 16))
     if style.glare_spots and rng.random() < style.glare_spots:
         # Glare patches on premium squares (a shiny board under a lamp): washed out to near white.
         premium = [(r, c) for r in range(SIZE) for c in range(SIZE) if layout[r][c] != "."]
@@ -300,7 +308,7 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     pts[:2, 0] *= 1 - tilt  # the far edge looks shorter
     pts[:2, 1] *= 1 - 0.5 * tilt
     pts += centre
-    src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     hom = cv2.getPerspectiveTransform(src, pts.astype(np.float32))
     table = np.full((h, w, 3), rng.integers(60, 150, 3), np.uint8)
     table = np.clip(table.astype(np.int16) + rng.integers(-8, 9, (h, w, 1)), 0, 255).astype(np.uint8)
@@ -312,8 +320,8 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
         half = side / 2
         d = extra.uniform(-0.012, 0.012, 4) * side
         hinge = cv2.getPerspectiveTransform(
-            np.float32([[half, 0], [side, 0], [side, side], [half, side]]),
-            np.float32([[half, 0], [side + d[0], d[1]], [side + d[2], side + d[3]], [half, side]]))
+            np.array([[half, 0], [side, 0], [side, side], [half, side]], np.float32),
+            np.array([[half, 0], [side + d[0], d[1]], [side + d[2], side + d[3]], [half, side]], np.float32))
         hom_right = hom @ hinge
         right = np.zeros(flat.shape[:2], np.uint8)
         right[:, side // 2:] = 255
@@ -336,8 +344,8 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
         cast = 1 + (cast - 1) * extra.uniform(0.5, 1.0)
         out = np.clip(out.astype(np.float32) * cast, 0, 255).astype(np.uint8)
     g1 = g0 + SIZE * (side - 2 * g0) / SIZE
-    left_pts = np.float32([[g0, g0], [g0, g1]]).reshape(-1, 1, 2)
-    right_pts = np.float32([[g1, g0], [g1, g1]]).reshape(-1, 1, 2)
+    left_pts = np.array([[g0, g0], [g0, g1]], np.float32).reshape(-1, 1, 2)
+    right_pts = np.array([[g1, g0], [g1, g1]], np.float32).reshape(-1, 1, 2)
     tl, bl = cv2.perspectiveTransform(left_pts, hom).reshape(2, 2)
     tr, br = cv2.perspectiveTransform(right_pts, hom_right).reshape(2, 2)
     corners = np.array([tl, tr, br, bl], np.float64)
@@ -369,3 +377,168 @@ def _with_blanks(grid: list[str], rng: np.random.Generator) -> list[str]:
         r, c = tiles[int(k)]
         rows[r][c] = "?" if rng.random() < 0.5 else rows[r][c].lower()
     return ["".join(r) for r in rows]
+
+
+# ---- Letters one at a time, for the letter network (`vision.train`) ------------------------------
+
+# More typefaces for the rendered letters, when installed (Debian: fonts-urw-base35, fonts-liberation,
+# fonts-freefont-ttf; ./dev.sh installs them): tile fonts are geometric sans (URW Gothic is close to the
+# classic tiles'), grotesque sans and old-style serifs. Left out of training when missing, so the shipped
+# models record which were used (letters.npz info "fonts").
+EXTRA_FONTS = (
+    "/usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/C059-Roman.otf",
+    "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/P052-Roman.otf",
+    "/usr/share/fonts/opentype/urw-base35/P052-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWBookman-Light.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf",
+)
+LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+
+
+def training_fonts() -> list[Path]:
+    """The typefaces letters are rendered in: the DejaVu faces (upright) and EXTRA_FONTS that are installed."""
+    dejavu = sorted(p for p in FONT_DIR.glob("DejaVu*.ttf")
+                    if "Oblique" not in p.name and "Italic" not in p.name and "Math" not in p.name
+                    and "ExtraLight" not in p.name)
+    return dejavu + [Path(f) for f in EXTRA_FONTS if Path(f).exists()]
+
+
+# A narrow letter's number is printed against its stem on some sets (umich's wooden I1 and J8; the glyph finder
+# keeps one blob, and where the 1 hangs from the I's foot no cut can tell it from an L's foot): in this share of
+# the renders of these letters the number sits this close to the letter's centre (squares), so it touches.
+# Left out, umich's I's were read L, E, C or U 22 times of 169; with these renders 3-8 times (three seeds of the
+# letter network, labelled corners), jheidel no worse.
+NARROW_TOUCHED = frozenset("IJ")
+NARROW_TOUCH_SHARE = 0.3
+NARROW_TOUCH_AT = (0.08, 0.14)
+# A bold S blurred in the photo closes its two openings onto its spine and looks like an 8: jheidel's S, left
+# out, was read B 6-7 times (three seeds; the nearest training glyphs are umich's rounded B's). In this share of
+# their renders these letters are drawn bolder (stroke grown on each side by this share of the square), so their
+# openings close as on those photos: S read B 1-2 times per seed (0.15 or 0.3 alike). Drawn from a generator
+# of their own, so the other renders' random draws move only where a bolder glyph changes what is kept.
+CLOSED_UP = frozenset("S")
+CLOSED_UP_SHARE = 0.15
+CLOSED_UP_GROW = (0.02, 0.045)
+
+
+def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
+    """Letters rendered in the installed fonts on a tile, through the same glyph finder as real tiles.
+
+    Each letter sits on a tile (a little smaller than the square, with a shadow) on a board-coloured
+    surround, so tile edges are in the window as on a photo. A quarter of the tiles are dark with a light
+    letter (deluxe sets), found as the reader finds them (inverted). The point number sits at the lower
+    right, sometimes touching the letter (worn or blurred print), and goes through the same
+    `without_point_number` as at reading. Stroke weight (thinner or bolder than the font), rotation,
+    slight shear, blur, noise and JPEG quality vary.
+    """
+    fonts = training_fonts()
+    rng = np.random.default_rng(seed)
+    bold_rng = np.random.default_rng([seed, 1])
+    xs: list[F32] = []
+    ys: list[str] = []
+    side = int(CELL * 1.5)
+    big = 4
+    for font_path in fonts:
+        for letter in LETTERS:
+            for _ in range(per_font):
+                size = int(CELL * rng.uniform(0.58, 0.8))
+                dark_tile = rng.random() < 0.25
+                tile_v = int(rng.uniform(20, 90)) if dark_tile else int(rng.uniform(150, 245))
+                ink_v = int(rng.uniform(190, 250)) if dark_tile else int(rng.uniform(10, 80))
+                board_v = int(rng.uniform(60, 230))
+                im = Image.new("L", (side * big, side * big), board_v)
+                d = ImageDraw.Draw(im)
+                half = 0.45 * CELL * big
+                tx = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
+                ty = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
+                sh = 0.05 * CELL * big
+                d.rectangle((tx - half + sh, ty - half + sh, tx + half + sh, ty + half + sh),
+                            fill=int(board_v * 0.55))
+                d.rectangle((tx - half, ty - half, tx + half, ty + half), fill=tile_v)
+                # Letter and number are drawn as an ink mask, so their strokes can be made thinner or bolder
+                # than the font's (umich's wooden tiles are printed with thin strokes, worn ones bolder).
+                ink = Image.new("L", im.size, 0)
+                di = ImageDraw.Draw(ink)
+                f_big = ImageFont.truetype(str(font_path), size * big)
+                cx = tx + rng.uniform(-0.06, 0.06) * CELL * big
+                cy = ty + rng.uniform(-0.07, 0.05) * CELL * big
+                di.text((cx, cy), letter, font=f_big, fill=255, anchor="mm")
+                box = ink.getbbox() or (0, 0, 1, 1)  # where the letter is, to check what the finder takes
+                if letter in CLOSED_UP and bold_rng.random() < CLOSED_UP_SHARE:
+                    r_px = 2 * round(bold_rng.uniform(*CLOSED_UP_GROW) * CELL * big) + 1
+                    ink = Image.fromarray(cv2.dilate(np.asarray(ink), cv2.getStructuringElement(
+                        cv2.MORPH_ELLIPSE, (r_px, r_px))))
+                    di = ImageDraw.Draw(ink)
+                num = str(rng.choice([1, 2, 3, 4, 5, 8, 10]))
+                f_small = ImageFont.truetype(str(font_path), max(6, size // 3) * big)
+                # Usually clear of the letter; sometimes close enough to touch it once blurred. Numbers printed
+                # against the letter's right edge (umich's I1, J8, B3) were tried in a fifth of the renders:
+                # umich's letters left out 50 -> 35 wrong, but the network learned to accept extra strokes
+                # anywhere, and the upright vote (`vision.stages`) lost its margin: jheidel 170032, photographed
+                # sideways, was read unturned with 28 squares sure and wrong. Only narrow letters' numbers are
+                # drawn touching (NARROW_TOUCHED).
+                ny = cy + rng.uniform(0.18, 0.26) * CELL * big
+                near = rng.uniform(0.18, 0.24) if rng.random() < 0.45 else rng.uniform(0.26, 0.32)
+                if letter in NARROW_TOUCHED and rng.random() < NARROW_TOUCH_SHARE:
+                    near = rng.uniform(*NARROW_TOUCH_AT)
+                di.text((cx + near * CELL * big, ny), num, font=f_small, fill=255, anchor="mm")
+                alpha: npt.NDArray[Any] = np.asarray(ink, np.float32) / 255.0  # (OpenCV types its results loosely)
+                weight = rng.random()
+                if weight < 0.35:  # thinner strokes: up to 1 px taken off at the final size
+                    k = int(rng.choice([3, 5]))
+                    alpha = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                elif weight > 0.85:
+                    k = int(rng.choice([3, 5]))
+                    alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                base = np.asarray(im, np.float32)
+                im = Image.fromarray(np.clip(base * (1 - alpha) + ink_v * alpha, 0, 255).astype(np.uint8))
+                arr: npt.NDArray[Any] = np.asarray(im, np.float32)
+                rot: npt.NDArray[Any] = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
+                rot[0, 1] += rng.uniform(-0.08, 0.08)  # shear: a tile seen a little from the side
+                # Width: tile fonts come condensed and extended (umich's X is wider than tall, every installed
+                # font's X taller): letters are stretched across by 0.8-1.3 about the tile's centre.
+                sx = float(np.exp(rng.uniform(np.log(0.8), np.log(1.3))))
+                rot[0, :2] *= sx
+                rot[0, 2] = arr.shape[1] / 2 * (1 - rot[0, 0]) - rot[0, 1] * arr.shape[0] / 2
+                arr = cv2.warpAffine(arr, rot, (arr.shape[1], arr.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+                arr = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
+                k = int(rng.choice([0, 3, 5]))
+                if k:
+                    arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.2 if k == 3 else 1.6))
+                arr = arr + rng.normal(0, rng.uniform(1, 8), arr.shape)
+                win: npt.NDArray[Any] = np.clip(arr, 0, 255).astype(np.uint8)
+                if rng.random() < 0.3:
+                    ok, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
+                    decoded = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else None
+                    if decoded is not None:  # (a JPEG just encoded always decodes)
+                        win = decoded
+                # Light letters are found on the inverted window, as the reader does on dark tiles.
+                g = find_glyph(255 - win) if dark_tile else find_glyph(win)
+                if g is not None:
+                    g = tile_letter(win, dataclasses.replace(g, inverted=dark_tile))
+                # A thinned letter can fall apart and a tile edge can win: such a glyph is not the letter.
+                letter_h = (box[3] - box[1]) / big
+                off = np.hypot(side / 2 + g.dx * CELL - (box[0] + box[2]) / (2 * big),
+                               side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big)) if g is not None else 1e9
+                if g is None or off > 0.12 * CELL or not 0.75 * letter_h <= g.height * CELL <= 1.3 * letter_h:
+                    continue
+                img: npt.NDArray[Any] = without_point_number(win, g).image
+                if rng.random() < 0.3:
+                    kern = np.ones((2, 2), np.uint8)
+                    img = (cv2.dilate if rng.random() < 0.5 else cv2.erode)(img, kern)
+                xs.append(img.astype(np.float32))
+                ys.append(letter)
+    return np.array(xs, np.float32), ys

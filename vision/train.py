@@ -3,8 +3,8 @@
     python -m vision.train [--cache DIR] [--eval-only]
 
 Data used:
-- synthetic letters: every letter A-Z rendered in the DejaVu fonts and the EXTRA_FONTS installed on the
-  machine (`training_fonts`) on a tile with its edges and shadow (a quarter dark tiles with light letters),
+- synthetic letters (`vision.synth.synthetic_glyphs`): every letter A-Z rendered in the DejaVu fonts and the
+  EXTRA_FONTS installed on the machine (`vision.synth.training_fonts`) on a tile with its edges and shadow (a quarter dark tiles with light letters),
   with a point number sometimes touching the letter, stroke weight, rotation, shear, blur, noise and JPEG
   changes, passed through the same glyph finder and point-number cut as real tiles; classes are weighted
   so rare letters (X, Q, J, Z) are not drowned by common ones;
@@ -36,7 +36,6 @@ other photos (including all of cava_ro). The shipped models are then trained on 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import inspect
 import pickle
@@ -50,6 +49,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.rules.tiles import load_tileset
 from vision import points as points_module
 from vision.cells import (
     CELL,
@@ -70,35 +70,22 @@ from vision.occupancy import DECISION_MARK, OccupancyModel, SquareLook, measure
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import NumberPatch, number_patch, rendered_numbers, train_points
 from vision.recognise import TileCrop, letter_glyph, tile_letter, without_point_number
+from vision.synth import (
+    CLOSED_UP,
+    CLOSED_UP_GROW,
+    CLOSED_UP_SHARE,
+    LETTERS,
+    NARROW_TOUCH_AT,
+    NARROW_TOUCH_SHARE,
+    NARROW_TOUCHED,
+    STYLES,
+    render,
+    synthetic_glyphs,
+    training_fonts,
+)
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "vision"
 LETTERS_ASSET = ASSETS / "letters.npz"
-FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-# More typefaces for the rendered letters, when installed (Debian: fonts-urw-base35, fonts-liberation,
-# fonts-freefont-ttf; ./dev.sh installs them): tile fonts are geometric sans (URW Gothic is close to the
-# classic tiles'), grotesque sans and old-style serifs. Left out of training when missing, so the shipped
-# models record which were used (letters.npz info "fonts").
-EXTRA_FONTS = (
-    "/usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf",
-    "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
-    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf",
-    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf",
-    "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/C059-Roman.otf",
-    "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/P052-Roman.otf",
-    "/usr/share/fonts/opentype/urw-base35/P052-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/URWBookman-Light.otf",
-    "/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
-    "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
-    "/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf",
-)
-LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
 # "?": the cava_ro joker's printed face; ".": not a letter (premium print, the centre star, a neighbour's
 # edge) - glyph-like marks found on squares labelled empty, so the reader can tell them from tiles.
 CLASSES = [*LETTERS, "?", "."]
@@ -215,8 +202,6 @@ TEST_SEED_FROM = 500
 
 def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
     """A rendered board as a labelled photo (set `synth/<style>`) and its image."""
-    from vision.synth import render
-
     r = render(style, seed, varied=True)
     photo = LabelledPhoto(f"synth/{style}", f"{style}_{seed}", Path(f"synth:{style}:{seed}"), r.grid, r.corners,
                           {"synthetic": True})
@@ -239,8 +224,6 @@ def synth_data(style: str, seed: int, cache: Path | None) -> PhotoData:
 
 
 def load_synth(cache: Path | None, log: Callable[[str], None], seeds: range = SYNTH_TRAIN_SEEDS) -> list[PhotoData]:
-    from vision.synth import STYLES
-
     parts = [synth_data(style, seed, cache) for style in STYLES for seed in seeds]
     log(f"synthetic boards: {len(parts)} ({len(STYLES)} styles x {len(seeds)})")
     return parts
@@ -270,144 +253,6 @@ def fold_of(photo: LabelledPhoto) -> str:
 
 
 FOLDS = ("cava", "cava1", "u0", "u1", "u2", "u3")
-
-
-# ---- synthetic letters -------------------------------------------------------------------------
-
-def training_fonts() -> list[Path]:
-    """The typefaces letters are rendered in: the DejaVu faces (upright) and EXTRA_FONTS that are installed."""
-    dejavu = sorted(p for p in FONT_DIR.glob("DejaVu*.ttf")
-                    if "Oblique" not in p.name and "Italic" not in p.name and "Math" not in p.name
-                    and "ExtraLight" not in p.name)
-    return dejavu + [Path(f) for f in EXTRA_FONTS if Path(f).exists()]
-
-
-# A narrow letter's number is printed against its stem on some sets (umich's wooden I1 and J8; the glyph finder
-# keeps one blob, and where the 1 hangs from the I's foot no cut can tell it from an L's foot): in this share of
-# the renders of these letters the number sits this close to the letter's centre (squares), so it touches.
-# Left out, umich's I's were read L, E, C or U 22 times of 169; with these renders 3-8 times (three seeds of the
-# letter network, labelled corners), jheidel no worse.
-NARROW_TOUCHED = frozenset("IJ")
-NARROW_TOUCH_SHARE = 0.3
-NARROW_TOUCH_AT = (0.08, 0.14)
-# A bold S blurred in the photo closes its two openings onto its spine and looks like an 8: jheidel's S, left
-# out, was read B 6-7 times (three seeds; the nearest training glyphs are umich's rounded B's). In this share of
-# their renders these letters are drawn bolder (stroke grown on each side by this share of the square), so their
-# openings close as on those photos: S read B 1-2 times per seed (0.15 or 0.3 alike). Drawn from a generator
-# of their own, so the other renders' random draws move only where a bolder glyph changes what is kept.
-CLOSED_UP = frozenset("S")
-CLOSED_UP_SHARE = 0.15
-CLOSED_UP_GROW = (0.02, 0.045)
-
-
-def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
-    """Letters rendered in the installed fonts on a tile, through the same glyph finder as real tiles.
-
-    Each letter sits on a tile (a little smaller than the square, with a shadow) on a board-coloured
-    surround, so tile edges are in the window as on a photo. A quarter of the tiles are dark with a light
-    letter (deluxe sets), found as the reader finds them (inverted). The point number sits at the lower
-    right, sometimes touching the letter (worn or blurred print), and goes through the same
-    `without_point_number` as at reading. Stroke weight (thinner or bolder than the font), rotation,
-    slight shear, blur, noise and JPEG quality vary.
-    """
-    from PIL import Image, ImageDraw, ImageFont
-
-    fonts = training_fonts()
-    rng = np.random.default_rng(seed)
-    bold_rng = np.random.default_rng([seed, 1])
-    xs: list[F32] = []
-    ys: list[str] = []
-    side = int(CELL * 1.5)
-    big = 4
-    for font_path in fonts:
-        for letter in LETTERS:
-            for _ in range(per_font):
-                size = int(CELL * rng.uniform(0.58, 0.8))
-                dark_tile = rng.random() < 0.25
-                tile_v = int(rng.uniform(20, 90)) if dark_tile else int(rng.uniform(150, 245))
-                ink_v = int(rng.uniform(190, 250)) if dark_tile else int(rng.uniform(10, 80))
-                board_v = int(rng.uniform(60, 230))
-                im = Image.new("L", (side * big, side * big), board_v)
-                d = ImageDraw.Draw(im)
-                half = 0.45 * CELL * big
-                tx = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
-                ty = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
-                sh = 0.05 * CELL * big
-                d.rectangle((tx - half + sh, ty - half + sh, tx + half + sh, ty + half + sh),
-                            fill=int(board_v * 0.55))
-                d.rectangle((tx - half, ty - half, tx + half, ty + half), fill=tile_v)
-                # Letter and number are drawn as an ink mask, so their strokes can be made thinner or bolder
-                # than the font's (umich's wooden tiles are printed with thin strokes, worn ones bolder).
-                ink = Image.new("L", im.size, 0)
-                di = ImageDraw.Draw(ink)
-                f_big = ImageFont.truetype(str(font_path), size * big)
-                cx = tx + rng.uniform(-0.06, 0.06) * CELL * big
-                cy = ty + rng.uniform(-0.07, 0.05) * CELL * big
-                di.text((cx, cy), letter, font=f_big, fill=255, anchor="mm")
-                box = ink.getbbox() or (0, 0, 1, 1)  # where the letter is, to check what the finder takes
-                if letter in CLOSED_UP and bold_rng.random() < CLOSED_UP_SHARE:
-                    r_px = 2 * round(bold_rng.uniform(*CLOSED_UP_GROW) * CELL * big) + 1
-                    ink = Image.fromarray(cv2.dilate(np.asarray(ink), cv2.getStructuringElement(
-                        cv2.MORPH_ELLIPSE, (r_px, r_px))))
-                    di = ImageDraw.Draw(ink)
-                num = str(rng.choice([1, 2, 3, 4, 5, 8, 10]))
-                f_small = ImageFont.truetype(str(font_path), max(6, size // 3) * big)
-                # Usually clear of the letter; sometimes close enough to touch it once blurred. Numbers printed
-                # against the letter's right edge (umich's I1, J8, B3) were tried in a fifth of the renders:
-                # umich's letters left out 50 -> 35 wrong, but the network learned to accept extra strokes
-                # anywhere, and the upright vote (`vision.read`) lost its margin: jheidel 170032, photographed
-                # sideways, was read unturned with 28 squares sure and wrong. Only narrow letters' numbers are
-                # drawn touching (NARROW_TOUCHED).
-                ny = cy + rng.uniform(0.18, 0.26) * CELL * big
-                near = rng.uniform(0.18, 0.24) if rng.random() < 0.45 else rng.uniform(0.26, 0.32)
-                if letter in NARROW_TOUCHED and rng.random() < NARROW_TOUCH_SHARE:
-                    near = rng.uniform(*NARROW_TOUCH_AT)
-                di.text((cx + near * CELL * big, ny), num, font=f_small, fill=255, anchor="mm")
-                alpha = np.asarray(ink, np.float32) / 255.0
-                weight = rng.random()
-                if weight < 0.35:  # thinner strokes: up to 1 px taken off at the final size
-                    k = int(rng.choice([3, 5]))
-                    alpha = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-                elif weight > 0.85:
-                    k = int(rng.choice([3, 5]))
-                    alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-                base = np.asarray(im, np.float32)
-                im = Image.fromarray(np.clip(base * (1 - alpha) + ink_v * alpha, 0, 255).astype(np.uint8))
-                arr = np.asarray(im, np.float32)
-                rot = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
-                rot[0, 1] += rng.uniform(-0.08, 0.08)  # shear: a tile seen a little from the side
-                # Width: tile fonts come condensed and extended (umich's X is wider than tall, every installed
-                # font's X taller): letters are stretched across by 0.8-1.3 about the tile's centre.
-                sx = float(np.exp(rng.uniform(np.log(0.8), np.log(1.3))))
-                rot[0, :2] *= sx
-                rot[0, 2] = arr.shape[1] / 2 * (1 - rot[0, 0]) - rot[0, 1] * arr.shape[0] / 2
-                arr = cv2.warpAffine(arr, rot, (arr.shape[1], arr.shape[0]), borderMode=cv2.BORDER_REPLICATE)
-                arr = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
-                k = int(rng.choice([0, 3, 5]))
-                if k:
-                    arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.2 if k == 3 else 1.6))
-                arr = arr + rng.normal(0, rng.uniform(1, 8), arr.shape)
-                win = np.clip(arr, 0, 255).astype(np.uint8)
-                if rng.random() < 0.3:
-                    ok, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
-                    win = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else win
-                # Light letters are found on the inverted window, as the reader does on dark tiles.
-                g = find_glyph(255 - win) if dark_tile else find_glyph(win)
-                if g is not None:
-                    g = tile_letter(win, dataclasses.replace(g, inverted=dark_tile))
-                # A thinned letter can fall apart and a tile edge can win: such a glyph is not the letter.
-                letter_h = (box[3] - box[1]) / big
-                off = np.hypot(side / 2 + g.dx * CELL - (box[0] + box[2]) / (2 * big),
-                               side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big)) if g is not None else 1e9
-                if g is None or off > 0.12 * CELL or not 0.75 * letter_h <= g.height * CELL <= 1.3 * letter_h:
-                    continue
-                img = without_point_number(win, g).image
-                if rng.random() < 0.3:
-                    kern = np.ones((2, 2), np.uint8)
-                    img = (cv2.dilate if rng.random() < 0.5 else cv2.erode)(img, kern)
-                xs.append(img.astype(np.float32))
-                ys.append(letter)
-    return np.array(xs, np.float32), ys
 
 
 # ---- training -----------------------------------------------------------------------------------
@@ -545,8 +390,6 @@ def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tup
 def photo_numbers(parts: list[PhotoData]) -> tuple[list[NumberPatch], list[str]]:
     """Point numbers cut from the labelled glyphs' windows, each labelled with its letter's value in the set's
     tile set (cava_ro: Romanian; the rest and the renders: English)."""
-    from companion.rules.tiles import load_tileset
-
     sets = {"en": load_tileset("en"), "ro": load_tileset("ro")}
     patches: list[NumberPatch] = []
     labels: list[str] = []

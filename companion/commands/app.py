@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import CommandError
+from companion.net import NetError, check_certificate, self_signed_certificate
+from companion.store import Store, StoreError
+from companion.ui.persist import FILE_NAME, default_data_dir
 
 
 def register(subparsers: Any) -> None:
@@ -49,16 +52,12 @@ def check_options(args: argparse.Namespace) -> Path:
     for opt, path in (("--cert", args.cert), ("--key", args.key)):
         if path is not None and not path.is_file():
             raise CommandError(f"{opt} {path} is not a file: give the PEM file's path")
-    from companion.ui.persist import FILE_NAME, default_data_dir
-
     data = Path(args.data) if args.data else default_data_dir()
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CommandError(f"the data folder {data} cannot be created ({exc.strerror}): choose another with --data") from None
     if (data / FILE_NAME).exists():
-        from companion.store import Store, StoreError
-
         try:
             Store(data / FILE_NAME).close()
         except StoreError as exc:
@@ -77,8 +76,6 @@ def check_options(args: argparse.Namespace) -> Path:
 
 def certificate(args: argparse.Namespace, data: Path) -> tuple[str | None, str | None]:
     """The (certificate, key) files to serve HTTPS with, or (None, None) for plain HTTP."""
-    from companion.net import NetError, check_certificate, self_signed_certificate
-
     try:
         if args.cert is not None:
             cert = check_certificate(args.cert, args.key)
@@ -99,6 +96,7 @@ def certificate(args: argparse.Namespace, data: Path) -> tuple[str | None, str |
 def tesseract_note() -> str | None:
     """What the board reader does on a machine without Tesseract (optional: a player's laptop rarely has
     it), said once at start; None when it is there."""
+    # Lazy: OpenCV and the letter model would add ~340 ms to every `companion` command (`--help` included).
     from vision.recognise import TesseractRecogniser
 
     if TesseractRecogniser.available():
@@ -113,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     cert, key = certificate(args, data)
     if (note := tesseract_note()) is not None:
         print(note, flush=True)
-    from companion.ui.main import serve
+    from companion.ui.main import serve  # lazy: Flet and the whole app, ~970 ms on `companion --help`
 
     serve(host=args.host, port=args.port, data_dir=str(data), cert=cert, key=key)
     return 0

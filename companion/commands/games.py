@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import CommandError
+from companion.store import Store, StoreError, backup_to
 
 FILE_NAME = "games.sqlite"  # the same name as `companion.ui.persist.FILE_NAME`, without importing the UI
 
@@ -65,8 +66,6 @@ def _database(args: argparse.Namespace, must_exist: bool) -> Path:
 
 
 def _open(path: Path) -> Any:
-    from companion.store import Store, StoreError
-
     try:
         if not path.parent.is_dir():
             path.parent.mkdir(parents=True)
@@ -79,8 +78,6 @@ def _open(path: Path) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.store import StoreError
-
     try:
         return int(ACTIONS[args.action](args))
     except StoreError as exc:
@@ -147,8 +144,6 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _import_json(store: Any, data: bytes) -> str:
-    from companion.store import StoreError
-
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -157,8 +152,6 @@ def _import_json(store: Any, data: bytes) -> str:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from companion.store import backup_to
-
     source = _database(args, must_exist=True)
     target: Path = args.file
     if target.is_dir():

@@ -12,6 +12,9 @@ import sys
 from typing import Any
 
 from companion.cli import CommandError
+from lexicon.judge import NotAWordError, check_word, judge_words
+from lexicon.store import Lexicon, LexiconError, load_lexicon
+from lexicon.wordlist import MAX_WORD_LENGTH
 
 
 def register(subparsers: Any) -> None:
@@ -25,10 +28,8 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def load_for_cli(spec: str | None, command: str) -> Any:
+def load_for_cli(spec: str | None, command: str) -> Lexicon:
     """The lexicon a command asked for, as a `CommandError` when it cannot be loaded."""
-    from lexicon.store import LexiconError, load_lexicon
-
     try:
         lex = load_lexicon(spec)
     except LexiconError as exc:
@@ -39,15 +40,11 @@ def load_for_cli(spec: str | None, command: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lexicon.judge import NotAWordError, check_word, judge_words
-
     try:
         words = [check_word(w) for w in args.words]
     except NotAWordError as exc:
         raise CommandError(str(exc)) from None
     lex = load_for_cli(args.lexicon, "judge")
-    from lexicon.wordlist import MAX_WORD_LENGTH
-
     if any(len(w) > MAX_WORD_LENGTH for w in words):
         sys.stderr.write(f"companion judge: note: words longer than {MAX_WORD_LENGTH} letters cannot be played "
                          "on a 15x15 board, so lexicons do not keep them\n")

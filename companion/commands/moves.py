@@ -17,6 +17,10 @@ from typing import Any
 
 from companion.cli import CommandError
 from companion.commands.judge import load_for_cli
+from companion.rules.board import Board, load_layout
+from companion.rules.errors import RulesDataError
+from companion.rules.tiles import load_tileset
+from lexicon.movegen import RackError, generate_moves
 
 
 def register(subparsers: Any) -> None:
@@ -61,11 +65,6 @@ def read_board_file(path: Path, size: int = 15) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.rules.board import Board, load_layout
-    from companion.rules.errors import RulesDataError
-    from companion.rules.tiles import load_tileset
-    from lexicon.movegen import RackError, generate_moves
-
     rack = args.rack.strip()
     if not rack:
         raise CommandError("the rack is empty: give its letters, '?' for a blank")

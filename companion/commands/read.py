@@ -19,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli import CommandError
+from companion.rules.errors import RulesDataError
+from companion.rules.tiles import load_tileset
+from lexicon import LexiconError, load_lexicon
+from vision.errors import VisionError
 
 
 def register(subparsers: Any) -> None:
@@ -62,8 +66,6 @@ def _word_list(spec: str | None, tiles: str) -> Callable[[str], bool] | None:
         return None
     if spec is None and tiles != "en":
         return None  # no list ships for other tile sets' languages
-    from lexicon import LexiconError, load_lexicon
-
     try:
         return load_lexicon(spec).__contains__
     except LexiconError as exc:
@@ -72,11 +74,9 @@ def _word_list(spec: str | None, tiles: str) -> Callable[[str], bool] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Imported here so the other commands start without loading OpenCV.
-    from companion.rules.errors import RulesDataError
-    from companion.rules.tiles import load_tileset
-    from vision.errors import VisionError
+    # Lazy: OpenCV and the reader would add ~515 ms to every `companion` command (`--help` included).
     from vision.read import load_previous, read_board
+
 
     corners = _corners(args.corners, "--corners")
     prev_corners = _corners(args.previous_corners, "--previous-corners")

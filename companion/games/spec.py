@@ -5,7 +5,7 @@ A game is one folder, `companion/games/<game>/`, plus one line in `companion/gam
 and `companion replay` can load a game without the UI. The app loads the UI side (`GameSpec.ui`, a
 `"module:attribute"` string naming a `GameUI`) when it needs it.
 
-The rules side (`RulesModule`, `companion/games/<game>/rules.py`): `VARIANT`, `EVENT_ADAPTER`,
+The rules side (`RulesModule`, `companion/games/<game>/rules.py` or its `rules/` package): `VARIANT`, `EVENT_ADAPTER`,
 `new_state()`, the state's `apply(event)` and `summary()`, and `format_summary(summary)`.
 
 The UI side (`GameUI`): the game's own setup form and how to start a table from it, how to rebuild a
@@ -35,6 +35,10 @@ from companion.events import Event, GameLog
 
 LOG = logging.getLogger("companion.games")
 ENV_VAR = "COMPANION_GAMES"
+
+# The app shell's own screens (`companion/ui/components/app.py` draws them; `lookup`, `lookup-ruling` and
+# `rack` are its tools): a game's screen with one of these keys would never be shown, so `GameUI` refuses it.
+RESERVED_SCREEN_KEYS = frozenset({"home", "setup", "follow", "verdict", "join", "lookup", "lookup-ruling", "rack"})
 
 
 class GameState(Protocol):
@@ -88,7 +92,8 @@ class GameUI:
     - `rebuild(game_id, table, events)`: the table again from the store: `table` is what the table's
       `table_settings()` saved, `events` the stored log.
     - `screens`: the game's screens; the first is where the referee plays (the app goes there after
-      Start and Referee this game). Keys must not be the shell's: home, setup, follow, verdict.
+      Start and Referee this game). Keys are unique and none is the shell's (`RESERVED_SCREEN_KEYS`):
+      the game's `GameUI(...)` raises `ValueError` saying which, when its module is imported.
     - `follower(app)`: what a watching phone shows below the shell's status line.
     - `end_screen`: the key of the screen a finished game opens on.
     - `tab_state()`: a fresh per-tab object for the game's own drafts and form fields (see `AppState.local`).
@@ -103,6 +108,22 @@ class GameUI:
     min_players: int = 2
     max_players: int = 4
     tab_state: Callable[[], Any] | None = None
+
+    def __post_init__(self) -> None:
+        keys = [s.key for s in self.screens]
+        if not keys:
+            raise ValueError("a game's GameUI needs at least one screen: the first is where the referee plays")
+        taken = sorted(RESERVED_SCREEN_KEYS.intersection(keys))
+        if taken:
+            raise ValueError(f"the screen key(s) {', '.join(map(repr, taken))} are the app shell's own screens: "
+                             f"rename the game's screen (reserved: {', '.join(sorted(RESERVED_SCREEN_KEYS))})")
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:
+            raise ValueError(f"the screen key(s) {', '.join(map(repr, twice))} are used by more than one of the "
+                             "game's screens: give each screen its own key")
+        if self.end_screen and self.end_screen not in keys:
+            raise ValueError(f"end_screen {self.end_screen!r} is not one of the game's screens "
+                             f"({', '.join(map(repr, keys))})")
 
     @property
     def play_screen(self) -> str:

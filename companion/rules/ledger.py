@@ -1,4 +1,5 @@
-"""Money between named accounts: the one way money moves in the Monopoly games, and how it is written.
+"""Money between named accounts: the one way money moves in the Monopoly games, and how a movement is written
+(amounts in `companion.rules.money`'s `money_prefixed` style).
 
 A game keeps `cash` (account name -> amount) and `transactions` (every movement, in order) in its state
 and moves money only through `transfer`, so money is conserved by construction: the sum over all
@@ -13,6 +14,11 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from companion.rules.errors import IllegalAction
+from companion.rules.money import money_prefixed
+
+# The Bank's account in every game that keeps a ledger, and its name in sentences.
+BANK = "bank"
+BANK_NAME = "the Bank"
 
 
 @dataclass(frozen=True)
@@ -32,7 +38,7 @@ def transfer(cash: dict[str, int], transactions: list[Transaction], payer: str, 
     """Move `amount` from `payer` to `payee` and record it. A zero amount records nothing; a negative one,
     an unknown account or a payer short of cash (unless listed in `overdraft`) is refused and changes nothing."""
     if amount < 0:
-        raise IllegalAction(f"an amount of money cannot be negative ({money(amount)})")
+        raise IllegalAction(f"an amount of money cannot be negative ({money_prefixed(amount)})")
     if amount == 0:
         return
     for account in (payer, payee):
@@ -40,24 +46,23 @@ def transfer(cash: dict[str, int], transactions: list[Transaction], payer: str, 
             raise IllegalAction(f"there is no account '{account}'")
     if payer not in overdraft and cash[payer] < amount:
         # Callers check first; a transfer never makes a guarded account negative.
-        raise IllegalAction(f"{payer} has {money(cash[payer])}, not {money(amount)}")
+        raise IllegalAction(f"{payer} has {money_prefixed(cash[payer])}, not {money_prefixed(amount)}")
     cash[payer] -= amount
     cash[payee] += amount
     transactions.append(Transaction(len(transactions) + 1, payer, payee, amount, reason, turn))
 
 
-def money(amount: int, currency: str = "M") -> str:
-    """An amount as the Monopoly games print it: M1,500."""
-    return f"{currency}{amount:,}"
+def describe_transaction(t: Transaction, names: Mapping[str, str] | None = None) -> str:
+    """One ledger line in words: who pays whom, how much, why ("The Bank pays Ann M200: passing GO.").
+    `names` gives the display name of a game's other special accounts (Monopoly Scrabble's pot is
+    "Free Parking"); the Bank is `BANK_NAME` in every game."""
+    shown = {BANK: BANK_NAME, **(names or {})}
 
-
-def describe(t: Transaction, names: Mapping[str, str], bank: str = "bank") -> str:
-    """One transaction in words; `names` gives the display name of special accounts (the Bank, a pot)."""
     def name(account: str) -> str:
-        return names.get(account, account)
+        return shown.get(account, account)
 
-    if t.payer == bank:
-        return f"The Bank pays {name(t.payee)} {money(t.amount)}: {t.reason}."
-    if t.payee == bank:
-        return f"{name(t.payer)} pays {money(t.amount)} to the Bank: {t.reason}."
-    return f"{name(t.payer)} pays {money(t.amount)} to {name(t.payee)}: {t.reason}."
+    if t.payer == BANK:
+        return f"The Bank pays {name(t.payee)} {money_prefixed(t.amount)}: {t.reason}."
+    if t.payee == BANK:
+        return f"{name(t.payer)} pays {money_prefixed(t.amount)} to the Bank: {t.reason}."
+    return f"{name(t.payer)} pays {money_prefixed(t.amount)} to {name(t.payee)}: {t.reason}."

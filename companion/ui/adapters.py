@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexicon import LexiconError, available_lexicons, judge_words, load_lexicon
+
 REPO = Path(__file__).resolve().parents[2]
 
 # ----------------------------------------------------------------------------- word judge
@@ -44,8 +46,6 @@ class WordJudge:
         key = name or self.default_name()
         with self._lock:
             if key not in self._loaded:
-                from lexicon import LexiconError, load_lexicon
-
                 try:
                     self._loaded[key] = load_lexicon(key)
                 except LexiconError as exc:
@@ -60,14 +60,10 @@ class WordJudge:
         return self._lex(name)
 
     def available(self) -> list[str]:
-        from lexicon import available_lexicons
-
         names = list(available_lexicons())
         return names if self.default_name() in names else [self.default_name(), *names]
 
     def judge(self, words: list[str], lexicon: str | None = None) -> Verdict:
-        from lexicon import judge_words
-
         ruling = judge_words(words, self._lex(lexicon))
         return Verdict(ruling.acceptable, ruling.lexicon, tuple(w.word for w in ruling.words),
                        tuple(w.word for w in ruling.words if not w.ok))
@@ -107,7 +103,7 @@ def read_board(image: bytes, previous_rows: list[str] | None = None, tileset: st
         mod_name, _, attr = override.partition(":")
         fn = getattr(importlib.import_module(mod_name), attr)
         return _to_board_read(_call_reader(fn, image, previous_rows, tileset, mirrored))
-    try:
+    try:  # lazy: OpenCV and the board reader add ~460 ms to every import of a word game's table
         from vision.errors import VisionError
         from vision.read import read_board as vision_read
     except ImportError as exc:  # pragma: no cover - vision is part of the repo
@@ -139,7 +135,7 @@ def _sentence(text: str) -> str:
 
 def _unmirror(image: bytes) -> bytes:
     """A front camera on the web returns a mirror image: flip it back."""
-    import cv2
+    import cv2  # lazy: ~300 ms on every import of a word game's table, for a photo not every game takes
     import numpy as np
 
     img = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR)
@@ -149,7 +145,7 @@ def _unmirror(image: bytes) -> bytes:
 
 
 def _call_reader(fn: Any, image: bytes, previous_rows: list[str] | None, tileset: str, mirrored: bool) -> Any:
-    import cv2
+    import cv2  # lazy: as in _unmirror
     import numpy as np
 
     img = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_COLOR) if image else None

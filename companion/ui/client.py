@@ -38,10 +38,17 @@ import mimetypes
 import os
 import re
 import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from flet.controls.types import RouteUrlStrategy, WebRenderer
+from flet_web import get_package_web_dir, patch_index_html
+from starlette.responses import FileResponse, PlainTextResponse, Response
+
+from lexicon.store import cache_dir
 
 APP_NAME = "Table referee"
 SHORT_NAME = "Referee"
@@ -166,11 +173,6 @@ RECONNECT_SCRIPT = """<script>
 def _index(web_dir: Path, base: str) -> bytes:
     """flet-web's page with Flet's settings (as its own server writes them), pointing at the versioned
     client, with this app's name, manifest, icons and the reconnecting banner."""
-    import tempfile
-
-    from flet.controls.types import RouteUrlStrategy, WebRenderer
-    from flet_web import patch_index_html
-
     renderer = WebRenderer(os.environ.get("FLET_WEB_RENDERER") or WebRenderer.AUTO.value)
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "index.html"
@@ -198,8 +200,6 @@ def default_cache_dir() -> Path:
     """Where the prepared client is kept: the app's cache folder (`lexicon.store.cache_dir`, beside the
     compiled word lists), shared by every data folder, so a test or a second server does not prepare it
     again."""
-    from lexicon.store import cache_dir
-
     return cache_dir() / "web-client"
 
 
@@ -209,9 +209,7 @@ class Client:
     def __init__(self, cache_root: Path | None = None, web_dir: Path | None = None) -> None:
         cache_root = cache_root or default_cache_dir()
         if web_dir is None:
-            from flet_web import get_package_web_dir
-
-            web_dir = Path(get_package_web_dir())
+            web_dir = Path(get_package_web_dir())  # type: ignore[no-untyped-call]  # flet-web 1.0.5: unannotated
         self.web_dir = web_dir
         key = _source_key(web_dir)
         self.folder = cache_root / key
@@ -360,15 +358,11 @@ class ClientServer:
                 await self._serve(entry, scope, receive, send)
                 return
             # Not a file of the client (Flet's static files would serve all of flet-web, Pyodide included).
-            from starlette.responses import PlainTextResponse
-
             await PlainTextResponse("Not found", status_code=404)(scope, receive, send)
             return
         await self.flet_app(scope, receive, send)
 
     async def _serve(self, entry: Entry, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        from starlette.responses import FileResponse, Response
-
         use_gz = entry.gz is not None and _accepts_gzip(scope)
         etag = entry.etag if not use_gz else entry.etag[:-1] + '-gz"'
         headers = {"Cache-Control": entry.cache, "ETag": etag, "Vary": "Accept-Encoding", **ISOLATION}

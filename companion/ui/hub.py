@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from companion.net import LOOPBACK
 from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore, SavedGame
 from companion.ui.table import TableBase
 
@@ -130,16 +131,12 @@ class Hub:
     def table_url(self, game_id: str) -> str:
         """The full address of a table as phones reach it: the network address when the server listens
         on the network (`--host 0.0.0.0`), else the one address it listens on."""
-        from companion.net import LOOPBACK
-
         urls = self.base_urls or [f"http://{LOOPBACK}:8550"]
         reachable = [u for u in urls if f"//{LOOPBACK}:" not in u and "//localhost:" not in u]
         return (reachable or urls)[0] + table_path(game_id)
 
     def phones_can_reach(self) -> bool:
         """Whether the server listens beyond this machine (else a phone cannot open any table's address)."""
-        from companion.net import LOOPBACK
-
         return any(f"//{LOOPBACK}:" not in u and "//localhost:" not in u for u in self.base_urls)
 
     # ----- who may change a game

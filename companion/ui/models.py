@@ -11,14 +11,14 @@ screen's list of tables. Whether the tab may change that game is the hub's decis
 which screens the tab draws.
 
 No game is named here: the games come from the registry (`companion.games`). The drafts of a turn on
-the 15x15 word board (photo read, corrections, a typed play, challenges, racks left) are shared by the
-two word-board games and live here; any other game keeps its drafts in its own per-tab object,
-`app.local()` (made by its `GameUI.tab_state`), and calls `app.do(action, ...)` to change the game.
+the 15x15 word board (photo read, corrections, a typed play, challenges, racks left), shared by the two
+word-board games, are theirs: `companion.ui.word_drafts` (`WordBoardForm`, `WordBoardTurn`), mixed into
+`Form` and `AppState`. Any other game keeps its drafts in its own per-tab object, `app.local()` (made by
+its `GameUI.tab_state`), and calls `app.do(action, ...)` to change the game.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
@@ -28,10 +28,21 @@ from typing import Any
 
 import flet as ft
 
-from companion.ui.adapters import BoardRead, ReaderUnavailable, Verdict, read_board
-from companion.ui.hub import HUB, PIN_NEEDED
-from companion.ui.table import LOOK_AGAIN, TOKEN_COLOURS, PlayerInfo, RepeatedTap, TableBase, TableError
-from companion.ui.word_table import PlayCheck
+from companion.games import GAMES
+from companion.ui.adapters import JUDGE
+from companion.ui.hub import HUB, PIN_NEEDED, table_path
+from companion.ui.table import (
+    LOOK_AGAIN,
+    TOKEN_COLOURS,
+    PlayerInfo,
+    RepeatedTap,
+    TableAction,
+    TableBase,
+    TableError,
+    _plain_validation,
+    action_name,
+)
+from companion.ui.word_drafts import WordBoardForm, WordBoardTurn
 
 # Faults the user is told about in one sentence are logged here with their traceback (a bug in `vision/`
 # must not look like a bad photo in the log either).
@@ -64,33 +75,25 @@ DRAWN_AT: dict[str, float] = {}
 
 def game_ui(kind: str) -> Any:
     """The UI side (`GameUI`) of a registered game."""
-    from companion.games import GAMES
-
     return GAMES.get(kind).load_ui()
 
 
 def setup_games() -> list[Any]:
     """The games the setup screen offers: every registered game that loads and has screens."""
-    from companion.games import GAMES
-
     return [spec for spec in GAMES.available() if spec.ui is not None]
 
 
-class Form:
-    """Typed-in text kept off the observable, so a keystroke does not redraw the page."""
+class Form(WordBoardForm):
+    """Typed-in text kept off the observable, so a keystroke does not redraw the page (the word-board
+    turn's own: `WordBoardForm`)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.names = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Finn"]
         self.colours = list(TOKEN_COLOURS[:6])
         self.lexicon = ""  # empty: the judge's default (ENABLE unless COMPANION_LEXICON says otherwise)
         self.pin = ""
         self.pin_try = ""
-        self.word = ""
-        self.square = ""
-        self.direction = "across"
-        self.letter = ""
-        self.exchange_count = "7"
-        self.racks: dict[str, str] = {}
         # The game as this tab last showed it (game id, moves): an action from an older screen is refused.
         self.seen: tuple[str, int] | None = None
         # The game (id, moves) when this tab was told the game changed on another device (`LOOK_AGAIN`).
@@ -98,20 +101,19 @@ class Form:
         # When this tab's latest recorded tap started and ended (time.monotonic()): the double-tap guard.
         self.last_tap: tuple[float, float] = (float("-inf"), float("-inf"))
         self.not_a_tap = False  # set while the watcher records a move: no finger, so no double tap
-        self.bought = ""  # Monopoly Scrabble: Bank rack letters in the word (other word games ignore it)
         # Each game's own per-tab object (`GameUI.tab_state`): its drafts by table (game id), its setup
         # answers by "setup:<registry id>" (see `AppState.local`).
         self.games: dict[str, Any] = {}
         # The shell's tools (word lookup, rack check: `components/tools.py`), by name: their drafts.
         self.tools: dict[str, Any] = {}
-        self.play_rack = ""  # the player's rack typed with a play, for tables that record it (`play_with_rack`)
-        self.settle = ""  # watching: the settle seconds typed (the table's setting, `TableWatch.set_settle`)
-        self.watch_question = 0  # watching: the last question loaded into this tab's correction screen
 
 
 @ft.observable
 @dataclass
-class AppState:
+class AppState(WordBoardTurn):
+    """One tab: its screen, its table, its messages; the word-board turn's drafts come with
+    `WordBoardTurn`."""
+
     screen: str = "home"
     role: str = "referee"
     revision: int = 0
@@ -121,20 +123,6 @@ class AppState:
     # new game: the registry id of the game being set up ("" = the first the registry offers)
     chosen_game: str = ""
     player_count: int = 2
-    # turn draft
-    read_rows: tuple[str, ...] | None = None
-    read_conf: tuple[tuple[float, ...], ...] | None = None
-    read_check: Any = None
-    read_warnings: tuple[str, ...] = ()
-    # A doubtful reading (the reader says why): nothing is scored until the referee confirms or corrects it.
-    read_doubts: tuple[str, ...] = ()
-    selected: tuple[int, int] | None = None
-    hand_check: Any = None
-    camera_open: bool = False
-    camera_mirrored: bool = False
-    # challenge
-    verdict: Any = None
-    verdict_until: float = 0.0
     form: Form = field(default_factory=Form)
     session_key: str = ""
     # the game id of the table this tab shows ("" = none: the home screen, setup, the tools)
@@ -148,8 +136,6 @@ class AppState:
 
     def path(self) -> str:
         """The address this tab should show in the browser's address bar: its table's, or the home's."""
-        from companion.ui.hub import table_path
-
         return table_path(self.table) if self.table and self.game is not None else "/"
 
     def open_table(self, game_id: str) -> None:
@@ -162,10 +148,7 @@ class AppState:
             return
         if game_id != self.table:
             self.clear_draft()
-            # What was typed for another table stays with it, not on this one.
-            self.form.racks = {}
-            self.form.play_rack = ""
-            self.form.bought = ""
+            self.form.forget_table()
         self.table = game_id
         HUB.watch(self.session_key, game_id)
         if HUB.is_referee(game, self.session_key):
@@ -220,13 +203,12 @@ class AppState:
         self.revision += 1
 
     def note_change(self) -> None:
-        """The game changed (here or on another tab): note it as this tab is about to show it, and take a
-        ruling down after its time, and a "the game changed on another device" refusal once the game has
-        changed again (the tab shows the newer game: the refusal no longer applies). Notifies nobody by
-        itself: see `App`'s redraw."""
+        """The game changed (here or on another tab): note it as this tab is about to show it, take down
+        what is shown only for a while (`age_drafts`: a ruling after its time), and a "the game changed on
+        another device" refusal once the game has changed again (the tab shows the newer game: the refusal
+        no longer applies). Notifies nobody by itself: see `App`'s redraw."""
         self.look()
-        if self.verdict is not None and time.time() > self.verdict_until:
-            self.verdict = None
+        self.age_drafts()
         if self.error == LOOK_AGAIN and self.form.seen != self.form.stale_at:
             self.error = ""
 
@@ -235,7 +217,7 @@ class AppState:
         game = self.game
         self.form.seen = (game.id, game.moves) if game is not None else None
 
-    def _act(self, game: TableBase, action: str, *args: Any) -> Any:
+    def _act(self, game: TableBase, action: TableAction, *args: Any) -> Any:
         """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
         this tab last looked; afterwards this tab has seen its own change."""
         started = time.monotonic()
@@ -251,7 +233,7 @@ class AppState:
             else:  # not drawn yet (its save is still on its way): a tap now is aimed at the old screen
                 settled, window = last_end, TAP_UNDRAWN_SECONDS
             if os.environ.get("COMPANION_TAP_LOG"):  # why a tap was kept or dropped (to tune the guard)
-                print(f"tap {action}: {started - last_start:.3f} s after the last tap's start, "
+                print(f"tap {action_name(action)}: {started - last_start:.3f} s after the last tap's start, "
                       f"{started - settled:.3f} s after its {'drawing' if drawn > last_start else 'end'}",
                       file=sys.stderr, flush=True)
             tap = not self.form.not_a_tap
@@ -372,95 +354,7 @@ class AppState:
         self.go(ui.play_screen)
 
     def lexicon_name(self) -> str:
-        from companion.ui.adapters import JUDGE
-
         return self.form.lexicon or JUDGE.default_name()
-
-    # ----- turn: photo read
-    def clear_draft(self) -> None:
-        self.read_rows = None
-        self.read_conf = None
-        self.read_check = None
-        self.read_warnings = ()
-        self.read_doubts = ()
-        self.selected = None
-        self.hand_check = None
-        self.form.word = ""
-        self.form.square = ""
-
-    async def read_photo(self, image: bytes, mirrored: bool = False) -> None:
-        """The reader runs in a worker thread (it can take a second); the page stays live."""
-        game = self.game
-        if game is None:
-            return
-        self.busy = "Reading the board..."
-        self.error = ""
-        rows = game.board.rows()
-        try:
-            loop = asyncio.get_running_loop()
-            read = await loop.run_in_executor(None, read_board, image, rows, game.tileset_name, mirrored)
-        except (ReaderUnavailable, ValueError) as exc:
-            self.busy = ""
-            self.fail(str(exc))
-            return
-        except Exception as exc:  # the reader failed on this photo: say so, keep the turn
-            LOG.exception("the board reader failed on a photo")
-            self.busy = ""
-            self.fail(f"The board could not be read from this photo ({exc}). Try again or enter the play by hand.")
-            return
-        self.busy = ""
-        self.show_read(read)
-
-    def show_read(self, read: BoardRead) -> None:
-        game = self.game
-        if game is None:
-            return
-        if HUB.may_change(game, self.session_key):
-            self.refused()
-            self.fail(PIN_NEEDED)
-            return
-        if len(read.rows) != game.board.size:
-            self.fail(f"The reader found a {len(read.rows)}-row grid, not {game.board.size} rows.")
-            return
-        self.read_conf = tuple(tuple(r) for r in read.confidence)
-        game.set_read(read)
-        self.set_read_rows(list(read.rows))
-        self.read_doubts = tuple(read.doubts)
-        if self.read_doubts:
-            self.say("The reader is not sure of this photo: check the board, correct it or enter the play by hand.")
-            return
-        self.say("Check the highlighted squares. Tap a square to correct it." + (f" {read.note}" if read.note else ""))
-
-    def accept_doubtful_read(self) -> None:
-        """The referee has checked a doubtful reading against the real board: it may now be scored."""
-        self.read_doubts = ()
-        self.say("Check the highlighted squares. Tap a square to correct it.")
-
-    def read_by_hand(self) -> None:
-        """Drop the photo's reading and enter the play by hand."""
-        self.clear_draft()
-        self.say("Enter the play by hand below.")
-
-    def set_read_rows(self, rows: list[str]) -> None:
-        game = self.game
-        assert game is not None
-        check, warnings = game.check_read(rows, self.form.bought)
-        self.read_rows = tuple(rows)
-        self.read_check = check
-        self.read_warnings = tuple(warnings)
-
-    def select(self, row: int, col: int) -> None:
-        if self.read_rows is None and self.role == "referee":
-            # No photo: tapping a square fills the start square of a hand-entered play.
-            self.form.square = f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}"
-            self.selected = (row, col)
-            self.say(f"Start square {self.form.square}. Type the word below and choose across or down.")
-            return
-        self.selected = (row, col)
-        self.form.letter = ""
-
-    def select_none(self) -> None:
-        self.selected = None
 
     def toggle_clocks(self) -> None:
         """Start or pause the game clocks; saved and shown on every tab like any other change."""
@@ -478,96 +372,8 @@ class AppState:
         self._done("")
         self.refresh()
 
-    def toggle_camera(self) -> None:
-        self.camera_open = not self.camera_open
-
-    def correct(self, letter: str, blank: bool = False) -> None:
-        """Set the selected square of the read to a letter, a blank standing for a letter, or empty."""
-        if self.read_rows is None or self.selected is None:
-            return
-        r, c = self.selected
-        letter = letter.strip()
-        if letter and (len(letter) != 1 or not letter.isalpha()):
-            self.fail("Type one letter (or leave it empty to clear the square).")
-            return
-        ch = "." if not letter else (letter.lower() if blank else letter.upper())
-        if blank and not letter:
-            ch = "?"
-        rows = list(self.read_rows)
-        rows[r] = rows[r][:c] + ch + rows[r][c + 1:]
-        if self.read_conf is not None:
-            conf = [list(x) for x in self.read_conf]
-            conf[r][c] = 1.0
-            self.read_conf = tuple(tuple(x) for x in conf)
-        self.selected = None
-        self.set_read_rows(rows)
-        self.say("Square corrected.")
-
-    def confirm_read(self) -> None:
-        check: PlayCheck | None = self.read_check
-        if check is None:
-            return
-        if self.read_doubts:
-            self.fail("The reader doubts this photo: confirm the board is right as shown, or enter the play by hand.")
-            return
-        if not check.ok:
-            self.fail(check.error)
-            return
-        self._play(check.position, check.word)
-
-    # ----- turn: by hand
-    def check_hand(self) -> None:
-        game = self.game
-        if game is None:
-            return
-        square = self.form.square.strip().upper()
-        position = ""
-        if square:
-            if len(square) >= 2 and square[0].isalpha() and square[1:].isdigit():
-                position = (square[1:] + square[0]) if self.form.direction == "across" else square
-            elif square[0].isdigit() or (len(square) >= 2 and square[-1].isdigit()):
-                position = square  # already GCG: 8H or H8
-            else:
-                self.hand_check = None
-                self.fail(f"'{square}' is not a square: use a column letter then a row number, like H8.")
-                return
-        check = game.check(position, self.form.word, self.form.bought)
-        self.hand_check = check
-        if check.ok:
-            self.say(f"{check.word} at {check.position}: {check.total} points. Confirm to record it.")
-        else:
-            self.fail(check.error)
-
-    def confirm_hand(self) -> None:
-        self.check_hand()
-        check: PlayCheck | None = self.hand_check
-        if check is None or not check.ok:
-            return
-        self._play(check.position, check.word)
-
-    def _play(self, position: str, word: str) -> None:
-        game = self.game
-        assert game is not None
-        player = game.current_player
-        before = game.scores().get(player or "", 0)
-        rack = self.form.play_rack.strip()
-        try:
-            if rack and callable(getattr(game, "play_with_rack", None)):
-                self._act(game, "play_with_rack", position, word, rack)
-            else:
-                self._act(game, "play", position, word, self.form.bought)
-        except TableError as exc:
-            self.fail(str(exc))
-            return
-        self.form.play_rack = ""
-        gained = game.scores().get(player or "", 0) - before
-        self.clear_draft()
-        self.form.bought = ""
-        self._done(f"{player} played {word.upper()} at {position}: {gained} points.")
-        self.screen = game_ui(game.kind).play_screen
-
-    def do(self, action: str, *args: Any) -> bool:
-        """Run a TableGame action by name; refusals become the error line. True when it was recorded."""
+    def do(self, action: TableAction, *args: Any) -> bool:
+        """Run a table action (the table's method, or its name); refusals become the error line. True when it was recorded."""
         game = self.game
         if game is None:
             return False
@@ -580,7 +386,7 @@ class AppState:
             self.fail(str(exc))
             return False
         except Exception as exc:  # a bug: say so plainly, keep the game as it was
-            LOG.exception("the table action %s failed", action)
+            LOG.exception("the table action %s failed", action_name(action))
             self.fail(f"Something went wrong ({exc.__class__.__name__}: {exc}). The game was not changed.")
             return False
         self.clear_draft()
@@ -588,167 +394,12 @@ class AppState:
         self._done(message)
         return True
 
-    def pass_turn(self) -> None:
-        game = self.game
-        who = game.current_player if game else ""
-        if self.do("pass_turn"):
-            self.say(f"{who} passed.")
-
-    def exchange(self) -> None:
-        try:
-            n = int(self.form.exchange_count)
-        except ValueError:
-            self.fail("Say how many tiles are exchanged (a number from 1 to 7).")
-            return
-        game = self.game
-        who = game.current_player if game else ""
-        if self.do("exchange", n):
-            self.say(f"{who} exchanged {n} tiles.")
-
     def undo(self) -> None:
         if self.do("undo"):
             self.say("The last action was undone.")
 
-    # ----- challenge
-    def challenge(self, challenger: str) -> None:
-        game = self.game
-        if game is None:
-            return
-        try:
-            verdict: Verdict = self._act(game, "challenge", challenger)
-        except TableError as exc:
-            self.fail(str(exc))
-            return
-        except (FileNotFoundError, ValueError) as exc:
-            self.fail(str(exc))
-            return
-        self.verdict = verdict
-        self.verdict_until = time.time() + 6
-        HUB.publish(game, exclude=self.session_key)
-        if self.watching():
-            # The ruling shows on the turn screen (`components/watch.py`): leaving it would stop the camera.
-            self.say(game.notice)
-            self.touch()
-            return
-        self.go("verdict")
-
-    def close_verdict(self) -> None:
-        self.verdict = None
-        game = self.game
-        if game is None:
-            self.go_home()
-            return
-        self.go(game_ui(game.kind).play_screen)
-
-    # ----- watching the board (issue #22): the table's `TableWatch` (`companion.ui.watching`) and
-    # this tab's part in it; the screen is `components/watch.py`.
-    def watch(self) -> Any:
-        """The watch of this tab's table, or None when its game cannot be watched."""
-        game = self.game
-        return game.watch() if game is not None and callable(getattr(game, "watch", None)) else None
-
-    def watching(self) -> bool:
-        watch = self.watch()
-        return watch is not None and bool(watch.on)
-
-    def watch_on(self) -> None:
-        """Switch Watch on: this tab's camera feeds the table's watcher; its commits are this tab's plays."""
-        game, watch = self.game, self.watch()
-        if game is None or watch is None:
-            return
-        if HUB.may_change(game, self.session_key):
-            self.refused()
-            self.fail(PIN_NEEDED)
-            return
-        self.camera_open = False
-        watch.start(self.record_watched, self.load_watch_question, lambda: HUB.notify(game), self.session_key)
-        self.say("")
-        self.touch()
-
-    def watch_off(self) -> None:
-        watch = self.watch()
-        if watch is not None:
-            watch.stop()
-        self.touch()
-
-    async def watch_hold(self) -> None:
-        """A tap on the referee's screen while a move counts down: the countdown stops."""
-        watch = self.watch()
-        if watch is not None and watch.on and watch.view.countdown_until is not None:
-            await watch.hold()
-
-    async def watch_carry_on(self) -> None:
-        """The referee answers the watcher's question with "nothing was played": it watches on."""
-        watch = self.watch()
-        if watch is not None and watch.on:
-            self.clear_draft()
-            await watch.carry_on()
-            self.say("Watching on: the board as the game has it.")
-
-    def set_watch_settle(self) -> None:
-        """The table's settle seconds, typed by the referee: saved with the game's settings (a restart
-        keeps them) and shown on every tab."""
-        game, watch = self.game, self.watch()
-        if game is None or watch is None:
-            return
-        if HUB.may_change(game, self.session_key):
-            self.refused()
-            self.fail(PIN_NEEDED)
-            return
-        problem = watch.set_settle(self.form.settle)
-        if problem:
-            self.fail(problem)
-            return
-        self.form.settle = ""
-        self._done(f"A still board with new tiles is confirmed after {watch.settle():g} s.")
-
-    def record_watched(self, check: PlayCheck, moves: int) -> str:
-        """Record a move the watcher committed, as a confirmed photo is (one play); '' or the refusal.
-        `moves`: the game's moves when the watcher was last told the board (a change since: refused)."""
-        game = self.game
-        if game is None:
-            return "The table is gone."
-        self.form.seen = (game.id, moves)
-        self.form.not_a_tap = True  # the double-tap guard is for fingers (`_act`)
-        try:
-            self._play(check.position, check.word)
-        finally:
-            self.form.not_a_tap = False
-        return self.error
-
-    def load_watch_question(self, view: Any) -> None:
-        """The watcher asks: its reading goes to this tab's photo-correction screen, the squares ringed."""
-        if view.question_seq == self.form.watch_question or view.proposal_rows is None or self.game is None:
-            return
-        self.form.watch_question = view.question_seq
-        conf = [list(r) for r in (view.confidence or [[1.0] * len(view.proposal_rows)] * len(view.proposal_rows))]
-        for r, c in view.squares:
-            conf[r][c] = 0.0  # ringed on the board as unsure
-        self.read_conf = tuple(tuple(r) for r in conf)
-        self.selected = None
-        self.set_read_rows(list(view.proposal_rows))
-        self.read_doubts = (view.question,)
-        self.say("")
-        self.touch()
-
-    # ----- end of game
-    def end_game(self, agreed: bool = False) -> None:
-        game = self.game
-        if game is None:
-            return
-        racks = {p: self.form.racks.get(p, "") for p in game.players}
-        try:
-            self._act(game, "end_game", racks, agreed)
-        except TableError as exc:
-            self.fail(str(exc))
-            return
-        self._done("The game is over.")
-        self.screen = game_ui(game.kind).end_screen or self.screen
-
 
 def plain(exc: Exception) -> str:
     """A refusal as one sentence, starting with a capital and ending with a full stop."""
-    from companion.ui.table import _plain_validation
-
     text = _plain_validation(exc).strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import queue
+import sqlite3
 import threading
 import time
 from concurrent.futures import Future
@@ -28,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.games import GAMES
+from companion.store import PinLockedError, Store, StoreError
 from companion.ui.table import TableBase
 
 LOG = logging.getLogger("companion.ui")
@@ -80,9 +83,7 @@ class GameStore:
     def path(self) -> Path | None:
         return Path(self.data_dir) / FILE_NAME if self.data_dir else None
 
-    def _open(self) -> Any:
-        from companion.store import Store
-
+    def _open(self) -> Store:
         assert self.path is not None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         return Store(self.path)
@@ -151,10 +152,6 @@ class GameStore:
 
     def _write_waiting(self) -> None:
         """The writer thread: everything waiting, saved in one batch, then the next."""
-        import sqlite3
-
-        from companion.store import StoreError
-
         with self._lock:
             try:
                 if self.path is not None and self.path.exists():  # a new file is made by the first save
@@ -181,10 +178,6 @@ class GameStore:
         """Save `games` in one transaction (one fsync); errors become `self.error`, the last one said."""
         if self.path is None:
             return
-        import sqlite3
-
-        from companion.store import StoreError
-
         unique = list({id(g): g for g in games}.values())
         with self._lock:
             before, settings_before = dict(self._saved), dict(self._settings)
@@ -289,8 +282,6 @@ class GameStore:
             return known  # a PIN is set when the game is created and never removed: read once (asked per redraw)
         if self.path is None:
             return bool(game.new_pin)
-        from companion.store import StoreError
-
         try:
             with self._open() as store:
                 self._pins[game.id] = bool(store.game(game.id).has_pin)
@@ -304,8 +295,6 @@ class GameStore:
         """'' when the PIN opens the referee's screens, else a sentence (wrong PIN, or wait after 5 tries)."""
         if self.path is None:
             return "" if pin == game.new_pin else "That PIN is not the referee's PIN."
-        from companion.store import PinLockedError, StoreError
-
         try:
             with self._open() as store:
                 ok = store.check_pin(game.id, pin)
@@ -325,8 +314,6 @@ class GameStore:
         sentence per game for the home screen. A game the current rules refuse is left out, and said."""
         if self.path is None or not self.path.exists():
             return [], []
-        from companion.store import StoreError
-
         try:
             with self._open() as store:
                 infos = [g for g in store.games() if g.status == "active" and g.last_seq > 0]
@@ -346,8 +333,6 @@ class GameStore:
         """One stored game (open or finished), rebuilt from its events, and a sentence for the table."""
         if self.path is None or not self.path.exists():
             return None, ""
-        from companion.store import StoreError
-
         try:
             with self._open() as store:
                 info = store.game(game_id)
@@ -377,8 +362,6 @@ class GameStore:
         """The games in the store, newest first, as the home screen lists them (no event is folded)."""
         if self.path is None or not self.path.exists():
             return []
-        from companion.store import StoreError
-
         try:
             with self._open() as store:
                 infos = store.games()
@@ -402,8 +385,6 @@ class GameStore:
 def rebuild(game_id: str, variant: str, table: dict[str, Any], events: list[Any]) -> TableBase:
     """A table from stored events and the table details saved beside them: the game's own `rebuild`,
     found in the registry by the stored variant."""
-    from companion.games import GAMES
-
     game: TableBase = GAMES.get(variant).load_ui().rebuild(game_id, table, events)
     game.restore_table_settings(table)  # what may change during a game (e.g. a watched table's settle seconds)
     return game

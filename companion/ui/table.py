@@ -5,6 +5,11 @@ knows of any game: its event log (the game's rules fold it and decide everything
 and their token colours, optional game clocks, and the guard that makes two devices tapping at once
 record one change, not two (`act`). Each game's table subclasses it (`companion/games/<game>/table.py`)
 with the actions its screens call; each action pushes one of the game's events through `push` or `_do`.
+
+It also holds the plumbing every game's table would otherwise write for itself: the end-of-game chart
+folded again from the log (`replay_snapshots`, `TableBase.replayed_history`), what an action did in
+sentences (`narrate` -> `turn_lines`), and the seats of a game rebuilt from the store (`stored_seats`;
+a rebuilt game goes through the same constructor as a new one, with `game_id`).
 """
 
 from __future__ import annotations
@@ -13,14 +18,19 @@ import math
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.events import Event, GameLog, dump_events, effective_events
+from pydantic import ValidationError
+
+from companion.events import Event, GameLog, SupportsApply, dump_events, effective_events
 from companion.rules.errors import RulesError
 
 V = TypeVar("V")
+S = TypeVar("S", bound=SupportsApply)
+# One point of the end-of-game chart: a number per player (score, wealth, points...).
+ChartPoint = dict[str, int]
 
 TOKEN_COLOURS = ["red", "blue", "green", "amber", "purple", "teal"]
 
@@ -84,6 +94,45 @@ class Clocks:
         self.since = None
 
 
+# What a tab asks a table to do (`TableBase.act`, `AppState.do`): the table class's method, unbound
+# (`BuilderTable.roll`, called with the table first), or, from the screens not yet moved to references,
+# the method's name.
+TableAction = Callable[..., Any] | str
+
+
+def action_name(action: TableAction) -> str:
+    """How logs name an action: the method's name ("buy") whichever way it was given."""
+    return action if isinstance(action, str) else getattr(action, "__name__", repr(action))
+
+
+def stored_seats(table: Mapping[str, Any], players: Iterable[str]) -> list[PlayerInfo]:
+    """The seats of a game rebuilt from the store: `players` in the log's order, each with the token colour
+    its `table_settings()` saved (grey when none was saved, e.g. a log replayed without its settings)."""
+    colours = {str(name): str(colour) for name, colour in table.get("players", [])}
+    return [PlayerInfo(p, colours.get(p, "grey")) for p in players]
+
+
+def replay_snapshots(events: Sequence[Event], new_state: Callable[[], S], point: Callable[[S], ChartPoint], *,
+                     after: Callable[[Event], bool] | None = None, repeats: bool = False,
+                     final_point_when: Callable[[S], bool] | None = None) -> list[ChartPoint]:
+    """The end-of-game chart of a log: the events in force folded again from `new_state()`, and `point` of
+    the state taken after each event `after` accepts (every event when None). `repeats` False drops a
+    point equal to the one before it (a chart of wealth that no event changed); `final_point_when`: one
+    more point after the last event when it says so of the final state (Deal: the money at the end)."""
+    state = new_state()
+    out: list[ChartPoint] = []
+    for event in effective_events(events):
+        state.apply(event)
+        if after is not None and not after(event):
+            continue
+        snapshot = point(state)
+        if repeats or not out or out[-1] != snapshot:
+            out.append(snapshot)
+    if final_point_when is not None and final_point_when(state):
+        out.append(point(state))
+    return out
+
+
 def _message(exc: Exception) -> str:
     text = str(exc).strip()
     if not text:
@@ -93,8 +142,6 @@ def _message(exc: Exception) -> str:
 
 def _plain_validation(exc: Exception) -> str:
     """A refusal (rules error, pydantic validation error, ValueError) as one sentence for the table."""
-    from pydantic import ValidationError
-
     if isinstance(exc, ValidationError):
         msg = exc.errors()[0]["msg"]
         msg = msg.removeprefix("Value error, ")
@@ -106,14 +153,16 @@ class TableBase:
     """One game at the table: its log plus what the table adds (colours, clocks, the tap guard).
 
     Subclasses call `super().__init__` with the game's id (`kind`, the registry id stored with the game),
-    the seated players and the started `GameLog`, and add actions that change the game through `push`
+    the seated players and the started `GameLog` (a game rebuilt from the store passes its stored log and
+    `game_id`: a new game and a rebuilt one go through the same constructor), and add actions that change the game through `push`
     (one event) or `_do` (any call that pushes events). A refused event raises `TableError` with the
     rules' sentence and changes nothing.
     """
 
     def __init__(self, kind: str, players: list[PlayerInfo], log: GameLog[Any], clock_minutes: int | None = None,
-                 penalty_per_minute: int = 10) -> None:
-        self.id = secrets.token_hex(6)  # unique across restarts: it is the game's id in the store
+                 penalty_per_minute: int = 10, game_id: str | None = None) -> None:
+        # The game's id in the store: a new game's is unique across restarts; a rebuilt game keeps its own.
+        self.id = game_id if game_id is not None else secrets.token_hex(6)
         self.kind = kind
         self.player_info = players
         self.log = log
@@ -128,8 +177,11 @@ class TableBase:
         # clocks: a tab that acts on an older count acted on a screen that no longer shows the game.
         self.moves = 0
         self.notice = ""
+        # What the latest change did, in sentences (`narrate`), for the games whose screens show it.
+        self.turn_lines: list[str] = []
         self.new_pin = ""  # the referee PIN chosen at setup, until the store has hashed it
         self._views: dict[str, tuple[int, Any]] = {}  # name -> (revision, value): see `view`
+        self._history: tuple[int, list[ChartPoint]] | None = None  # (events in the log, chart): see `replayed_history`
 
     # ----- read-only views every screen may use
     @property
@@ -185,9 +237,25 @@ class TableBase:
         """What a player's chip shows under the name (score, money...): each game says."""
         return []
 
-    def history(self) -> list[dict[str, int]]:
-        """A number per player after each turn, for the end-of-game chart (empty: no chart)."""
+    def history(self) -> list[ChartPoint]:
+        """A number per player after each turn, for the end-of-game chart (empty: no chart). A game whose
+        chart folds its log again says how with `replayed_history`."""
         return []
+
+    def replayed_history(self, new_state: Callable[[], S], point: Callable[[S], ChartPoint], *,
+                         after: Callable[[Event], bool] | None = None, repeats: bool = False,
+                         final_point_when: Callable[[S], bool] | None = None) -> list[ChartPoint]:
+        """`replay_snapshots` of this table's log, kept until the log changes (the end screen asks on
+        every redraw; a fold takes a few milliseconds per hundred events)."""
+        with self.lock:
+            events = list(self.log.events)
+        cached = self._history
+        if cached is not None and cached[0] == len(events):
+            return cached[1]
+        chart = replay_snapshots(events, new_state, point, after=after, repeats=repeats,
+                                 final_point_when=final_point_when)
+        self._history = (len(events), chart)
+        return chart
 
     def can_undo(self) -> bool:
         """Anything after the `start` event to take back."""
@@ -236,6 +304,7 @@ class TableBase:
     # ----- changing the game (each raises TableError with a sentence)
     def _do(self, fn: Any, *args: Any) -> None:
         with self.lock:
+            before = self.log.state
             try:
                 fn(*args)
             except TableError:
@@ -243,31 +312,45 @@ class TableBase:
             except (RulesError, ValueError) as exc:
                 raise TableError(_plain_validation(exc)) from None
             self.moves += 1
+            after = self.log.state
+            if after is not before:
+                self.turn_lines = self.narrate(before, after)
             self._after_turn()
             self._changed()
+
+    def narrate(self, before: Any, after: Any) -> list[str]:
+        """What one change did, in sentences, from the game's states before and after it (`turn_lines`);
+        none by default."""
+        return []
 
     def push(self, event: Event) -> None:
         """Record one of the game's events (the rules refuse an illegal one: TableError, nothing changes)."""
         self._do(self.log.push, event)
 
-    def act(self, seen: tuple[str, int] | None, action: str, *args: Any) -> Any:
+    def act(self, seen: tuple[str, int] | None, action: TableAction, *args: Any) -> Any:
         """Run `action` for a tab that last saw the game at `seen` (game id, moves): refused with
         LOOK_AGAIN, changing nothing, when another device changed the game since (two phones tapping
-        Pass at the same moment record one pass, not two). `seen` None: the tab has not looked yet."""
+        Pass at the same moment record one pass, not two). `seen` None: the tab has not looked yet.
+
+        `action` is the table's method itself, unbound (`BuilderTable.buy`): a type checker and "find
+        usages" see the call. A method's name (`"buy"`) is still taken from the screens that pass names."""
         with self.lock:  # the check and the change are one step: no other tab can slip in between
             if seen is not None and seen != (self.id, self.moves):
                 raise StaleView(LOOK_AGAIN)
-            return getattr(self, action)(*args)
+            if isinstance(action, str):
+                return getattr(self, action)(*args)
+            return action(self, *args)
 
     def undo(self) -> None:
         with self.lock:
             if not self.can_undo():
                 raise TableError("There is nothing to undo.")
             self._do(self.log.undo)
+            self.turn_lines = ["The last action was undone."]
 
     def _changed(self) -> None:
         self.revision += 1
 
 
-__all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "Clocks", "PlayerInfo", "RepeatedTap", "StaleView", "TableBase",
-           "TableError"]
+__all__ = ["LOOK_AGAIN", "TOKEN_COLOURS", "ChartPoint", "Clocks", "PlayerInfo", "RepeatedTap", "StaleView",
+           "TableAction", "TableBase", "TableError", "action_name", "replay_snapshots", "stored_seats"]

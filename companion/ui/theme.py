@@ -1,8 +1,11 @@
-"""Colours and sizes shared by the components (no game rules)."""
+"""Colours and sizes shared by the components (no game rules), and the board games' money style."""
 
 from __future__ import annotations
 
 import flet as ft
+
+# Re-exported for the screens of the board games, which print money as their rules word it (M1,500).
+from companion.rules.money import money_prefixed
 
 TOKEN_HEX = {
     "red": "#D32F2F", "blue": "#1976D2", "green": "#388E3C", "amber": "#FFA000",
@@ -32,9 +35,10 @@ def token(colour: str) -> str:
     return TOKEN_HEX.get(colour, TOKEN_HEX["grey"])
 
 
-def money(amount: int) -> str:
-    return f"M{amount:,}"
-
-
 def theme() -> ft.Theme:
     return ft.Theme(color_scheme_seed=PRIMARY)
+
+
+
+__all__ = ["BOARD_LINE", "GROUP_HEX", "PREMIUM_BG", "PREMIUM_LABEL", "PRIMARY", "PROPERTY_RING", "TILE_BG", "TILE_LOW",
+           "TILE_LOW_BG", "TILE_NEW", "TOKEN_HEX", "group", "money_prefixed", "theme", "token"]

@@ -30,8 +30,10 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from vision.errors import VisionError
 
 LOG = logging.getLogger("companion.watch")
 
@@ -154,6 +156,7 @@ class TableWatch:
 
     # ----- settings
     def default_settle(self) -> float:
+        # Lazy here and below: the watcher and OpenCV cost ~1 s to import, needed only by a table that watches.
         from vision.watch import WatchConfig
 
         return float(WatchConfig().settle_seconds)
@@ -193,7 +196,7 @@ class TableWatch:
         self._publish(WatchView(on=True, phase="starting", message="Starting the camera..."))
 
     def _new_watcher(self) -> None:
-        from vision.watch import WatchConfig, Watcher
+        from vision.watch import WatchConfig, Watcher  # lazy: see default_settle
 
         config = WatchConfig(settle_seconds=self.settle(), tiles=self.game.tileset_name)
         with self.game.lock:
@@ -323,7 +326,7 @@ class TableWatch:
             self._board, self._moves = rows, moves
 
     def _read(self, data: bytes | None, mirrored: bool, t: float, boundary: bool) -> dict[str, Any]:
-        import cv2
+        import cv2  # lazy: ~300 ms at start; loaded with the watcher (vision.watch) before a frame comes
         import numpy as np
 
         image = None
@@ -353,11 +356,9 @@ class TableWatch:
             moves = self._moves
         if watcher is None:
             return {}
-        from vision.watch import merged_rows
+        from vision.watch import merged_rows  # lazy: see default_settle
 
         before = watcher.board  # the game's board as the watcher holds it: the readings' new tiles go on it
-        from vision.errors import VisionError
-
         try:
             status = watcher.feed(image, t) if image is not None else None
         except VisionError as exc:  # the watcher refuses this frame (not an image...): it changes nothing
@@ -468,7 +469,7 @@ class TableWatch:
 
 
 def _blank(image: Any) -> bool:
-    import cv2
+    import cv2  # lazy: see _read
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     thumb = cv2.resize(grey, (64, 48), interpolation=cv2.INTER_AREA)
@@ -476,8 +477,6 @@ def _blank(image: Any) -> bool:
 
 
 def replace_view(view: WatchView, **changes: Any) -> WatchView:
-    from dataclasses import replace
-
     return replace(view, **changes)
 
 

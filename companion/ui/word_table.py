@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import logging
 import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from companion.events import GameLog, PassEvent, dump_events, effective_events
+from companion.events import Event, GameLog, PassEvent, dump_events, effective_events
+from companion.games import GAMES
 from companion.rack_check import RackAnswer, RackRefused, TurnReview, check_rack, review_plays
 from companion.rules.board import Board, Direction, Layout, PlacedTile, Position, Square, Tile
 from companion.rules.notation import format_play
@@ -22,6 +25,7 @@ from companion.rules.scoring import play_direction
 from companion.rules.tiles import load_tileset
 from companion.ui.adapters import JUDGE, BoardRead, Verdict
 from companion.ui.table import PlayerInfo, TableBase, TableError
+from companion.ui.watching import TableWatch
 
 LOG = logging.getLogger("companion.ui")
 
@@ -83,26 +87,58 @@ def tiles_to_notation(board: Board, tiles: list[PlacedTile]) -> tuple[str, str]:
     return position, word
 
 
-class WordEngine:
-    """A word-board game's log with the calls `WordTable` makes. Each game's engine sets `variant` and
-    `challenge_event` (its challenge event class) and adds `check`, `play`, `end_game`, `history`..."""
-
-    variant = ""
-    challenge_event: Any = None
-    log: GameLog[Any]
+class WordGameState(Protocol):
+    """What `WordEngine` reads of a word-board game's folded state (both games' states offer it)."""
 
     @property
-    def state(self) -> Any:
+    def board(self) -> Board: ...
+
+    @property
+    def layout(self) -> Layout | None: ...
+
+    @property
+    def players(self) -> list[str]: ...
+
+    @property
+    def current_player(self) -> str | None: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    def winner(self) -> list[str]: ...
+
+    def apply(self, event: Any) -> None: ...
+
+
+S = TypeVar("S", bound=WordGameState)
+
+
+class WordEngine(ABC, Generic[S]):
+    """A word-board game's log (of states `S`) with the calls `WordTable` makes. Each game's engine sets
+    `variant` and `challenge_event` (its challenge event class) and implements the abstract calls below
+    (a type checker and Python itself refuse an engine that lacks one); its own `end_game` is called by
+    its own table."""
+
+    variant: ClassVar[str] = ""
+    challenge_event: ClassVar[Callable[..., Event]]
+
+    def __init__(self, log: GameLog[S]) -> None:
+        """`log`: the game's log, started (a new game) or as stored (a rebuilt one): the one way to make an engine."""
+        self.log = log
+
+    @property
+    def state(self) -> S:
         return self.log.state
 
     @property
     def board(self) -> Board:
-        return self.state.board  # type: ignore[no-any-return]
+        return self.state.board
 
     @property
     def layout(self) -> Layout:
-        assert self.state.layout is not None
-        return self.state.layout  # type: ignore[no-any-return]
+        layout = self.state.layout
+        assert layout is not None
+        return layout
 
     @property
     def players(self) -> list[str]:
@@ -110,7 +146,7 @@ class WordEngine:
 
     @property
     def current_player(self) -> str | None:
-        return self.state.current_player  # type: ignore[no-any-return]
+        return self.state.current_player
 
     def to_act(self, refusal: str = "The game is over.") -> str:
         """The player whose turn it is, or TableError(`refusal`) when nobody is to play."""
@@ -136,25 +172,47 @@ class WordEngine:
     def events_json(self) -> str:
         return dump_events(self.log.events, self.variant)
 
+    @abstractmethod
+    def scores(self) -> dict[str, int]:
+        """Points per player."""
 
-class WordTable(TableBase):
+    @abstractmethod
+    def check(self, position: str, word: str) -> PlayCheck:
+        """The play as the rules would take it, tried on a copy of the state (nothing changes)."""
+
+    @abstractmethod
+    def play(self, position: str, word: str) -> None:
+        """Record the play of the player whose turn it is."""
+
+    @abstractmethod
+    def last_play_words(self) -> tuple[str, list[str]] | None:
+        """The play open to a challenge (who made it, its words), or None when the rules offer none."""
+
+    @property
+    @abstractmethod
+    def end_reason(self) -> str | None:
+        """Why the game ends (or may end now by the rules), or None."""
+
+
+class WordTable(TableBase, ABC):
     """A word-board game at the table: the engine (the game's wrapper of its log, with `check`, `play`,
     `pass_turn`, `challenge`, `end_game`...) plus the board, the latest photo read, the Banker, the word list.
 
-    The engine must offer: `log`, `state`, `board`, `layout`, `players`, `current_player`, `scores()`,
-    `check(position, word[, bought])`, `play(position, word[, bought])`, `pass_turn()`, `last_play_words()`,
-    `challenge(challenger, verdict)`, `end_game(...)`, `finished`, `end_reason`, `winner()`, `history()`.
+    The engine is the game's `WordEngine`; each game's table adds its own `end_game` (abstract here: the
+    racks left are letters in one game, counts in the other) and its end chart (`history`).
     """
 
     # End of game: what the racks left are asked as (letters or a count), and the chart's title.
     rack_prompt = "Tiles left on each rack (leave empty for none):"
     history_title = "Scores over the turns"
 
-    def __init__(self, kind: str, players: list[PlayerInfo], engine: Any, banker: str | None = None,
+    engine: WordEngine[Any]
+
+    def __init__(self, kind: str, players: list[PlayerInfo], engine: WordEngine[Any], banker: str | None = None,
                  lexicon: str = "ENABLE", clock_minutes: int | None = None, penalty_per_minute: int = 10,
-                 preset_label: str = "") -> None:
+                 preset_label: str = "", game_id: str | None = None) -> None:
         super().__init__(kind, players, engine.log, clock_minutes=clock_minutes,
-                         penalty_per_minute=penalty_per_minute)
+                         penalty_per_minute=penalty_per_minute, game_id=game_id)
         self.engine = engine
         self.banker = banker
         self.lexicon = lexicon
@@ -173,18 +231,18 @@ class WordTable(TableBase):
 
     @property
     def current_player(self) -> str | None:
-        return self.engine.current_player  # type: ignore[no-any-return]
+        return self.engine.current_player
 
     @property
     def board(self) -> Board:
-        return self.engine.board  # type: ignore[no-any-return]
+        return self.engine.board
 
     @property
     def layout(self) -> Layout:
-        return self.engine.layout  # type: ignore[no-any-return]
+        return self.engine.layout
 
     def scores(self) -> dict[str, int]:
-        return self.engine.scores()  # type: ignore[no-any-return]
+        return self.engine.scores()
 
     def chip_lines(self, player: str) -> list[str]:
         return [f"{self.scores().get(player, 0)} pts"]
@@ -248,7 +306,7 @@ class WordTable(TableBase):
         return self._engine_check(position, word, bought)
 
     def _engine_check(self, position: str, word: str, bought: str) -> PlayCheck:
-        return self.engine.check(position, word)  # type: ignore[no-any-return]
+        return self.engine.check(position, word)
 
     def check_read(self, rows: list[str], bought: str = "") -> tuple[PlayCheck, list[str]]:
         """Compare a (corrected) board read with the board: the play it shows, checked."""
@@ -279,7 +337,7 @@ class WordTable(TableBase):
         self._do(self.engine.pass_turn)
 
     def last_play_words(self) -> tuple[str, list[str]] | None:
-        return self.engine.last_play_words()  # type: ignore[no-any-return]
+        return self.engine.last_play_words()
 
     def challenge(self, challenger: str) -> Verdict:
         last = self.last_play_words()
@@ -297,8 +355,9 @@ class WordTable(TableBase):
         self._changed()
         return verdict
 
+    @abstractmethod
     def end_game(self, racks: dict[str, str], agreed: bool = False) -> None:
-        raise NotImplementedError
+        """End the game with what is left on each rack (as typed at the end screen), by agreement or not."""
 
     @property
     def finished(self) -> bool:
@@ -306,13 +365,10 @@ class WordTable(TableBase):
 
     @property
     def end_reason(self) -> str | None:
-        return self.engine.end_reason  # type: ignore[no-any-return]
+        return self.engine.end_reason
 
     def winner(self) -> list[str]:
-        return self.engine.winner()  # type: ignore[no-any-return]
-
-    def history(self) -> list[dict[str, int]]:
-        return self.engine.history()  # type: ignore[no-any-return]
+        return self.engine.winner()
 
     def set_read(self, read: BoardRead | None) -> None:
         self.last_read = read
@@ -323,8 +379,6 @@ class WordTable(TableBase):
         """The table's `companion.ui.watching.TableWatch` (made on first use; off until the referee
         switches Watch on)."""
         if self._watch is None:
-            from companion.ui.watching import TableWatch
-
             self._watch = TableWatch(self)
         return self._watch
 
@@ -351,8 +405,6 @@ class WordTable(TableBase):
         cached = self._reviews
         if cached is not None and cached[0] == len(events):
             return cached[1]
-        from companion.games import GAMES
-
         reviews = review_plays(events, GAMES.get(self.kind).rules.new_state, JUDGE.word_list(self.lexicon))
         self._reviews = (len(events), reviews)
         return reviews

@@ -44,10 +44,10 @@ class GameStream:
 def play_in_process(moves: list[tuple[str, str] | str] = MOVES) -> tuple[Any, list[list[str]]]:
     """The game played straight into the engine (what the watched game must end as), and the board's
     rows after each step (the challenge's step: the board with the play taken back)."""
-    from companion.games.monopoly_scrabble.table import new_monopoly
+    from companion.games.monopoly_scrabble.table import new_monopoly_scrabble
     from companion.ui.table import PlayerInfo
 
-    game = new_monopoly([PlayerInfo(PLAYERS[0], "red"), PlayerInfo(PLAYERS[1], "blue")], PLAYERS[0])
+    game = new_monopoly_scrabble([PlayerInfo(PLAYERS[0], "red"), PlayerInfo(PLAYERS[1], "blue")], PLAYERS[0])
     boards = [game.board.rows()]
     for move in moves:
         if move == "CHALLENGE":

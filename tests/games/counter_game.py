@@ -20,7 +20,7 @@ from companion.events import Event, GameLog, PlayerEvent, RulesState, StartEvent
 from companion.games.spec import GameSpec, GameUI, Screen
 from companion.rules.errors import IllegalAction
 from companion.rules.players import check_player_names
-from companion.ui.table import PlayerInfo, TableBase, TableError
+from companion.ui.table import PlayerInfo, TableBase, TableError, stored_seats
 
 # ---------------------------------------------------------------- rules (pure)
 
@@ -124,10 +124,7 @@ def start(app: Any, players: list[PlayerInfo]) -> CounterTable:
 
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> CounterTable:
     log: GameLog[CounterState] = GameLog(new_state, events)
-    colours = dict(table.get("players", []))
-    game = CounterTable(VARIANT, [PlayerInfo(p, colours.get(p, "grey")) for p in log.state.players], log)
-    game.id = game_id
-    return game
+    return CounterTable(VARIANT, stored_seats(table, log.state.players), log, game_id=game_id)
 
 
 @ft.component

@@ -5,20 +5,16 @@ from collections.abc import Sequence
 
 from companion.events import Event
 from companion.games.classic import rules
+from companion.games.classic.gcg import classic_events_from_record, record_from_classic
 from companion.games.spec import GameSpec
+from companion.gcg import parse_gcg, write_gcg
 
 
 def _to_gcg(events: Sequence[Event]) -> str:
-    from companion.games.classic.gcg import record_from_classic
-    from companion.gcg import write_gcg
-
     return write_gcg(record_from_classic(events))
 
 
 def _from_gcg(text: str) -> list[Event]:
-    from companion.games.classic.gcg import classic_events_from_record
-    from companion.gcg import parse_gcg
-
     return classic_events_from_record(parse_gcg(text))
 
 

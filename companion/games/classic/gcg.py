@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.events import Event
+from companion.events import Event, GameLog, effective_events
+from companion.games.classic.rules import Challenge, EndGame, Exchange, Pass, Play, Settings, Start, new_state
 from companion.gcg import EventKind, GcgError, GcgEvent, GcgPlayer, GcgRecord
+from companion.rules.errors import IllegalAction, IllegalPlacement
+from companion.rules.tiles import load_tileset
 
 # --- a classic game's log as a record ----------------------------------------------------------
 
@@ -23,10 +26,6 @@ def record_from_classic(events: Sequence[Event]) -> GcgRecord:
     tiles it used; a phony taken back is the play line followed by `--`, a lost turn under double
     challenge a pass, the end of the game the leftover lines the chosen rules give.
     """
-    # Imported here: the rules package does not depend on the record format, only this function does.
-    from companion.events import effective_events
-    from companion.games.classic.rules import Challenge, EndGame, Exchange, Pass, Play, Start, new_state
-
     state = new_state()
     record = GcgRecord(encoding="utf-8")
     nicks: dict[str, str] = {}
@@ -106,9 +105,6 @@ def classic_events_from_record(record: GcgRecord, tileset: str = "en") -> list[E
     challenge; leftovers added once for the player who went out mean the box rule, else twice
     (tournament). A line the referee refuses raises `GcgError` with its line number.
     """
-    from companion.games.classic.rules import Challenge, EndGame, Exchange, Pass, Play, Settings, Start
-    from companion.rules.tiles import load_tileset
-
     names = [p.nick for p in record.players]
     if len(set(names)) != len(names):
         raise GcgError(0, "two players share a nickname: the record cannot be loaded as a game")
@@ -120,10 +116,6 @@ def classic_events_from_record(record: GcgRecord, tileset: str = "en") -> list[E
     preset = {(True, True): "club", (True, False): "wespa", (False, True): "box", (False, False): "naspa"}
     settings = Settings(players=names, preset=preset[by_bonus, box], lexicon=record.lexicon or "ENABLE",
                         tileset=tileset)
-    from companion.events import GameLog
-    from companion.games.classic.rules import new_state
-    from companion.rules.errors import IllegalAction, IllegalPlacement
-
     log = GameLog(new_state)
     out: list[Event] = [Start(settings=settings)]
     racks: dict[str, str] = {}

@@ -33,6 +33,7 @@ from companion.rules.placement import validate_placement
 from companion.rules.players import check_player_names
 from companion.rules.scoring import ScoredPlay, score_play
 from companion.rules.tiles import BLANK, load_tileset
+from companion.rules.turns import expect_player, expect_turn
 from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay, tile_count
 
 VARIANT = "classic"
@@ -242,7 +243,7 @@ class ClassicState(WordBoardState):
                 EndGame: self._end}
 
     def _pass(self, event: Pass) -> None:
-        self._expect_turn(event.player)
+        self._expect_turn(event.player, "pass")
         self._scoreless(event.player, "pass", "-")
 
     def _start(self, event: Start) -> None:
@@ -275,14 +276,9 @@ class ClassicState(WordBoardState):
                 self.rack_counts[p] = drawn
                 self.bag_count -= drawn
 
-    def _expect_turn(self, player: str) -> None:
-        if player not in self.scores:
-            raise IllegalAction(f"{player} is not playing in this game")
-        reason = self.end_reason
-        if reason is not None:
-            raise IllegalAction("the game is over: record the racks left to finish it")
-        if player != self.current_player:
-            raise IllegalAction(f"it is {self.current_player}'s turn, not {player}'s")
+    def _expect_turn(self, player: str, action: str) -> None:
+        over = "record the racks left to finish it" if self.end_reason is not None else None
+        expect_turn(player, action, players=self.players, current=self.current_player, over=over)
 
     def _advance(self) -> None:
         n = len(self.players)
@@ -308,7 +304,7 @@ class ClassicState(WordBoardState):
         self._advance()
 
     def _exchange(self, event: Exchange) -> None:
-        self._expect_turn(event.player)
+        self._expect_turn(event.player, "exchange tiles")
         assert self.rules is not None
         if self.bag_count is not None and self.bag_count < self.rules.exchange_min_bag:
             raise IllegalAction(
@@ -326,7 +322,7 @@ class ClassicState(WordBoardState):
         self._scoreless(event.player, "exchange", f"-{event.tiles or event.count}")
 
     def _play(self, event: Play) -> None:
-        self._expect_turn(event.player)
+        self._expect_turn(event.player, "play")
         assert self.layout is not None and self.tileset is not None
         tiles = parse_play(event.position, event.word, self.board)
         validate_placement(self.board, tiles, self.layout, self.tileset, rack=event.rack)
@@ -363,8 +359,7 @@ class ClassicState(WordBoardState):
         last = self.last_play
         if last is None or last.challenged:
             raise IllegalAction("there is no play to challenge: a challenge must come before the next turn")
-        if event.challenger not in self.scores:
-            raise IllegalAction(f"{event.challenger} is not playing in this game")
+        expect_player(event.challenger, self.players)
         if event.challenger == last.player:
             raise IllegalAction(f"{last.player} cannot challenge their own play")
         assert self.rules is not None
@@ -418,8 +413,7 @@ class ClassicState(WordBoardState):
             raise IllegalAction("the game is not over: the bag is not empty and nobody has gone out")
         assert self.tileset is not None and self.rules is not None
         for name in [*event.racks, *event.time_used]:
-            if name not in self.scores:
-                raise IllegalAction(f"{name} is not playing in this game")
+            expect_player(name, self.players)
         rack_values = {}
         for p in self.players:
             letters = event.racks.get(p, "").upper().replace(" ", "")

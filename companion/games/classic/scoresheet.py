@@ -14,7 +14,7 @@ from companion.ui.models import AppState
 
 
 @ft.component
-def Scoresheet(app: AppState):
+def Scoresheet(app: AppState) -> ft.Control:
     game = app.game
     show_gcg, set_show_gcg = ft.use_state(False)
     gcg_path, set_gcg_path = ft.use_state("")
@@ -43,8 +43,7 @@ def Scoresheet(app: AppState):
         for i, t in enumerate(st.turns, 1)
     ]
     table = ft.DataTable(
-        columns=[ft.DataColumn(ft.Text("#")), ft.DataColumn(ft.Text("Player")), ft.DataColumn(ft.Text("Play")),
-                 ft.DataColumn(ft.Text("Score")), ft.DataColumn(ft.Text("Total"))],
+        columns=[ft.DataColumn(label=ft.Text(title)) for title in ("#", "Player", "Play", "Score", "Total")],
         rows=rows, column_spacing=12, data_row_min_height=28, data_row_max_height=36, heading_row_height=32)
     unseen = st.unseen_tiles()
     unseen_text = " ".join(f"{k}{v if v > 1 else ''}" for k, v in sorted(unseen.items())) if unseen else "-"
@@ -63,7 +62,7 @@ def Scoresheet(app: AppState):
     if gcg_text:
         # One Text per line, not selectable: Flutter web exposes selectable text as an empty textarea,
         # which screen readers (and the browser tests) cannot read. The file itself is saved below.
-        lines = [ft.Text(line, font_family="monospace", size=12) for line in gcg_text.splitlines()]
+        lines: list[ft.Control] = [ft.Text(line, font_family="monospace", size=12) for line in gcg_text.splitlines()]
         items.append(ft.Semantics(identifier="gcg", content=ft.Container(
             bgcolor="#F5F5F5", padding=8, content=ft.Column(lines, spacing=0, tight=True))))
         items.append(ft.Text(f"Saved as {gcg_path}" if gcg_path else "", size=12))

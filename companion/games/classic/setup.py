@@ -26,7 +26,7 @@ class ClassicSetup:
 
 
 @ft.component
-def ClassicSetupForm(app: AppState):
+def ClassicSetupForm(app: AppState) -> ft.Control:
     answers: ClassicSetup = app.local(VARIANT)
 
     def pick(attr: str, value: str) -> None:

@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 from companion.events import GameLog
+from companion.games.classic.gcg import record_from_classic
 from companion.games.classic.legal import LegalMoves, legal_moves
 from companion.games.classic.rules import (
     VARIANT,
@@ -22,20 +23,26 @@ from companion.games.classic.rules import (
     new_state,
     presets,
 )
+from companion.gcg import write_gcg
 from companion.rules.errors import RulesError
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
-from companion.ui.table import PlayerInfo, TableError, _message, _plain_validation
+from companion.ui.table import ChartPoint, PlayerInfo, TableError, _message, _plain_validation, stored_seats
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 
-class ClassicEngine(WordEngine):
+class ClassicEngine(WordEngine[ClassicState]):
+    """Classic Scrabble's log with the calls the word table makes (every ruling is the rules')."""
+
     variant = VARIANT
     challenge_event = Challenge
 
-    def __init__(self, settings: Settings) -> None:
-        self.log: GameLog[ClassicState] = GameLog(new_state)
-        self.log.push(Start(settings=settings))
+    @classmethod
+    def start(cls, settings: Settings) -> ClassicEngine:
+        """A new game's engine: its log started with `settings` (the rules refuse bad ones: RulesError)."""
+        log: GameLog[ClassicState] = GameLog(new_state)
+        log.push(Start(settings=settings))
+        return cls(log)
 
     def scores(self) -> dict[str, int]:
         return dict(self.state.scores)
@@ -79,15 +86,6 @@ class ClassicEngine(WordEngine):
     def end_reason(self) -> str | None:
         return self.state.end_reason
 
-    def history(self) -> list[dict[str, int]]:
-        """Score of every player after each turn (the chart)."""
-        running = {p: 0 for p in self.players}
-        out = [dict(running)]
-        for turn in self.state.turns:
-            running[turn.player] = turn.total
-            out.append(dict(running))
-        return out
-
 
 
 class ClassicTable(WordTable):
@@ -130,6 +128,16 @@ class ClassicTable(WordTable):
             self.clocks.switch(None)
         self._do(self.engine.end_game, {p: r for p, r in racks.items() if r.strip()}, used, agreed)
 
+    def history(self) -> list[ChartPoint]:
+        """Score of every player after each turn (the chart): the running totals the turns record, so a
+        withdrawn play shows as the rules scored it in the end, not as it stood before the challenge."""
+        running = {p: 0 for p in self.players}
+        out = [dict(running)]
+        for turn in self.engine.state.turns:
+            running[turn.player] = turn.total
+            out.append(dict(running))
+        return out
+
     def end_notes(self) -> list[str]:
         ends = [t for t in self.engine.state.turns if t.kind == "end of game"]
         if not ends:
@@ -139,9 +147,6 @@ class ClassicTable(WordTable):
 
     def gcg(self) -> str:
         """The GCG record of the game (the project's GCG writer; the UI adds nothing)."""
-        from companion.games.classic.gcg import record_from_classic
-        from companion.gcg import write_gcg
-
         return write_gcg(record_from_classic(self.log.events))
 
 
@@ -153,31 +158,23 @@ def new_classic(players: list[PlayerInfo], preset: str = "box", variant: str = "
         raise TableError(f"Unknown rules '{preset}'.")
     target = finish_line_target(finish_level, len(names)) if variant == "finish_line" else None
     try:
-        settings = Settings(players=names, preset=preset, variant=variant,  # type: ignore[arg-type]
+        settings = Settings(players=names, preset=preset, variant=variant,
                             finish_target=target, lexicon=lexicon, tileset=tileset)
-        engine = ClassicEngine(settings)
+        engine = ClassicEngine.start(settings)
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
     rules = table[preset]
     game = ClassicTable(ClassicEngine.variant, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
                         lexicon=lexicon, clock_minutes=rules.clock_minutes,
                         penalty_per_minute=rules.overtime_penalty_per_minute, preset_label=rules.label)
-    if game.clocks is not None:
-        game.clocks.switch(None)
-    return game
+    return game  # its clocks wait for Start clocks
 
 
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> ClassicTable:
     """The table from stored events and the details saved beside them (`table_settings()`)."""
-    engine = ClassicEngine.__new__(ClassicEngine)
-    engine.log = GameLog(new_state, events)
-    colours = {n: c for n, c in table.get("players", [])}
-    players = [PlayerInfo(n, colours.get(n, "grey")) for n in engine.log.state.players]
-    game = ClassicTable(ClassicEngine.variant, players, engine, banker=table.get("banker"),
-                        lexicon=table.get("lexicon", "ENABLE"), clock_minutes=table.get("clock_minutes"),
+    engine = ClassicEngine(GameLog(new_state, events))
+    return ClassicTable(ClassicEngine.variant, stored_seats(table, engine.players), engine,
+                        banker=table.get("banker"), lexicon=table.get("lexicon", "ENABLE"),
+                        clock_minutes=table.get("clock_minutes"),
                         penalty_per_minute=table.get("penalty_per_minute", 10),
-                        preset_label=table.get("preset_label", ""))
-    game.id = game_id
-    if game.clocks is not None:
-        game.clocks.switch(None)
-    return game
+                        preset_label=table.get("preset_label", ""), game_id=game_id)  # clocks paused

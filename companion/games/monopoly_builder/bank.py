@@ -32,14 +32,14 @@ def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
             mortgaged = d in st.mortgaged
             value = pr.number(d, "mortgage")
             text = (f"{pr.deed_name(d)}: {owner or 'Bank'}" + (" (mortgaged)" if mortgaged else "")
-                    + f", rent {theme.money(st.rent_for(d) if owner else pr.number(d, 'rent'))}, "
+                    + f", rent {theme.money_prefixed(st.rent_for(d) if owner else pr.number(d, 'rent'))}, "
                     f"gives {pr.deed_resource(d)} on {pr.number(d, 'dice_number')}")
             column: list[ft.Control] = [ft.Text(text, size=12)]
             if d in mortgages:
-                column.append(ft.TextButton(f"Mortgage {pr.deed_name(d)} (+{theme.money(value)})",
+                column.append(ft.TextButton(f"Mortgage {pr.deed_name(d)} (+{theme.money_prefixed(value)})",
                                             on_click=lambda e, o=mortgages[d], d=d: app.do("mortgage", o, d)))
             elif d in unmortgages:
-                column.append(ft.TextButton(f"Unmortgage {pr.deed_name(d)} (-{theme.money(value)})",
+                column.append(ft.TextButton(f"Unmortgage {pr.deed_name(d)} (-{theme.money_prefixed(value)})",
                                             on_click=lambda e, o=unmortgages[d], d=d: app.do("unmortgage", o, d)))
             # No wrapping here: a wrapping row cannot hold the expanding text (Flutter draws a grey box).
             rows.append(ft.Row([
@@ -51,7 +51,7 @@ def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
 
 
 @ft.component
-def BuilderBank(app: AppState):
+def BuilderBank(app: AppState) -> ft.Control:
     game: BuilderTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")
@@ -65,7 +65,7 @@ def BuilderBank(app: AppState):
         items.append(boxed("turn-steps", game.turn_lines))
     items += rent_panel(app, game)
     items += debt_panel(app, game)
-    cash = ", ".join(f"{p} {theme.money(st.cash[p])}" for p in game.players)
+    cash = ", ".join(f"{p} {theme.money_prefixed(st.cash[p])}" for p in game.players)
     items.append(ft.Semantics(identifier="cash", content=ft.Text(f"Cash: {cash}.", size=14)))
     items.append(heading("Resources"))
     items += hands_panel(game)

@@ -12,13 +12,15 @@ from collections.abc import Callable
 
 import flet as ft
 
+from companion.ui.flet_typed import memo
+
 DOUBLE_BG = "#FFB300"
 PLAIN_BG = "#ECEFF1"
 
 
 @ft.component
-def _pad(label: str, on_roll: Callable[[int, int], None], disabled: bool,
-         legend: str = "doubles: roll again (three in a row: Jail)"):
+def _pad(label: str, on_roll: Callable[[int, int], object], disabled: bool,
+         legend: str = "doubles: roll again (three in a row: Jail)") -> ft.Control:
     rows: list[ft.Control] = []
     for a in range(1, 7):
         buttons: list[ft.Control] = []
@@ -40,4 +42,4 @@ def _pad(label: str, on_roll: Callable[[int, int], None], disabled: bool,
                      spacing=4, tight=True)
 
 
-DicePad = ft.memo(_pad)
+DicePad = memo(_pad)

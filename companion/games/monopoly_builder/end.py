@@ -24,8 +24,8 @@ def score_card(game: BuilderTable, player: str, rank: int) -> ft.Control:
         lines.append("Bankrupt (the buildings still score).")
     return ft.Semantics(identifier=f"score-{rank}", content=ft.Container(
         padding=8, border_radius=8, border=ft.Border.all(3, theme.token(game.colour(player))),
-        content=ft.Column([ft.Text(f"{rank}. {player}: {s.total} points", size=17, weight=ft.FontWeight.BOLD)]
-                          + [ft.Text(x, size=13) for x in lines], spacing=2, tight=True)))
+        content=ft.Column([ft.Text(f"{rank}. {player}: {s.total} points", size=17, weight=ft.FontWeight.BOLD),
+                           *(ft.Text(x, size=13) for x in lines)], spacing=2, tight=True)))
 
 
 def undo_to_turn(app: AppState) -> None:
@@ -37,7 +37,7 @@ def undo_to_turn(app: AppState) -> None:
 
 
 @ft.component
-def BuilderEnd(app: AppState):
+def BuilderEnd(app: AppState) -> ft.Control:
     game: BuilderTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")

@@ -16,6 +16,7 @@ import flet as ft
 from companion.games.monopoly_builder.table import Site
 from companion.ui import theme
 from companion.ui.components.layout import is_wide
+from companion.ui.flet_typed import memo
 
 EMPTY_FOUNDATION = "#D7CCC8"
 PENTHOUSE_RING = "#FFD600"
@@ -38,7 +39,7 @@ def grid_width(page_width: float | None, cols: int) -> int:
 
 
 @ft.component
-def _site(site: Site, size: int, picked: bool, tap: Callable[[int, int], None] | None):
+def _site(site: Site, size: int, picked: bool, tap: Callable[[int, int], None] | None) -> ft.Control:
     if site.kind == "none":
         body: ft.Control | None = None
         bg = "#FFFFFF"
@@ -66,19 +67,19 @@ def _site(site: Site, size: int, picked: bool, tap: Callable[[int, int], None] |
                         key=f"site-{site.cell}-{'tap' if tap is not None else 'view'}")
 
 
-SiteCell = ft.memo(_site)
+SiteCell = memo(_site)
 
 
 @ft.component
 def BuildingGrid(sites: tuple[tuple[Site, ...], ...], on_tap: Callable[[int, int], None] | None = None,
-                 picked: str = "", editing: bool = False):
+                 picked: str = "", editing: bool = False) -> ft.Control:
     """`sites`: the grid row by row; `on_tap(row, col)` when a foundation is tapped (every cell while
     `editing`; None: read-only); `picked`: the foundation chosen (ringed in black)."""
     cols = max((len(r) for r in sites), default=1)
     size = cell_size(ft.context.page.width, cols)
-    letters = ft.Row([ft.Container(width=14)] + [
+    letters = ft.Row([ft.Container(width=14), *(
         ft.Container(width=size, content=ft.Text(chr(65 + c), size=10, text_align=ft.TextAlign.CENTER))
-        for c in range(cols)], spacing=2, tight=True)
+        for c in range(cols))], spacing=2, tight=True)
     rows = [ft.Row([ft.Container(width=14, height=size, alignment=ft.Alignment.CENTER_RIGHT,
                                  content=ft.Text(str(r + 1), size=10))]
                    + [SiteCell(s, size, s.cell == picked, on_tap if (editing or s.kind != "none") else None)

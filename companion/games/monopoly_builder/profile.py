@@ -25,22 +25,23 @@ Every value carries a `confidence` (`rules_text`, `confirmed`, `inferred`, `plac
 placeholders let a game run out of the box and are meant to be edited to match the box (`table` marks a
 value the table entered).
 
-The editor API (`load_profile`, `validate_profile`, `set_value`, `set_space`, `set_floor_cost`,
-`toggle_foundation`, `save_profile`, `Profile.placeholders`) never mutates: each edit returns a new
-validated profile or raises `RulesDataError` with one sentence saying what is wrong.
+Loading, saving, validating and the edit API are the shared ones (`companion.rules.profile_io`, bound
+here as `PROFILE_IO`: `load_profile`, `validate_profile`, `save_profile`, `set_value`/`set_values`,
+`set_space`, `Profile.placeholders`), plus this box's own edits (`set_floor_cost`, `toggle_foundation`).
+No edit mutates: each returns a new validated profile or raises `RulesDataError` with one sentence saying
+what is wrong.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from companion.rules.errors import RulesDataError, first_validation_error
-from companion.rules.sourced import Confidence, Sourced, profile_path, read_profile_json, write_profile_json
+from companion.rules.errors import RulesDataError
+from companion.rules.profile_io import BoxAmounts, BoxProfile, ProfileIO, TrackOf, by_id
+from companion.rules.sourced import Confidence, Sourced
 
 SPACE_KINDS = ("go", "deed", "chance", "collect", "roll_for_resources", "steal", "free_parking", "jail",
                "go_to_jail")
@@ -51,12 +52,9 @@ FOUNDATION = "#"
 DICE_TOTALS = range(2, 13)
 
 
-class Amounts(BaseModel):
+class Amounts(BoxAmounts):
     """Sums of money (M)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    starting_cash: Sourced[int]
-    starting_bills: Sourced[dict[str, int]]
     go_salary: Sourced[int]
     jail_fee: Sourced[int]
     auction_start: Sourced[int]
@@ -65,13 +63,6 @@ class Amounts(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Amounts:
-        for name in type(self).model_fields:
-            value = getattr(self, name).value
-            if isinstance(value, int) and value < 0:
-                raise ValueError(f"the amount {name} is negative ({value})")
-        total = sum(int(d) * n for d, n in self.starting_bills.value.items())
-        if total != self.starting_cash.value:
-            raise ValueError(f"the starting bills add up to M{total}, not the starting cash M{self.starting_cash.value}")
         if self.auction_raise.value < 1 or self.auction_start.value < 1:
             raise ValueError("the auction's opening bid and least raise must be at least M1")
         return self
@@ -139,11 +130,8 @@ class Space(BaseModel):
     note: str = ""
 
 
-class Track(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    confidence: Confidence
-    note: str = ""
-    spaces: list[Space]
+class Track(TrackOf[Space]):
+    pass
 
 
 class FloorCost(BaseModel):
@@ -195,15 +183,9 @@ class BonusPoints(BaseModel):
     community: Sourced[int]
 
 
-class Profile(BaseModel):
+class Profile(BoxProfile):
     """Schema of `assets/profiles/monopoly_builder.json`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    label: str = ""
-    about: str = ""
-    min_players: int = Field(default=2, ge=1)
-    max_players: int = Field(default=4, ge=1)
     colours: Sourced[list[str]]
     tokens: Sourced[dict[str, str]]
     amounts: Amounts
@@ -326,19 +308,13 @@ class Profile(BaseModel):
 
     # ----- derived views used by the engine -----
     def deed(self, deed_id: str) -> Deed:
-        for d in self.deeds:
-            if d.id == deed_id:
-                return d
-        raise RulesDataError(f"there is no deed '{deed_id}'")
+        return by_id(self.deeds, deed_id, f"there is no deed '{deed_id}'")
 
     def deed_name(self, deed_id: str) -> str:
         return self.deed(deed_id).name.value
 
     def group(self, group_id: str) -> Group:
-        for g in self.groups:
-            if g.id == group_id:
-                return g
-        raise RulesDataError(f"there is no colour group '{group_id}'")
+        return by_id(self.groups, group_id, f"there is no colour group '{group_id}'")
 
     def group_deeds(self, group_id: str) -> list[str]:
         return [d.id for d in self.deeds if d.group.value == group_id]
@@ -361,10 +337,7 @@ class Profile(BaseModel):
         return next((i for i, s in enumerate(self.track.spaces) if s.kind == kind), None)
 
     def chance_card(self, card_id: str) -> ChanceCard:
-        for c in self.chance.cards:
-            if c.id == card_id:
-                return c
-        raise RulesDataError(f"there is no Chance card '{card_id}'")
+        return by_id(self.chance.cards, card_id, f"there is no Chance card '{card_id}'")
 
     def floor_cost(self, colour: str, floor: int) -> FloorCost:
         """What floor `floor` (1 = first; max_floors + 1 = the penthouse) costs the `colour` player."""
@@ -378,26 +351,6 @@ class Profile(BaseModel):
     def foundation_cells(self) -> list[str]:
         """Every foundation, named `A1` (column letter, row number), row by row."""
         return list(_foundation_cells(tuple(self.foundations.value)))
-
-    def placeholders(self) -> list[str]:
-        """Every value still marked placeholder (as `set_value` paths), for the app to ask the table to check."""
-        out: list[str] = []
-
-        def walk(node: object, path: str) -> None:
-            if isinstance(node, dict):
-                if "confidence" in node and node["confidence"] == "placeholder":
-                    out.append(path)
-                    if "value" in node:
-                        return
-                for key, child in node.items():
-                    walk(child, f"{path}.{key}" if path else key)
-            elif isinstance(node, list):
-                for i, child in enumerate(node):
-                    key = child.get("id", str(i)) if isinstance(child, dict) else str(i)
-                    walk(child, f"{path}.{key}")
-
-        walk(self.model_dump(mode="json"), "")
-        return out
 
 
 def _unique(ids: list[str], what: str) -> None:
@@ -418,86 +371,13 @@ def parse_cell(name: str) -> tuple[int, int]:
     return int(m.group(2)) - 1, ord(m.group(1).upper()) - ord("A")
 
 
-def validate_profile(data: object) -> Profile:
-    """A profile from parsed JSON, or `RulesDataError` saying in one sentence why it cannot be played."""
-    try:
-        return Profile.model_validate(data)
-    except ValidationError as exc:
-        raise RulesDataError(f"the board profile cannot be played: {first_validation_error(exc)}") from None
-
-
-def load_profile(name_or_path: str | Path = "monopoly_builder") -> Profile:
-    """A profile by name from `assets/profiles/`, or from a JSON file path."""
-    return validate_profile(read_profile_json(profile_path(name_or_path)))
-
-
-def save_profile(profile: Profile, path: str | Path) -> Path:
-    """Write the profile as JSON (validated again first, so a saved profile always loads)."""
-    data = profile.model_dump(mode="json")
-    validate_profile(data)
-    return write_profile_json(data, path)
-
-
-def _locate(data: dict[str, Any], path: str) -> tuple[Any, str | int]:
-    """The container and key that `path` ("deeds.oriental_avenue.price") names in the dumped profile.
-    A list item is addressed by its `id` (deeds, groups, Chance cards) or its index (track spaces)."""
-    parts = path.split(".")
-    node: Any = data
-    for i, part in enumerate(parts):
-        last = i == len(parts) - 1
-        if isinstance(node, dict):
-            if part not in node:
-                raise RulesDataError(f"the profile has no value '{path}' ('{part}' is not one of: "
-                                     f"{', '.join(map(str, node))})")
-            if last:
-                return node, part
-            node = node[part]
-        elif isinstance(node, list):
-            index = next((j for j, item in enumerate(node) if isinstance(item, dict) and item.get("id") == part), None)
-            if index is None and part.isdigit() and int(part) < len(node):
-                index = int(part)
-            if index is None:
-                raise RulesDataError(f"the profile has no value '{path}' (no item '{part}')")
-            if last:
-                return node, index
-            node = node[index]
-        else:
-            break
-    raise RulesDataError(f"the profile has no value '{path}'")
-
-
-def set_value(profile: Profile, path: str, value: object) -> Profile:
-    """Set one value, as read from the box (marked `table`): `set_value(p, "deeds.oriental_avenue.price", 100)`,
-    `"amounts.go_salary"`, `"groups.brown.points"`, `"chance.cards.dividend.amount"`, `"track.spaces.3.name"`.
-    A sourced value (`{"value", "confidence"}`) gets the new value and confidence `table`."""
-    data = profile.model_dump(mode="json")
-    container, key = _locate(data, path)
-    target = container[key]
-    if isinstance(target, dict) and "value" in target and "confidence" in target:
-        target["value"] = value
-        target["confidence"] = "table"
-    else:
-        container[key] = value
-        # A plain field of a track space or Chance card: that record is now the table's.
-        if isinstance(container, dict) and "confidence" in container and not isinstance(container["confidence"], dict):
-            container["confidence"] = "table"
-    return validate_profile(data)
-
-
-def set_space(profile: Profile, index: int, space: Space | None) -> Profile:
-    """Replace track space `index`; `index == len(track)` appends; `space=None` removes it."""
-    spaces = list(profile.track.spaces)
-    if not 0 <= index <= len(spaces) or (index == len(spaces) and space is None):
-        raise RulesDataError(f"track space {index} is out of range: the track has spaces 0-{len(spaces) - 1}")
-    if space is None:
-        spaces.pop(index)
-    elif index == len(spaces):
-        spaces.append(space)
-    else:
-        spaces[index] = space
-    data = profile.model_dump(mode="json")
-    data["track"]["spaces"] = [s.model_dump(mode="json") for s in spaces]
-    return validate_profile(data)
+PROFILE_IO = ProfileIO(Profile, "monopoly_builder", "the board profile cannot be played")
+validate_profile = PROFILE_IO.validate
+load_profile = PROFILE_IO.load
+save_profile = PROFILE_IO.save
+set_value = PROFILE_IO.set_value
+set_values = PROFILE_IO.set_values
+set_space = PROFILE_IO.set_track_space
 
 
 def set_floor_cost(profile: Profile, colour: str, floor: int, colours: dict[str, int], any_colour: int) -> Profile:
@@ -507,11 +387,9 @@ def set_floor_cost(profile: Profile, colour: str, floor: int, colours: dict[str,
     floors = profile.counts.max_floors.value + 1
     if not 1 <= floor <= floors:
         raise RulesDataError(f"floor {floor} does not exist: the floors are 1-{floors} ({floors} = the penthouse)")
-    data = profile.model_dump(mode="json")
-    card = data["reference_cards"][colour]
-    card["value"][floor - 1] = {"colours": {c: n for c, n in colours.items() if n}, "any": any_colour}
-    card["confidence"] = "table"
-    return validate_profile(data)
+    costs: list[object] = [cost.model_dump(mode="json") for cost in profile.reference_cards[colour].value]
+    costs[floor - 1] = {"colours": {c: n for c, n in colours.items() if n}, "any": any_colour}
+    return set_value(profile, f"reference_cards.{colour}", costs)
 
 
 def toggle_foundation(profile: Profile, cell: str) -> Profile:
@@ -527,10 +405,7 @@ def toggle_foundation(profile: Profile, cell: str) -> Profile:
         rows.append([])
     rows = [r + ["."] * (width - len(r)) for r in rows]
     rows[row][col] = "." if rows[row][col] == FOUNDATION else FOUNDATION
-    data = profile.model_dump(mode="json")
-    data["foundations"] = {"value": ["".join(r) for r in rows], "confidence": "table",
-                           "note": profile.foundations.note}
-    return validate_profile(data)
+    return set_value(profile, "foundations", ["".join(r) for r in rows])
 
 
 @functools.lru_cache(maxsize=64)

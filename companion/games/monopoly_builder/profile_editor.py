@@ -14,13 +14,23 @@ import flet as ft
 
 from companion.games.monopoly_builder.drafts import BuilderTab
 from companion.games.monopoly_builder.grid import BuildingGrid
+from companion.games.monopoly_builder.profile import (
+    CHANCE_EFFECTS,
+    PROFILE_IO,
+    Space,
+    cell_name,
+    set_floor_cost,
+    set_space,
+    toggle_foundation,
+)
 from companion.games.monopoly_builder.rules import VARIANT
 from companion.games.monopoly_builder.table import Site
 from companion.games.monopoly_builder.widgets import heading, resource_hex
-from companion.ui.board_profiles import TableProfileActions, saved_profile_file
+from companion.ui.board_profiles import saved_profile_file
 from companion.ui.components.choice import Choice
 from companion.ui.components.layout import side_by_side
 from companion.ui.models import AppState, plain
+from companion.ui.profile_editing import ProfileEditorActions
 
 PROFILE_FILE = "monopoly_builder.json"
 EDITOR_SCREEN = "builder_profile"
@@ -44,10 +54,7 @@ def profile_file() -> Path | None:
 
 def profile_actions(app: AppState) -> ProfileActions:
     """The tab's editor actions (one object per tab, so memoized cells keep the same tap)."""
-    tab: BuilderTab = app.local(VARIANT)
-    if tab.actions is None or tab.actions.app is not app:
-        tab.actions = ProfileActions(app)
-    return tab.actions  # type: ignore[no-any-return]
+    return ProfileActions.of(app)
 
 
 def _number(text: str) -> int | None:
@@ -55,40 +62,18 @@ def _number(text: str) -> int | None:
     return int(text) if text.lstrip("-").isdigit() else None
 
 
-class ProfileActions(TableProfileActions):
-    """The editor's taps for one tab: each changes the tab's profile through the rules' profile module."""
+class ProfileActions(ProfileEditorActions):
+    """The editor's taps for one tab: each changes the tab's profile through the shared edit API."""
 
     variant = VARIANT
     profile_file = PROFILE_FILE
+    profile_io = PROFILE_IO
+    editor_screen = EDITOR_SCREEN
     tab: BuilderTab
 
-    def load(self, path: Path | None = None) -> Any:
-        from companion.games.monopoly_builder.profile import load_profile
-
-        return load_profile(path) if path is not None else load_profile()
-
-    def store(self, profile: Any, path: Path) -> Path:
-        from companion.games.monopoly_builder.profile import save_profile
-
-        return save_profile(profile, path)
-
-    def open(self) -> None:
-        self.tab.profile = self.table_profile()
-        if not self.tab.edit_deed:
+    def on_open(self) -> None:
+        if not self.tab.edit_deed:  # the Title Deeds part opens on the first deed
             self.pick_deed(self.tab.profile.deeds[0].id, touch=False)
-        self.app.go(EDITOR_SCREEN)
-
-    def _edit(self, fn: Any, *args: Any, said: str = "Changed.", **kwargs: Any) -> bool:
-        from companion.rules.errors import RulesDataError
-
-        try:
-            self.tab.profile = fn(self.tab.profile, *args, **kwargs)
-        except (RulesDataError, ValueError) as exc:
-            self.app.fail(plain(exc) + " Nothing was changed.")
-            return False
-        self.app.say(said + " Save the profile to keep it for the next games.")
-        self.app.touch()
-        return True
 
     def pick_part(self, part: str) -> None:
         self.tab.editor_part = part
@@ -115,11 +100,9 @@ class ProfileActions(TableProfileActions):
 
     def set_deed(self) -> None:
         """Every field of the deed at once: all of them are applied, or none (the first problem is said)."""
-        from companion.games.monopoly_builder.profile import set_value
-
         deed = self.tab.edit_deed
         current = self.tab.profile.deed(deed)
-        changes: list[tuple[str, Any]] = []
+        changes: dict[str, Any] = {}
         for key, label in DEED_FIELDS:
             text = self.tab.deed_fields.get(key, "").strip()
             if key == "name":
@@ -134,21 +117,15 @@ class ProfileActions(TableProfileActions):
                                   "Nothing was changed.")
                     return
             if getattr(current, key).value != value:
-                changes.append((f"deeds.{deed}.{key}", value))
+                changes[f"deeds.{deed}.{key}"] = value
         for key in ("resource", "group"):
             value = self.tab.deed_fields.get(key, "")
             if value and value != getattr(current, key).value:
-                changes.append((f"deeds.{deed}.{key}", value))
+                changes[f"deeds.{deed}.{key}"] = value
         if not changes:
             self.app.say("The deed already says that.")
             return
-
-        def apply_all(profile: Any) -> Any:
-            for path, value in changes:
-                profile = set_value(profile, path, value)
-            return profile
-
-        if self._edit(apply_all, said=f"{self.tab.deed_fields['name']} changed."):
+        if self.set_values(changes, said=f"{self.tab.deed_fields['name']} changed."):
             self.pick_deed(deed, touch=False)
 
     # ----- floor costs
@@ -167,8 +144,6 @@ class ProfileActions(TableProfileActions):
         self.app.touch()
 
     def set_floor(self) -> None:
-        from companion.games.monopoly_builder.profile import set_floor_cost
-
         values: dict[str, int] = {}
         for key in [*self.tab.profile.colours.value, "any"]:
             n = _number(self.tab.floor_fields.get(key, "0") or "0")
@@ -178,23 +153,19 @@ class ProfileActions(TableProfileActions):
                 return
             values[key] = n
         anyn = values.pop("any")
-        self._edit(set_floor_cost, self.tab.edit_colour, self.tab.edit_floor, colours=values, any_colour=anyn,
+        self.edit(set_floor_cost, self.tab.edit_colour, self.tab.edit_floor, colours=values, any_colour=anyn,
                    said=f"The {self.tab.edit_colour} card's floor {self.tab.edit_floor} changed.")
 
     # ----- foundations
     def toggle(self, row: int, col: int) -> None:
-        from companion.games.monopoly_builder.profile import cell_name, toggle_foundation
-
-        self._edit(toggle_foundation, cell_name(row, col), said=f"Foundation {cell_name(row, col)} changed.")
+        self.edit(toggle_foundation, cell_name(row, col), said=f"Foundation {cell_name(row, col)} changed.")
 
     def grow(self, rows: int, cols: int) -> None:
         """Add a row or a column of cells to the grid (as non-foundations), to mark more foundations."""
-        from companion.games.monopoly_builder.profile import cell_name, toggle_foundation
-
         r, c = self.tab.profile.grid_size
         target = cell_name(r - 1 + rows, c - 1 + cols)
         # Toggling a cell outside the grid grows it; toggling it again leaves it a plain cell.
-        self._edit(lambda p: toggle_foundation(toggle_foundation(p, target), target), said="The grid grew.")
+        self.edit(lambda p: toggle_foundation(toggle_foundation(p, target), target), said="The grid grew.")
 
     # ----- track
     def pick_space(self, index: str) -> None:
@@ -214,14 +185,12 @@ class ProfileActions(TableProfileActions):
         self.app.touch()
 
     def set_space(self, remove: bool = False) -> None:
-        from companion.games.monopoly_builder.profile import Space, set_space
-
         index = _number(self.tab.edit_space)
         if index is None:
             self.app.fail("Type the number of the track space (0 is GO). Nothing was changed.")
             return
         if remove:
-            self._edit(set_space, index, None, said=f"Space {index} removed.")
+            self.edit(set_space, index, None, said=f"Space {index} removed.")
             return
         kind = self.tab.space_kind
         spaces = self.tab.profile.track.spaces
@@ -250,7 +219,7 @@ class ProfileActions(TableProfileActions):
         except ValueError as exc:
             self.app.fail(plain(exc))
             return
-        self._edit(set_space, index, space, said=f"Space {index} is now {space.name}.")
+        self.edit(set_space, index, space, said=f"Space {index} is now {space.name}.")
 
     def pick_space_deed(self, deed: str) -> None:
         self.tab.space_deed = deed
@@ -275,8 +244,6 @@ class ProfileActions(TableProfileActions):
 
     def set_card(self) -> None:
         """The card's text, effect, count and amount at once (all applied, or none)."""
-        from companion.games.monopoly_builder.profile import set_value
-
         card_id = self.tab.edit_card
         current = self.tab.profile.chance_card(card_id)
         f = self.tab.card_fields
@@ -288,17 +255,11 @@ class ProfileActions(TableProfileActions):
             return
         wanted = {"text": f.get("text", "").strip(), "effect": f.get("effect", current.effect), "count": count,
                   "amount": amount}
-        changes = [(f"chance.cards.{card_id}.{k}", v) for k, v in wanted.items() if getattr(current, k) != v]
+        changes = {f"chance.cards.{card_id}.{k}": v for k, v in wanted.items() if getattr(current, k) != v}
         if not changes:
             self.app.say("The card already says that.")
             return
-
-        def apply_all(profile: Any) -> Any:
-            for path, value in changes:
-                profile = set_value(profile, path, value)
-            return profile
-
-        self._edit(apply_all, said="Chance card changed.")
+        self.set_values(changes, said="Chance card changed.")
 
     # ----- other values
     def value_paths(self) -> list[tuple[str, str]]:
@@ -325,13 +286,11 @@ class ProfileActions(TableProfileActions):
         self.app.touch()
 
     def set_other(self) -> None:
-        from companion.games.monopoly_builder.profile import set_value
-
         n = _number(self.tab.value_text)
         if n is None:
             self.app.fail("Type the value as a number, like 200. Nothing was changed.")
             return
-        self._edit(set_value, self.tab.edit_value, n, said=f"{self.tab.edit_value} is now {n}.")
+        self.set_values({self.tab.edit_value: n}, said=f"{self.tab.edit_value} is now {n}.")
 
     # ----- keep
     def after_reset(self) -> None:
@@ -444,8 +403,6 @@ def _track_part(act: ProfileActions) -> list[ft.Control]:
 
 
 def _chance_part(act: ProfileActions) -> list[ft.Control]:
-    from companion.games.monopoly_builder.profile import CHANCE_EFFECTS
-
     tab, profile = act.tab, act.tab.profile
     if not tab.edit_card:
         act.pick_card_id(profile.chance.cards[0].id, touch=False)
@@ -486,7 +443,7 @@ def _values_part(act: ProfileActions) -> list[ft.Control]:
 
 
 @ft.component
-def ProfileEditor(app: AppState):
+def ProfileEditor(app: AppState) -> ft.Control:
     act = profile_actions(app)
     tab = act.tab
     if tab.profile is None:

@@ -4,6 +4,8 @@ defaults the README lists), the board profile (edited on its own screen); and th
 
 from __future__ import annotations
 
+from functools import partial
+
 import flet as ft
 
 from companion.games.monopoly_builder.drafts import BuilderTab
@@ -39,8 +41,13 @@ def pick_token(app: AppState, seat: int, colour: str, box: list[str]) -> None:
     app.touch()
 
 
+def _pick_setting(app: AppState, tab: BuilderTab, key: str, value: str) -> None:
+    tab.settings[key] = value
+    app.touch()
+
+
 @ft.component
-def BuilderSetupForm(app: AppState):
+def BuilderSetupForm(app: AppState) -> ft.Control:
     tab: BuilderTab = app.local(VARIANT)
     act = profile_actions(app)
     if tab.profile is None:
@@ -73,12 +80,12 @@ def BuilderSetupForm(app: AppState):
             ft.Text(f"{name}: {tokens.get(colours[i], colours[i])} ({colours[i]})" if i < len(colours) else name),
         ]))
         items.append(Choice(options, colours[i] if i < len(colours) else "",
-                            lambda c, i=i: pick_token(app, i, c, box)))
+                            partial(pick_token, app, i, box=box)))
     items.append(ft.Text("Table settings", weight=ft.FontWeight.BOLD))
     for key, options in SETTING_CHOICES.items():
         items.append(ft.Text(SETTING_TITLES[key], size=13))
         items.append(Choice(options, tab.settings.get(key, options[0][0]),
-                            lambda v, key=key: (tab.settings.__setitem__(key, v), app.touch())))
+                            partial(_pick_setting, app, tab, key)))
     placeholders = len(profile.placeholders())
     items.append(ft.Row([
         ft.Text(f"Board profile: deeds, track, floor costs, foundations ({placeholders} values still placeholders)."

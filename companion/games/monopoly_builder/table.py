@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.events import Event, GameLog, effective_events
+from companion.events import Event, GameLog
 from companion.games.monopoly_builder.legal import legal_moves
-from companion.games.monopoly_builder.profile import Profile, cell_name
+from companion.games.monopoly_builder.profile import Profile, cell_name, load_profile
 from companion.games.monopoly_builder.rules import (
     BANK,
     VARIANT,
@@ -52,8 +52,9 @@ from companion.games.monopoly_builder.rules import (
     new_state,
 )
 from companion.rules.errors import RulesError
-from companion.rules.ledger import Transaction, describe, money
-from companion.ui.table import PlayerInfo, TableBase, TableError, _plain_validation
+from companion.rules.ledger import Transaction, describe_transaction
+from companion.rules.money import money_prefixed
+from companion.ui.table import ChartPoint, PlayerInfo, TableBase, TableError, _plain_validation
 
 # The shell's token colours (setup screen buttons, player chips) for each resource colour of the box: the
 # box's yellow is drawn with the shell's amber. A shell colour the box does not have (blue, teal) takes the
@@ -141,15 +142,18 @@ class Site:
         return f"{self.cell} {self.owner} {self.height} floors" + (" with the penthouse" if self.penthouse else "")
 
 
+# The events after which a player's points may have changed: the end chart takes a point after each.
+CHART_EVENTS = frozenset({"build", "end_turn", "end_game", "start", "trade", "buy", "auction_end", "bankrupt",
+                          "mortgage", "unmortgage"})
+
+
 class BuilderTable(TableBase):
     """The game on the table: the engine's log, the seats, and one method per tap of the screens."""
 
     history_title = "Points over the game"
 
-    def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState]) -> None:
-        super().__init__(VARIANT, players, log)
-        self.turn_lines: list[str] = []
-        self._history: tuple[int, list[dict[str, int]]] | None = None
+    def __init__(self, players: list[PlayerInfo], log: GameLog[BuilderState], game_id: str | None = None) -> None:
+        super().__init__(VARIANT, players, log, game_id=game_id)
 
     # ----- what may be done now: only what the rules offer
     def legal(self) -> list[Event]:
@@ -212,7 +216,7 @@ class BuilderTable(TableBase):
         st = self.bstate
         held = st.resources[player]
         count = sum(held.values())
-        lines = [money(st.cash[player]), f"{count} chip{'' if count == 1 else 's'} " + " ".join(
+        lines = [money_prefixed(st.cash[player]), f"{count} chip{'' if count == 1 else 's'} " + " ".join(
             f"{n}{c[:1].upper()}" for c, n in held.items() if n)]
         if player in st.bankrupt:
             lines.append("bankrupt")
@@ -247,7 +251,7 @@ class BuilderTable(TableBase):
             assert move.deed is not None and move.amount is not None
             payer = payers.get((move.player, move.deed), "")
             sentence = (f"{payer} landed on {move.player}'s {self.deed_name(move.deed)}: {move.player} may ask "
-                        f"for {money(move.amount)} rent until the next player rolls, or it is lost.")
+                        f"for {money_prefixed(move.amount)} rent until the next player rolls, or it is lost.")
             out.append((move, sentence))
         return out
 
@@ -282,8 +286,8 @@ class BuilderTable(TableBase):
     def deed_line(self, deed: str) -> str:
         pr = self.profile
         group = pr.group(pr.deed(deed).group.value).name
-        return (f"{pr.deed_name(deed)} ({group}): price {money(pr.number(deed, 'price'))}, rent "
-                f"{money(pr.number(deed, 'rent'))} ({money(pr.number(deed, 'monopoly_rent'))} with the monopoly), gives 2 "
+        return (f"{pr.deed_name(deed)} ({group}): price {money_prefixed(pr.number(deed, 'price'))}, rent "
+                f"{money_prefixed(pr.number(deed, 'rent'))} ({money_prefixed(pr.number(deed, 'monopoly_rent'))} with the monopoly), gives 2 "
                 f"{pr.deed_resource(deed)} on a roll of {pr.number(deed, 'dice_number')}.")
 
     def least_bid(self) -> int:
@@ -371,11 +375,11 @@ class BuilderTable(TableBase):
         rich = [p for p in self.players if scores[p].billionaire]
         if s.billionaire:
             shared = " (shared: a tie)" if len(rich) > 1 else ""
-            bill = f"Billionaire Builder: the most cash, {money(s.cash)}{shared}: {s.billionaire}"
+            bill = f"Billionaire Builder: the most cash, {money_prefixed(s.cash)}{shared}: {s.billionaire}"
         elif st.cash[player] == most_cash:
-            bill = f"Billionaire Builder: nobody (a tie for the most cash, {money(most_cash)}): 0"
+            bill = f"Billionaire Builder: nobody (a tie for the most cash, {money_prefixed(most_cash)}): 0"
         else:
-            bill = f"Billionaire Builder: not {player} ({money(s.cash)}; the most is {money(most_cash)}): 0"
+            bill = f"Billionaire Builder: not {player} ({money_prefixed(s.cash)}; the most is {money_prefixed(most_cash)}): 0"
         size = s.community_size
         group = ("no buildings" if size == 0 else "1 building" if size == 1 else f"{size} buildings side by side")
         largest = max(scores[p].community_size for p in self.players)
@@ -398,23 +402,11 @@ class BuilderTable(TableBase):
         scores = self.bstate.scores()
         return sorted(self.players, key=lambda p: (-scores[p].total, -scores[p].cash))
 
-    def history(self) -> list[dict[str, int]]:
-        """Each player's points after every turn's events in force, folded again through the engine (a
-        few milliseconds per hundred events); repeated values are dropped. Kept until the log changes."""
-        if self._history is not None and self._history[0] == len(self.log.events):
-            return self._history[1]
-        state = new_state()
-        out: list[dict[str, int]] = []
-        for event in effective_events(self.log.events):
-            state.apply(event)
-            if getattr(event, "type", "") not in ("build", "end_turn", "end_game", "start", "trade", "buy",
-                                                  "auction_end", "bankrupt", "mortgage", "unmortgage"):
-                continue
-            point = {p: s.total for p, s in state.scores().items()}
-            if not out or out[-1] != point:
-                out.append(point)
-        self._history = (len(self.log.events), out)
-        return out
+    def history(self) -> list[ChartPoint]:
+        """Each player's points after every event in force that can change them, folded again through the
+        engine; repeated values are dropped."""
+        return self.replayed_history(new_state, lambda state: {p: s.total for p, s in state.scores().items()},
+                                     after=lambda event: getattr(event, "type", "") in CHART_EVENTS)
 
     def ledger_lines(self, last: int = 20) -> list[str]:
         return [describe_transaction(t) for t in self.bstate.ledger[-last:]]
@@ -433,16 +425,8 @@ class BuilderTable(TableBase):
         return lines
 
     # ----- changing the game
-    def _do(self, fn: Any, *args: Any) -> None:
-        before = self.log.state
-        super()._do(fn, *args)
-        after = self.log.state
-        if after is not before:
-            self.turn_lines = changes(before, after)
-
-    def undo(self) -> None:
-        super().undo()
-        self.turn_lines = ["The last action was undone."]
+    def narrate(self, before: BuilderState, after: BuilderState) -> list[str]:
+        return changes(before, after)
 
     def _mover(self) -> str:
         p = self.bstate.mover
@@ -453,18 +437,8 @@ class BuilderTable(TableBase):
     def roll(self, a: int, b: int) -> None:
         self.push(Roll(player=self._mover(), dice=(a, b)))
 
-    def roll_app(self) -> str:
-        dice = app_roll()
-        self.roll(*dice)
-        return f"The app rolled {dice_text(dice)}."
-
     def resource_roll(self, a: int, b: int) -> None:
         self.push(ResourceRoll(player=self._mover(), dice=(a, b)))
-
-    def resource_roll_app(self) -> str:
-        dice = app_roll()
-        self.resource_roll(*dice)
-        return f"The app rolled {dice_text(dice)} for resources."
 
     def jail_pay(self) -> None:
         self.push(JailPay(player=self._mover()))
@@ -553,10 +527,13 @@ class BuilderTable(TableBase):
                 raise TableError("End the turn first: " + self.waiting_for())
             self.push(Roll(player=nxt, dice=(a, b)))
 
-    def end_and_roll_app(self) -> str:
+    def rolled_by_app(self, entered: Callable[[BuilderTable, int, int], None]) -> str:
+        """The table lets the app roll: two dice for `entered` (`roll`, `resource_roll`, `end_and_roll`),
+        recorded as if tapped in, and what the app rolled, in words."""
         dice = app_roll()
-        self.end_and_roll(*dice)
-        return f"The app rolled {dice_text(dice)}."
+        entered(self, *dice)
+        purpose = " for resources" if entered is BuilderTable.resource_roll else ""
+        return f"The app rolled {dice_text(dice)}{purpose}."
 
     def end_game(self) -> None:
         self.push(EndGame())
@@ -583,7 +560,7 @@ CARD_NAMES = {"get_out_of_jail": "Get Out of Jail Free", "forced_trade": "FORCED
 
 
 def bundle_text(table: BuilderTable, bundle: Bundle) -> str:
-    parts = [money(bundle.cash)] if bundle.cash else []
+    parts = [money_prefixed(bundle.cash)] if bundle.cash else []
     if any(bundle.resources.values()):
         parts.append(chips_text(bundle.resources))
     parts += [table.deed_name(d) for d in bundle.deeds]
@@ -604,13 +581,6 @@ def suggest_payment(named: Mapping[str, int], any_count: int, hand: Mapping[str,
     return {c: n for c, n in paid.items() if n}
 
 
-ACCOUNT_NAMES = {BANK: "the Bank"}
-
-
-def describe_transaction(t: Transaction) -> str:
-    return describe(t, ACCOUNT_NAMES, bank=BANK)
-
-
 def changes(before: BuilderState, after: BuilderState) -> list[str]:
     """What one action did, in the engine's order: its notes, then the money that moved that no note has
     already told (a purchase, a rent, a mortgage is said once: 'Ann buys Oriental Avenue for M100')."""
@@ -623,7 +593,7 @@ def changes(before: BuilderState, after: BuilderState) -> list[str]:
 def _told(t: Transaction, notes: list[str]) -> bool:
     """A note of the same action names this payment: its amount and the players in it."""
     players = [a for a in (t.payer, t.payee) if a != BANK]
-    return any(money(t.amount) in n and all(p in n for p in players) for n in notes)
+    return any(money_prefixed(t.amount) in n and all(p in n for p in players) for n in notes)
 
 
 def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_builder",
@@ -633,8 +603,6 @@ def new_builder(players: list[PlayerInfo], profile: Profile | str = "monopoly_bu
     chosen = {**DEFAULT_SETTINGS, **(settings or {})}
     names = [p.name.strip() for p in players]
     try:
-        from companion.games.monopoly_builder.profile import load_profile
-
         prof = profile if isinstance(profile, Profile) else load_profile(profile)
         colours = box_colours([p.colour for p in players], list(prof.colours.value))
         log = new_game(list(zip(names, colours)), prof, dice=chosen["dice"], bonus_tie=chosen["bonus_tie"],
@@ -652,9 +620,7 @@ def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> BuilderTa
     log: GameLog[BuilderState] = GameLog(new_state, events)
     st = log.state
     seats = [PlayerInfo(p, SHELL_COLOUR.get(st.colour_of(p), "grey")) for p in st.players]
-    game = BuilderTable(seats, log)
-    game.id = game_id
-    return game
+    return BuilderTable(seats, log, game_id=game_id)
 
 
 __all__ = ["BuilderTable", "Site", "app_roll", "box_colours", "changes", "chips_text", "dice_text", "new_builder",

@@ -7,6 +7,8 @@ refusing one they do not allow with a sentence, and nothing changes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from companion.games.monopoly_builder.drafts import BuilderTab, TradeSide
@@ -15,6 +17,14 @@ from companion.games.monopoly_builder.table import CARD_NAMES, BuilderTable, chi
 from companion.games.monopoly_builder.widgets import chip_stepper, chips_row, heading
 from companion.ui.components.choice import Choice
 from companion.ui.models import AppState
+
+
+def _pick(app: AppState, tab: BuilderTab, draft_field: str) -> Callable[[str], None]:
+    """A `Choice`'s pick: kept in the tab's draft (`draft_field` of `BuilderTab`), then the screen redrawn."""
+    def pick(value: str) -> None:
+        setattr(tab, draft_field, value)
+        app.touch()
+    return pick
 
 
 def _after(app: AppState, tab: BuilderTab) -> None:
@@ -42,9 +52,9 @@ def bank_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     return [
         heading(f"Trade {rate} for 1 with the Bank"),
         ft.Row([ft.Text("Give", size=13), Choice([(c, f"{rate} {c}") for c in can_give], give,
-                                                  lambda v: (setattr(tab, "give", v), app.touch()))], wrap=True),
+                                                  _pick(app, tab, "give"))], wrap=True),
         ft.Row([ft.Text("Take", size=13), Choice([(c, f"1 {c}") for c in takes], take,
-                                                  lambda v: (setattr(tab, "take", v), app.touch()))], wrap=True),
+                                                  _pick(app, tab, "take"))], wrap=True),
         ft.OutlinedButton(f"Trade {rate} {give} for 1 {take}", on_click=lambda e: record()),
     ]
 
@@ -70,7 +80,7 @@ def free_parking_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         heading(f"Free Parking: any {need} resources for 1 of another colour"),
         chip_stepper("parking", st.colours, tab.parking, st.resources[p], app.touch),
         ft.Row([ft.Text("Take", size=13), Choice([(c, f"1 {c}") for c in takes], take,
-                                                  lambda v: (setattr(tab, "take", v), app.touch()))], wrap=True),
+                                                  _pick(app, tab, "take"))], wrap=True),
         ft.OutlinedButton(f"Trade {chips_text(given)} for 1 {take}" if ok
                           else f"Choose {need} resources to give", on_click=lambda e: record(), disabled=not ok),
     ]
@@ -95,11 +105,11 @@ def forced_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
 
     return [
         heading("FORCED TRADE! card"),
-        Choice([(o, o) for o in others], target, lambda v: (setattr(tab, "forced_target", v), app.touch())),
+        Choice([(o, o) for o in others], target, _pick(app, tab, "forced_target")),
         ft.Row([ft.Text(f"{p} gives", size=13), Choice([(c, c) for c in mine], give,
-                                                       lambda v: (setattr(tab, "give", v), app.touch()))], wrap=True),
+                                                       _pick(app, tab, "give"))], wrap=True),
         ft.Row([ft.Text(f"{target} gives", size=13), Choice([(c, c) for c in theirs], take,
-                                                             lambda v: (setattr(tab, "take", v), app.touch()))],
+                                                             _pick(app, tab, "take"))],
                wrap=True),
         ft.OutlinedButton(f"Force {target} to swap 1 {take} for 1 {give}", on_click=lambda e: record()),
     ]

@@ -8,6 +8,8 @@ now (`BuilderTable.offered`, from `legal.legal_moves`); every tap is one engine 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from companion.games.monopoly_builder.dice import DicePad
@@ -71,8 +73,8 @@ def rent_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         out.append(ft.Semantics(identifier=f"rent-{move.deed}", content=ft.Container(
             bgcolor="#E3F2FD", padding=8, border_radius=6, content=ft.Column([
                 ft.Text(sentence, size=13),
-                ft.FilledButton(f"{move.player} asks for {theme.money(move.amount)}",
-                                on_click=lambda e, d=move.deed: app.do("ask_rent", d)),
+                ft.FilledButton(f"{move.player} asks for {theme.money_prefixed(move.amount)}",
+                                on_click=lambda e, d=move.deed: app.do(BuilderTable.ask_rent, d)),
             ], spacing=4, tight=True))))
     return out
 
@@ -102,7 +104,7 @@ def token_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         app.touch()
 
     def record(space: int) -> None:
-        app.do("correct_token", who, space)
+        app.do(BuilderTable.correct_token, who, space)
         if not app.error:
             tab.token_open = False
 
@@ -123,23 +125,24 @@ def debt_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     p = d.debtor
     free = [m.deed for m in game.offered(Mortgage) if m.player == p]
     items: list[ft.Control] = [ft.Text(
-        f"{p} owes {theme.money(d.amount)} to {'the Bank' if d.creditor == 'bank' else d.creditor} ({d.reason}) and "
-        f"has {theme.money(st.cash[p])}: mortgage deeds or trade (Bank screen) to raise it.",
+        f"{p} owes {theme.money_prefixed(d.amount)} to {'the Bank' if d.creditor == 'bank' else d.creditor} ({d.reason}) and "
+        f"has {theme.money_prefixed(st.cash[p])}: mortgage deeds or trade (Bank screen) to raise it.",
         color="#B71C1C", weight=ft.FontWeight.BOLD)]
     items.append(ft.Row([ft.OutlinedButton(
-        f"Mortgage {game.deed_name(x)} (+{theme.money(game.profile.number(x, 'mortgage'))})",
-        on_click=lambda e, x=x: app.do("mortgage", p, x)) for x in free], wrap=True, spacing=4, run_spacing=4))
+        f"Mortgage {game.deed_name(x)} (+{theme.money_prefixed(game.profile.number(x, 'mortgage'))})",
+        on_click=lambda e, x=x: app.do(BuilderTable.mortgage, p, x)) for x in free], wrap=True, spacing=4, run_spacing=4))
     if game.offered(Bankrupt):
-        items.append(ft.FilledButton(f"{p} declares bankruptcy", on_click=lambda e: app.do("bankrupt", p)))
+        items.append(ft.FilledButton(f"{p} declares bankruptcy", on_click=lambda e: app.do(BuilderTable.bankrupt, p)))
     return items
 
 
-def _dice(app: AppState, game: BuilderTable, action: str, label: str,
+def _dice(app: AppState, game: BuilderTable, entered: Callable[[BuilderTable, int, int], None], label: str,
           legend: str = "doubles: roll again (three in a row: Jail)") -> ft.Control:
-    """The two dice: tapped in (one tap) or rolled by the app, as the table chose at setup."""
+    """The two dice for `entered`: tapped in (one tap) or rolled by the app, as the table chose at setup."""
     if game.settings.dice == "rolled":
-        return ft.FilledButton(label, icon=ft.Icons.CASINO, on_click=lambda e: app.do(action + "_app"))
-    return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(action, a, b), False, legend)
+        return ft.FilledButton(label, icon=ft.Icons.CASINO, on_click=lambda e: app.do(BuilderTable.rolled_by_app,
+                                                                                       entered))
+    return DicePad(f"{label}: tap the two dice as they fell.", lambda a, b: app.do(entered, a, b), False, legend)
 
 
 def discard_panel(app: AppState, game: BuilderTable, p: str) -> list[ft.Control]:
@@ -152,7 +155,7 @@ def discard_panel(app: AppState, game: BuilderTable, p: str) -> list[ft.Control]
     picked = {c: n for c, n in tab.discard.items() if n}
 
     def discard() -> None:
-        app.do("discard", dict(tab.discard))
+        app.do(BuilderTable.discard, dict(tab.discard))
         _then(app, tab)
 
     return [
@@ -180,15 +183,16 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             out.append(ft.Text(f"{p} is in Jail (roll {st.jail[p] + 1} of 3 for doubles).", weight=ft.FontWeight.BOLD))
             row: list[ft.Control] = []
             if game.offered(JailPay):
-                row.append(ft.OutlinedButton(f"Pay {theme.money(fee)} and roll", on_click=lambda e: app.do("jail_pay")))
+                row.append(ft.OutlinedButton(f"Pay {theme.money_prefixed(fee)} and roll", on_click=lambda e: app.do(BuilderTable.jail_pay)))
             if game.offered(JailCard):
-                row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do("jail_card")))
+                row.append(ft.OutlinedButton("Use Get Out of Jail Free", on_click=lambda e: app.do(BuilderTable.jail_card)))
             out.append(ft.Row(row, wrap=True))
             if game.offered(Roll):
-                out.append(_dice(app, game, "roll", f"Or {p} rolls for doubles", "doubles: out of Jail and move"))
+                out.append(_dice(app, game, BuilderTable.roll, f"Or {p} rolls for doubles",
+                                 "doubles: out of Jail and move"))
             return out
         if game.offered(Roll):
-            out.append(_dice(app, game, "roll", f"{p} rolls"))
+            out.append(_dice(app, game, BuilderTable.roll, f"{p} rolls"))
         return out
     if phase == "buy":
         deed = game.deed_here()
@@ -196,9 +200,9 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         price = game.profile.number(deed, "price")
         row = []
         if game.offered(Buy):
-            row.append(ft.FilledButton(f"Buy for {theme.money(price)}", on_click=lambda e: app.do("buy")))
+            row.append(ft.FilledButton(f"Buy for {theme.money_prefixed(price)}", on_click=lambda e: app.do(BuilderTable.buy)))
         if game.offered(Auction):
-            row.append(ft.OutlinedButton("Auction it", on_click=lambda e: app.do("auction")))
+            row.append(ft.OutlinedButton("Auction it", on_click=lambda e: app.do(BuilderTable.auction)))
         why = [] if game.offered(Buy) else [ft.Text(game.why_not(Buy(player=p)), size=12, italic=True)]
         return [ft.Semantics(identifier="deed", content=ft.Text(game.deed_line(deed), size=13)), *why,
                 ft.Row(row, wrap=True)]
@@ -207,13 +211,13 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     if phase == "chance":
         return [heading(f"{p} draws a Chance card: tap the one drawn"),
                 ft.Column([ft.Semantics(identifier=f"chance-{cid}", content=ft.OutlinedButton(
-                    text, on_click=lambda e, cid=cid: app.do("chance", cid)))
+                    text, on_click=lambda e, cid=cid: app.do(BuilderTable.chance, cid)))
                     for cid, text in game.drawable_cards()], spacing=4)]
     if phase == "resource_roll":
         if not game.offered(ResourceRoll):
             return []
         return [heading(f"{p} rolls for resources"), ft.Text(game.chart_line(), size=12),
-                _dice(app, game, "resource_roll", "Roll for Resources", "only the total counts here")]
+                _dice(app, game, BuilderTable.resource_roll, "Roll for Resources", "only the total counts here")]
     if phase == "steal":
         rows: list[ft.Control] = [heading(f"{p} steals 1 resource: tap whose and which")]
         by_target: dict[str, list[str]] = {}
@@ -226,10 +230,10 @@ def step_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
                 by_target.setdefault(m.target, []).append(m.resource)
         for o, colours in by_target.items():
             rows.append(ft.Row([ft.Text(o, width=60, weight=ft.FontWeight.BOLD)] + [
-                ft.OutlinedButton(f"{c} from {o}", on_click=lambda e, o=o, c=c: app.do("steal", o, c))
+                ft.OutlinedButton(f"{c} from {o}", on_click=lambda e, o=o, c=c: app.do(BuilderTable.steal, o, c))
                 for c in colours], wrap=True, spacing=4, run_spacing=4))
         if nothing:
-            rows.append(ft.TextButton("Steal nothing", on_click=lambda e: app.do("steal", None, None)))
+            rows.append(ft.TextButton("Steal nothing", on_click=lambda e: app.do(BuilderTable.steal, None, None)))
         return rows
     if phase == "act":
         return act_panel(app, game)
@@ -249,24 +253,24 @@ def auction_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         if text and not text.isdigit():
             app.fail("Type the bid as a number of M, like 25 (or leave it empty for the least bid).")
             return
-        app.do("bid", player, int(text) if text else least)
+        app.do(BuilderTable.bid, player, int(text) if text else least)
         if not app.error:
             tab.bid = ""
 
-    high = (f"{a.high_bidder} bids {theme.money(a.high_bid)}." if a.high_bidder else "No bid yet.")
-    close = (f"Sold to {a.high_bidder} for {theme.money(a.high_bid)}" if a.high_bidder
+    high = (f"{a.high_bidder} bids {theme.money_prefixed(a.high_bid)}." if a.high_bidder else "No bid yet.")
+    close = (f"Sold to {a.high_bidder} for {theme.money_prefixed(a.high_bid)}" if a.high_bidder
              else "Nobody bids: it stays with the Bank")
     return [
         heading(f"Auction of {name}"),
         ft.Semantics(identifier="auction", content=ft.Text(
-            f"{high} Next bid at least {theme.money(least)} (from {theme.money(game.profile.amounts.auction_start.value)}, "
-            f"raises of {theme.money(game.profile.amounts.auction_raise.value)} or more), in any order.", size=13)),
+            f"{high} Next bid at least {theme.money_prefixed(least)} (from {theme.money_prefixed(game.profile.amounts.auction_start.value)}, "
+            f"raises of {theme.money_prefixed(game.profile.amounts.auction_raise.value)} or more), in any order.", size=13)),
         ft.TextField(label="Bid (M)", value=tab.bid, width=140, dense=True, hint_text=str(least),
                      on_change=lambda e: setattr(tab, "bid", e.control.value)),
-        ft.Text(f"Empty = {theme.money(least)}. Who bids:", size=12),
+        ft.Text(f"Empty = {theme.money_prefixed(least)}. Who bids:", size=12),
         ft.Row([ft.OutlinedButton(f"{b} bids", on_click=lambda e, b=b: bid(b))
                 for b in game.bidders() if b != a.high_bidder], wrap=True, spacing=4),
-        *([ft.FilledButton(close, on_click=lambda e: app.do("close_auction"))] if game.offered(AuctionEnd) else []),
+        *([ft.FilledButton(close, on_click=lambda e: app.do(BuilderTable.close_auction))] if game.offered(AuctionEnd) else []),
     ]
 
 
@@ -285,16 +289,16 @@ def act_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     elif p in st.jail:
         out.append(ft.Text(f"{p} is in Jail: no building this turn.", size=13, italic=True))
     if game.offered(EndTurn):
-        out.append(ft.FilledButton("End turn", icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do("end_turn")))
+        out.append(ft.FilledButton("End turn", icon=ft.Icons.SKIP_NEXT, on_click=lambda e: app.do(BuilderTable.end_turn)))
     if game.offered(Discard):  # doubles, with more than the hand limit: the discard begins the next turn
         out += discard_panel(app, game, p)
     elif st.rolls_again() and game.offered(Roll) and not app.local(VARIANT).site:  # doubles: the next roll is the next turn
-        out.append(_dice(app, game, "roll", f"{p} rolls again (doubles)"))
+        out.append(_dice(app, game, BuilderTable.roll, f"{p} rolls again (doubles)"))
     nxt = game.next_roller()
     if nxt is not None and not app.local(VARIANT).site:  # while a floor is being paid, the build comes first
         # One tap for an ordinary turn: the next roll ends this turn (after the rent, trades and building).
         what = f"or {nxt} rolls again now" if nxt == p else f"or {nxt} rolls now (ends {p}'s turn)"
-        out.append(_dice(app, game, "end_and_roll", what[:1].upper() + what[1:]))
+        out.append(_dice(app, game, BuilderTable.end_and_roll, what[:1].upper() + what[1:]))
     return out
 
 
@@ -315,10 +319,14 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     what = "the penthouse" if floor > top else f"floor {floor}"
 
     def build() -> None:
-        app.do("build", tab.site, dict(tab.pay))
+        app.do(BuilderTable.build, tab.site, dict(tab.pay))
         _then(app, tab)
         if not app.error and game.finished:
             app.go("builder_end")  # the penthouse: straight to the score
+
+    def cancel() -> None:
+        tab.clear_turn()
+        app.touch()
 
     return [ft.Semantics(identifier="build", content=ft.Container(
         bgcolor="#EDE7F6", padding=8, border_radius=6, content=ft.Column([
@@ -327,7 +335,7 @@ def build_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
             chip_stepper("pay", st.colours, tab.pay, st.resources[p], app.touch),
             ft.Row([ft.FilledButton(f"Build {what} on {tab.site}", on_click=lambda e: build(),
                                     disabled=paying not in offered),
-                    ft.TextButton("Cancel", on_click=lambda e: (tab.clear_turn(), app.touch()))], wrap=True),
+                    ft.TextButton("Cancel", on_click=lambda e: cancel())], wrap=True),
         ], spacing=4, tight=True)))]
 
 
@@ -362,7 +370,7 @@ def grid_panel(app: AppState, game: BuilderTable, interactive: bool) -> list[ft.
 
 
 @ft.component
-def BuilderTurn(app: AppState):
+def BuilderTurn(app: AppState) -> ft.Control:
     game: BuilderTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")

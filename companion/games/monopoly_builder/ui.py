@@ -27,7 +27,7 @@ FOLLOW_TEXT_MIN = 220
 
 
 @ft.component
-def BuilderFollower(app: AppState):
+def BuilderFollower(app: AppState) -> ft.Control:
     """What a watching phone shows under the shell's status line: the roll and its hand-out, what just
     happened, everyone's resources, tokens and deeds, the building grid; the score once it is over."""
     game: BuilderTable | None = app.game

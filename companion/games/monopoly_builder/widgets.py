@@ -4,6 +4,7 @@ counter with minus/plus taps (discards, payments, trades), a heading, a boxed li
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 
 import flet as ft
 
@@ -32,7 +33,7 @@ def heading(text: str) -> ft.Control:
 
 
 def boxed(identifier: str, lines: list[str], bg: str = "#F1F8E9", bold_first: bool = False) -> ft.Control:
-    texts = [ft.Text(line, size=13, weight=ft.FontWeight.BOLD if bold_first and i == 0 else ft.FontWeight.NORMAL)
+    texts: list[ft.Control] = [ft.Text(line, size=13, weight=ft.FontWeight.BOLD if bold_first and i == 0 else ft.FontWeight.NORMAL)
              for i, line in enumerate(lines)]
     return ft.Semantics(identifier=identifier, content=ft.Container(
         bgcolor=bg, padding=8, border_radius=6, content=ft.Column(texts, spacing=2, tight=True)))
@@ -62,7 +63,7 @@ def chip_stepper(ident: str, colours: list[str], draft: dict[str, int], limit: M
             continue  # a colour the player does not hold: nothing to choose
         rows.append(ft.Row([
             ft.Container(width=78, content=chip(c, draft.get(c, 0))),
-            tap_box(f"{ident}-{c}-minus", f"one {c} less", ft.Icons.REMOVE, lambda c=c: step(c, -1)),
-            tap_box(f"{ident}-{c}-plus", f"one {c} more", ft.Icons.ADD, lambda c=c: step(c, 1)),
+            tap_box(f"{ident}-{c}-minus", f"one {c} less", ft.Icons.REMOVE, partial(step, c, -1)),
+            tap_box(f"{ident}-{c}-plus", f"one {c} more", ft.Icons.ADD, partial(step, c, 1)),
         ] + ([ft.Text(f"has {limit.get(c, 0)}", size=12)] if limit is not None else []), spacing=4, tight=True))
     return ft.Column(rows or [ft.Text("No resources.", size=12, italic=True)], spacing=2, tight=True)

@@ -1,4 +1,4 @@
-"""Monopoly Deal: the rules and bookkeeping (`rules.py`), the deck as validated data (`deck.py`,
+"""Monopoly Deal: the rules and bookkeeping (the `rules` package), the deck as validated data (`deck.py`,
 `assets/decks/monopoly_deal.json`), the table around them (`table.py`) and its screens (`ui.py`...)."""
 
 from companion.games.monopoly_deal import rules

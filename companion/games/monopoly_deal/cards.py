@@ -134,7 +134,7 @@ def status_line(game: DealTable) -> ft.Control:
 
 
 @ft.component
-def DealFollower(app: AppState):
+def DealFollower(app: AppState) -> ft.Control:
     """What a watching phone shows: whose move, the Just Say No chain, every player's side, the story."""
     game: DealTable = app.game
     items: list[ft.Control] = [status_line(game)]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import flet as ft
@@ -71,7 +72,7 @@ def _key(value: Any) -> str:
 
 
 @ft.component
-def DealSetupForm(app: AppState):
+def DealSetupForm(app: AppState) -> ft.Control:
     tab: DealTab = app.local(VARIANT)
     rules = tab.house_rules()
     changed = sum(1 for name, _, _ in HOUSE_RULES if getattr(rules, name) != getattr(HouseRules(), name))
@@ -95,7 +96,7 @@ def DealSetupForm(app: AppState):
         for name, question, options in HOUSE_RULES:
             items.append(ft.Text(question, size=13, weight=ft.FontWeight.BOLD))
             items.append(Choice([(_key(v), label) for v, label in options], _key(getattr(rules, name)),
-                                lambda k, n=name, o=options: pick(n, o, k)))
+                                partial(pick, name, options)))
     return ft.Column(items, spacing=6)
 
 

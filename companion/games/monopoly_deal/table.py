@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.events import Event, GameLog, effective_events
+from companion.events import Event, GameLog
 from companion.games.monopoly_deal.deck import Card
 from companion.games.monopoly_deal.legal import hand_faces, legal_moves
 from companion.games.monopoly_deal.rules import (
@@ -46,11 +46,11 @@ from companion.games.monopoly_deal.rules import (
     Rent,
     SlyDeal,
     Start,
-    money,
     new_game,
     new_state,
 )
-from companion.ui.table import PlayerInfo, TableBase, TableError
+from companion.rules.money import money_millions
+from companion.ui.table import ChartPoint, PlayerInfo, TableBase, TableError, stored_seats
 
 E = TypeVar("E", bound=Event)
 # The events that put a card from the hand down as a play (what the card picker offers faces for).
@@ -116,8 +116,8 @@ class BoardView:
 class DealTable(TableBase):
     """The game on the table: its log and the taps that change it."""
 
-    def __init__(self, players: list[PlayerInfo], log: GameLog[DealState]) -> None:
-        super().__init__(VARIANT, players, log)
+    def __init__(self, players: list[PlayerInfo], log: GameLog[DealState], game_id: str | None = None) -> None:
+        super().__init__(VARIANT, players, log, game_id=game_id)
 
     @property
     def st(self) -> DealState:
@@ -141,7 +141,7 @@ class DealTable(TableBase):
     def chip_lines(self, player: str) -> list[str]:
         st = self.st
         sets = len(st.complete_colours(player))
-        return [f"Bank {money(st.bank_total(player))}", f"Hand {st.hands.get(player, 0)}",
+        return [f"Bank {money_millions(st.bank_total(player))}", f"Hand {st.hands.get(player, 0)}",
                 f"Sets {sets} of {st.limits.sets_to_win}"]
 
     def status(self) -> str:
@@ -156,7 +156,7 @@ class DealTable(TableBase):
             return f"{w.player}'s turn: {self.st.plays_left} of {self.st.limits.plays_per_turn} plays left."
         if w.kind == "answer" and w.amount > 0 and w.player == w.target and not len(w.chain) % 2:
             no = " or says Just Say No" if w.may_say_no else ""
-            return f"{w.player} pays {w.actor} {money(w.amount)}{no}."
+            return f"{w.player} pays {w.actor} {money_millions(w.amount)}{no}."
         text = w.sentence
         return text[:1].upper() + text[1:] + "."
 
@@ -268,11 +268,11 @@ class DealTable(TableBase):
         if p.kind == "rent":
             doubled = "" if len(p.cards) == 1 else " (doubled)" if len(p.cards) == 2 else \
                 f" (x{2 ** (len(p.cards) - 1)})"
-            return f"{actor} charges {target} {money(c.amount)} rent for {self.colour_name(p.colour or '')}{doubled}."
+            return f"{actor} charges {target} {money_millions(c.amount)} rent for {self.colour_name(p.colour or '')}{doubled}."
         if p.kind == "debt_collector":
-            return f"{actor} plays Debt Collector: {target} owes {money(c.amount)}."
+            return f"{actor} plays Debt Collector: {target} owes {money_millions(c.amount)}."
         if p.kind == "birthday":
-            return f"It's {actor}'s birthday: {target} owes {money(c.amount)}."
+            return f"It's {actor}'s birthday: {target} owes {money_millions(c.amount)}."
         if p.kind == "sly_deal" and p.take:
             return f"{actor} plays Sly Deal on {target}: takes {self.card_name(p.take)}."
         if p.kind == "forced_deal" and p.take and p.give:
@@ -293,9 +293,9 @@ class DealTable(TableBase):
                 known = self.st.deck is not None and colour in self.st.deck.colour_ids
                 reason = f"{word} for {self.colour_name(colour) if known else colour}"
             cards = ", ".join(self.card_name(c) for c in pay.cards) or "nothing"
-            extra = (f"; {money(pay.value - pay.owed)} over, no change" if pay.value > pay.owed else "") + \
-                (f"; {money(pay.forgiven)} forgiven" if pay.forgiven else "")
-            out.append(f"{pay.payer} paid {pay.payee} {money(pay.value)} of {money(pay.owed)} ({reason}): "
+            extra = (f"; {money_millions(pay.value - pay.owed)} over, no change" if pay.value > pay.owed else "") + \
+                (f"; {money_millions(pay.forgiven)} forgiven" if pay.forgiven else "")
+            out.append(f"{pay.payer} paid {pay.payee} {money_millions(pay.value)} of {money_millions(pay.owed)} ({reason}): "
                        f"{cards}{extra}.")
         return out
 
@@ -305,20 +305,21 @@ class DealTable(TableBase):
         total = sum(self.card_value(c) for c in chosen)
         everything = sum(self.card_value(c) for c in payable)
         spare = next((c for c in chosen if total - self.card_value(c) >= amount), None)
+        paying = f"Paying {money_millions(total)} for {money_millions(amount)}"
         if spare is not None:
             left = total - self.card_value(spare)
-            return (f"Too much: {left}M already covers {amount}M without {self.card_name(spare)}, and no change "
-                    "is given. Tap a card to take it out.")
+            return (f"Too much: {money_millions(left)} already covers {money_millions(amount)} without "
+                    f"{self.card_name(spare)}, and no change is given. Tap a card to take it out.")
         if total >= amount:
             over = total - amount
-            return f"Paying {total}M for {amount}M. " + (f"No change is given: {over}M over." if over else
-                                                         "Exact: no change is due.")
+            return f"{paying}. " + (f"No change is given: {money_millions(over)} over." if over else
+                                    "Exact: no change is due.")
         if set(chosen) == set(payable):
-            return (f"{payer} has only {everything}M in bank and properties: everything goes and "
-                    f"{amount - total}M is forgiven.")
+            return (f"{payer} has only {money_millions(everything)} in bank and properties: everything goes and "
+                    f"{money_millions(amount - total)} is forgiven.")
         if everything < amount:
-            return f"Paying {total}M for {amount}M: not enough. {payer} is short, and a short payer gives everything."
-        return f"Paying {total}M for {amount}M: not enough. Tap cards worth {amount - total}M more."
+            return f"{paying}: not enough. {payer} is short, and a short payer gives everything."
+        return f"{paying}: not enough. Tap cards worth {money_millions(amount - total)} more."
 
     def payable(self, payer: str) -> list[str]:
         return list(self.st.payable(payer))
@@ -434,11 +435,11 @@ class DealTable(TableBase):
         last = self.st.payments[before] if len(self.st.payments) > before else None
         if last is None or last.payer != player:
             return self.latest()
-        words = f"{player} pays {last.payee} {money(last.value)}"
+        words = f"{player} pays {last.payee} {money_millions(last.value)}"
         if last.value > last.owed:
-            words += f": no change on {money(last.value - last.owed)}"
+            words += f": no change on {money_millions(last.value - last.owed)}"
         if last.forgiven:
-            words += f": all {player} had; {money(last.forgiven)} forgiven"
+            words += f": all {player} had; {money_millions(last.forgiven)} forgiven"
         return words + "."
 
     def discard(self, faces: list[str], face_down: bool = False) -> str:
@@ -462,18 +463,15 @@ class DealTable(TableBase):
         return f"{player} ends the turn; {self.st.turn_player} to play."
 
     # ----- the end
-    def history(self) -> list[dict[str, int]]:
+    def history(self) -> list[ChartPoint]:
         """Each player's money on the table (bank + properties + buildings, M) at the deal, after every turn,
         and at the end, for the end chart: the log folded again, one snapshot per end of turn."""
-        state = new_state()
-        out: list[dict[str, int]] = []
-        for event in effective_events(self.log.events):
-            state.apply(event)
-            if isinstance(event, (Start, EndTurn)):
-                out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
-        if state.finished:
-            out.append({p: state.bank_total(p) + state.table_value(p) for p in state.players})
-        return out
+        return self.replayed_history(new_state, _money_on_table, after=lambda event: isinstance(event, (Start, EndTurn)),
+                                     repeats=True, final_point_when=lambda state: state.finished)
+
+
+def _money_on_table(state: DealState) -> ChartPoint:
+    return {p: state.bank_total(p) + state.table_value(p) for p in state.players}
 
 
 def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> DealTable:
@@ -488,7 +486,4 @@ def new_deal(players: list[PlayerInfo], house: HouseRules | None = None) -> Deal
 def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> DealTable:
     """The table again from the store (the start event carries the deck and the house rules)."""
     log: GameLog[DealState] = GameLog(new_state, events)
-    colours = dict(table.get("players", []))
-    game = DealTable([PlayerInfo(p, colours.get(p, "grey")) for p in log.state.players], log)
-    game.id = game_id
-    return game
+    return DealTable(stored_seats(table, log.state.players), log, game_id=game_id)

@@ -12,6 +12,7 @@ guard, save, publish); the engine refuses what the rules do not allow, with a se
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import flet as ft
@@ -92,7 +93,7 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
     for cid in payable:
         colour = game.card_colour(cid)
         label = f"{game.card_name(cid)} ({game.card_value(cid)}M)" if colour else f"{game.card_name(cid)} (bank)"
-        buttons.append(card_button(label, (colour,) if colour else (), lambda c=cid: toggle(c), "money",
+        buttons.append(card_button(label, (colour,) if colour else (), partial(toggle, cid), "money",
                                    selected=cid in chosen, dim=True))
     items.append(ft.Semantics(identifier="payment",
                               content=ft.Row(buttons, wrap=True, spacing=6, run_spacing=6)))
@@ -152,7 +153,7 @@ def rent_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face: F
     colour = tab.colour if tab.colour in colours else (colours[0] if len(colours) == 1 else None)
     items: list[ft.Control] = [ft.Text("Charge rent for:", size=13)]
     items.append(_row([card_button(f"{game.colour_name(c)}: {game.st.rent_for(player, c)}M", (c,),
-                                   lambda c=c: _set(app, tab, colour=c), selected=c == colour) for c in colours]))
+                                   partial(_set, app, tab, colour=c), selected=c == colour) for c in colours]))
     targets = list(dict.fromkeys(m.target for m in offers if m.target is not None))
     target = tab.target if tab.target in targets else (targets[0] if len(targets) == 1 else None)
     if targets:
@@ -203,13 +204,13 @@ def action_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face:
     mine = [m for m in plays if m.target == target]
 
     def card_row(cards: list[str], on_pick: Any, chosen: str | None = None) -> ft.Control:
-        return _row([card_button(game.card_name(c), (game.card_colour(c) or "",), lambda c=c: on_pick(c),
+        return _row([card_button(game.card_name(c), (game.card_colour(c) or "",), partial(on_pick, c),
                                  selected=c == chosen) for c in cards])
 
     if action == "deal_breaker":
         return [*items, ft.Text(f"Take which of {target}'s complete sets?", size=13),
                 _row([card_button(f"{game.colour_name(m.colour)} set", (m.colour,),
-                                  lambda c=m.colour: act(app, "deal_breaker", key, target, c)) for m in mine])]
+                                  partial(act, app, "deal_breaker", key, target, m.colour)) for m in mine])]
     takes = list(dict.fromkeys(m.take for m in mine))
     if action == "sly_deal":
         return [*items, ft.Text(f"Take which of {target}'s cards?", size=13),
@@ -241,14 +242,14 @@ def card_flow(app: AppState, game: DealTable, tab: DealTab, player: str) -> list
     if face.kind == "wild" and lays:
         items.append(ft.Text("Lay it in which colour?", size=13))
         items.append(_row([card_button(game.colour_name(m.colour or ""), (m.colour or "",),
-                                       lambda c=m.colour: act(app, "lay", face.key, c)) for m in lays]))
+                                       partial(act, app, "lay", face.key, m.colour)) for m in lays]))
     elif face.kind == "rent":
         items += rent_flow(app, game, tab, player, face, [m for m in offers if isinstance(m, Rent)])
     elif face.kind == "building":
         if builds:
             items.append(ft.Text(f"Put the {face.key.lower()} on which complete set?", size=13))
             items.append(_row([card_button(game.colour_name(m.colour), (m.colour,),
-                                           lambda c=m.colour: act(app, "build", face.key, c)) for m in builds]))
+                                           partial(act, app, "build", face.key, m.colour)) for m in builds]))
         else:
             need = "a complete set (not railroads or utilities)" if face.action == "house" else \
                 "a complete set with a house"
@@ -295,7 +296,7 @@ def picker(app: AppState, game: DealTable, tab: DealTab, player: str, on_pick: A
         if not faces_of_kind:
             continue
         rows.append(ft.Text(KIND_TITLES[kind], size=12, italic=True))
-        rows.append(ft.Row([card_button(face_label(f), f.colours, lambda f=f: on_pick(f), f.kind)
+        rows.append(ft.Row([card_button(face_label(f), f.colours, partial(on_pick, f), f.kind)
                             for f in faces_of_kind], wrap=True, spacing=4, run_spacing=4))
     return ft.Semantics(identifier="card-picker", content=ft.Column(rows, spacing=4))
 
@@ -335,12 +336,12 @@ def wild_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> lis
     items: list[ft.Control] = [
         ft.Text("Move a wild card (no play):", size=13, italic=True),
         _row([card_button(f"{game.card_name(c)} (in {game.colour_name(game.wild_colour(c))})",
-                          (game.wild_colour(c),), lambda c=c: _set(app, tab, wild=c), selected=c == tab.wild)
+                          (game.wild_colour(c),), partial(_set, app, tab, wild=c), selected=c == tab.wild)
               for c in wilds])]
     if tab.wild in wilds:
         wild = tab.wild
         items.append(_row([card_button(f"Move to {game.colour_name(c)}", (c,),
-                                       lambda c=c: act(app, "move_wild", wild, c)) for c in wilds[wild]]))
+                                       partial(act, app, "move_wild", wild, c)) for c in wilds[wild]]))
     return items
 
 
@@ -348,7 +349,7 @@ def wild_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> lis
 
 
 @ft.component
-def DealTurn(app: AppState):
+def DealTurn(app: AppState) -> ft.Control:
     game: DealTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")

@@ -18,7 +18,7 @@ from companion.ui.models import AppState
 
 
 @ft.component
-def DealStory(app: AppState):
+def DealStory(app: AppState) -> ft.Control:
     """Everything that happened, latest first, and every payment with its change and forgiven part."""
     game: DealTable | None = app.game
     if game is None:
@@ -44,7 +44,7 @@ def _agree(app: AppState) -> None:
 
 
 @ft.component
-def DealEnd(app: AppState):
+def DealEnd(app: AppState) -> ft.Control:
     game: DealTable | None = app.game
     if game is None:
         return ft.Text("No game yet.")

@@ -1,4 +1,4 @@
-"""Monopoly Scrabble: the rules and bank (`rules.py`), the box's board profile (`profile.py`), the table
+"""Monopoly Scrabble: the rules and bank (the `rules` package), the box's board profile (`profile.py`), the table
 around them (`table.py`) and its screens (`ui.py`, `setup.py`, `steps.py`, `bank.py`, `profile_editor.py`).
 Its stored id stays "monopoly" (saved games and logs carry it)."""
 

@@ -26,7 +26,7 @@ from companion.games.monopoly_scrabble.rules import (
     Challenge,
     EndGame,
     JailFee,
-    MonopolyState,
+    MonopolyScrabbleState,
     Pass,
     ReplaceBlank,
     Sell,
@@ -85,7 +85,7 @@ class LegalMoves:
         return next((e for e in self.events if isinstance(e, JailFee)), None)
 
 
-def bank_tiles_affordable(state: MonopolyState, player: str) -> int:
+def bank_tiles_affordable(state: MonopolyScrabbleState, player: str) -> int:
     """How many Bank rack tiles `player` can buy for a word now: what the rack holds and the cash pays."""
     assert state.profile is not None
     price = state.profile.amounts.bank_tile_price.value
@@ -93,7 +93,7 @@ def bank_tiles_affordable(state: MonopolyState, player: str) -> int:
     return max(0, min(state.bank_rack_count, can_pay))
 
 
-def blank_swaps(state: MonopolyState, player: str) -> list[ReplaceBlank]:
+def blank_swaps(state: MonopolyScrabbleState, player: str) -> list[ReplaceBlank]:
     """Each played blank may be replaced by its letter from the player's rack (the fee paid to Free
     Parking) or bought from the Bank rack (the tile's price too, when the Bank rack may hold it)."""
     assert state.profile is not None
@@ -113,7 +113,7 @@ def blank_swaps(state: MonopolyState, player: str) -> list[ReplaceBlank]:
     return out
 
 
-def legal_moves(state: MonopolyState, judge: Judge | None = None) -> LegalMoves:
+def legal_moves(state: MonopolyScrabbleState, judge: Judge | None = None) -> LegalMoves:
     """Every move the rules accept now. `judge` (the word judge) gives each challenge its verdict;
     without one, the state's own judge, else a challenge is offered with either verdict."""
     out = LegalMoves()

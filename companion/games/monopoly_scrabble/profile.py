@@ -17,31 +17,30 @@ the card values or where the property squares are. Every value carries a `confid
 (`rules_text`, `confirmed`, `inferred`, `placeholder`, `table`): placeholders let a game run out of
 the box and are meant to be edited to match the real board (`table` marks a value the table entered).
 
-The editor API (`load_profile`, `validate_profile`, `set_track_space`, `set_card`, `set_amount`,
-`toggle_property_square`, `save_profile`) never mutates: each edit returns a new validated profile
-or raises `RulesDataError` with one sentence saying what is wrong.
+Loading, saving, validating and the edit API are the shared ones (`companion.rules.profile_io`, bound
+here as `PROFILE_IO`: `load_profile`, `validate_profile`, `save_profile`, `set_values`, `set_track_space`,
+`Profile.placeholders`), plus this box's own edits (`set_card`, `set_amount`, `toggle_property_square`,
+each a `set_values` of the paths it changes). No edit mutates: each returns a new validated profile or
+raises `RulesDataError` with one sentence saying what is wrong.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from companion.rules.board import Layout, Square, load_layout, parse_square
-from companion.rules.errors import RulesDataError, first_validation_error
-from companion.rules.sourced import Confidence, Sourced, profile_path, read_profile_json, write_profile_json
+from companion.rules.errors import RulesDataError
+from companion.rules.profile_io import BoxAmounts, BoxProfile, ProfileIO, TrackOf, by_id
+from companion.rules.sourced import Confidence, Sourced
 
 SpaceType = Literal["go", "property", "chance", "community_chest", "free_parking", "jail", "go_to_jail", "tax",
                     "plain"]
 RESERVED_ACCOUNTS = ("bank", "pot")
 
 
-class Amounts(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    starting_cash: Sourced[int]
-    starting_bills: Sourced[dict[str, int]]
+class Amounts(BoxAmounts):
     free_parking_seed: Sourced[int]
     go_salary: Sourced[int]
     jail_fee: Sourced[int]
@@ -54,14 +53,6 @@ class Amounts(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> Amounts:
-        for name in type(self).model_fields:
-            field = getattr(self, name)
-            if isinstance(field.value, int) and field.value < 0:
-                raise ValueError(f"amount {name} is negative ({field.value})")
-        bills = self.starting_bills.value
-        total = sum(int(denomination) * count for denomination, count in bills.items())
-        if total != self.starting_cash.value:
-            raise ValueError(f"the starting bills add up to M{total}, not the starting cash M{self.starting_cash.value}")
         if not 0 < self.sale_fraction_percent.value <= 100:
             raise ValueError("the sale fraction must be a percentage between 1 and 100")
         return self
@@ -95,25 +86,16 @@ class Space(BaseModel):
     confidence: Confidence = "placeholder"
 
 
-class Track(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    confidence: Confidence
-    note: str = ""
-    spaces: list[Space]
+class Track(TrackOf[Space]):
+    pass
 
 
-class Profile(BaseModel):
+class Profile(BoxProfile):
     """Schema of `assets/profiles/*.json`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    label: str = ""
-    about: str = ""
     tileset: Sourced[str]
     layout: Sourced[str]
     first_word_multiplier: Sourced[int]
-    min_players: int = Field(default=2, ge=1)
-    max_players: int = Field(default=4, ge=1)
     amounts: Amounts
     groups: list[Group]
     track: Track
@@ -170,10 +152,8 @@ class Profile(BaseModel):
 
     # ----- derived views used by the engine -----
     def group(self, group_id: str) -> Group:
-        for g in self.groups:
-            if g.id == group_id:
-                return g
-        raise RulesDataError(f"there is no Property Card '{group_id}': the cards are {', '.join(self.group_ids)}")
+        return by_id(self.groups, group_id,
+                     f"there is no Property Card '{group_id}': the cards are {', '.join(self.group_ids)}")
 
     @property
     def group_ids(self) -> list[str]:
@@ -209,81 +189,29 @@ class Profile(BaseModel):
             raise RulesDataError(f"layout {self.layout.value} is {layout.size}x{layout.size}; the profile needs 15x15")
         return layout
 
-    def placeholders(self) -> list[str]:
-        """Every value still marked placeholder, for the app to ask the table to check."""
-        out = [f"{n}" for n in ("tileset", "layout", "first_word_multiplier")
-               if getattr(self, n).confidence == "placeholder"]
-        out += [f"amounts.{n}" for n in Amounts.model_fields if getattr(self.amounts, n).confidence == "placeholder"]
-        for g in self.groups:
-            out += [f"groups.{g.id}.{n}" for n in ("card_value", "rent", "squares")
-                    if getattr(g, n).confidence == "placeholder"]
-        out += [f"track.{i}" for i, s in enumerate(self.track.spaces) if s.confidence == "placeholder"]
-        return out
 
-
-def validate_profile(data: object) -> Profile:
-    """A profile from parsed JSON, or `RulesDataError` saying what is wrong."""
-    try:
-        profile = Profile.model_validate(data)
-    except ValidationError as exc:
-        raise RulesDataError(f"the board profile is inconsistent: {first_validation_error(exc)}") from None
+def _layout_loads(profile: Profile) -> None:
     try:
         profile.load_layout()
     except RulesDataError as exc:  # load_layout turns every layout fault into one
         raise RulesDataError(f"the board profile's premium layout cannot be used: {exc}") from None
-    return profile
 
 
-def load_profile(name_or_path: str | Path = "monopoly_scrabble") -> Profile:
-    """A profile by name from `assets/profiles/`, or from a JSON file path."""
-    return validate_profile(read_profile_json(profile_path(name_or_path)))
-
-
-def save_profile(profile: Profile, path: str | Path) -> Path:
-    """Write the profile as JSON (validated again first, so a saved profile always loads)."""
-    data = profile.model_dump(mode="json")
-    validate_profile(data)
-    return write_profile_json(data, path)
-
-
-def _revalidate(profile: Profile, changes: dict[str, object]) -> Profile:
-    data = profile.model_dump(mode="json")
-    data.update(changes)
-    return validate_profile(data)
-
-
-def set_track_space(profile: Profile, index: int, space: Space | None) -> Profile:
-    """Replace track space `index`; `index == len(track)` appends; `space=None` removes it."""
-    spaces = list(profile.track.spaces)
-    if not 0 <= index <= len(spaces) or (index == len(spaces) and space is None):
-        raise RulesDataError(f"track space {index} is out of range: the track has spaces 0-{len(spaces) - 1}")
-    if space is None:
-        spaces.pop(index)
-    elif index == len(spaces):
-        spaces.append(space)
-    else:
-        spaces[index] = space
-    track = profile.track.model_dump(mode="json")
-    track["spaces"] = [s.model_dump(mode="json") for s in spaces]
-    return _revalidate(profile, {"track": track})
+PROFILE_IO = ProfileIO(Profile, "monopoly_scrabble", "the board profile is inconsistent", check=_layout_loads)
+validate_profile = PROFILE_IO.validate
+load_profile = PROFILE_IO.load
+save_profile = PROFILE_IO.save
+set_values = PROFILE_IO.set_values
+set_track_space = PROFILE_IO.set_track_space
 
 
 def set_card(profile: Profile, group_id: str, *, card_value: int | None = None, rent: int | None = None,
              name: str | None = None) -> Profile:
     """Set a Property Card's printed value, rent or name, as read from the card (confidence `table`)."""
     profile.group(group_id)  # raises for an unknown group
-    groups = []
-    for g in profile.groups:
-        d = g.model_dump(mode="json")
-        if g.id == group_id:
-            if card_value is not None:
-                d["card_value"] = {"value": card_value, "confidence": "table"}
-            if rent is not None:
-                d["rent"] = {"value": rent, "confidence": "table"}
-            if name is not None:
-                d["name"] = name
-        groups.append(d)
-    return _revalidate(profile, {"groups": groups})
+    changes = {f"groups.{group_id}.{key}": value
+               for key, value in (("card_value", card_value), ("rent", rent), ("name", name)) if value is not None}
+    return set_values(profile, changes)
 
 
 def set_amount(profile: Profile, name: str, value: int) -> Profile:
@@ -291,15 +219,14 @@ def set_amount(profile: Profile, name: str, value: int) -> Profile:
     if name not in Amounts.model_fields or name == "starting_bills":
         names = ", ".join(n for n in Amounts.model_fields if n != "starting_bills")
         raise RulesDataError(f"there is no amount '{name}': the amounts are {names}")
-    amounts = profile.amounts.model_dump(mode="json")
-    amounts[name] = {"value": value, "confidence": "table"}
+    changes: dict[str, object] = {f"amounts.{name}": value}
     if name == "starting_cash":
         # Keep the bills consistent: the difference in M100 bills (the rules give M500 + 5 x M100).
         bills = {"500": value // 500, "100": (value % 500) // 100}
         if bills["500"] * 500 + bills["100"] * 100 != value:
             raise RulesDataError(f"the starting cash M{value} cannot be paid in M500 and M100 bills")
-        amounts["starting_bills"] = {"value": bills, "confidence": "table"}
-    return _revalidate(profile, {"amounts": amounts})
+        changes["amounts.starting_bills"] = bills
+    return set_values(profile, changes)
 
 
 def toggle_property_square(profile: Profile, square: str, group_id: str) -> Profile:
@@ -309,15 +236,12 @@ def toggle_property_square(profile: Profile, square: str, group_id: str) -> Prof
         name = parse_square(square, 15).name
     except ValueError as exc:
         raise RulesDataError(str(exc)) from None
-    groups = []
+    changes: dict[str, object] = {}
     for g in profile.groups:
-        d = g.model_dump(mode="json")
         squares = [parse_square(t, 15).name for t in g.squares.value]
         if g.id == group_id:
-            squares = [s for s in squares if s != name] if name in squares else [*squares, name]
-            d["squares"] = {"value": squares, "confidence": "table"}
+            changes[f"groups.{g.id}.squares"] = [s for s in squares if s != name] if name in squares else [*squares, name]
         elif name in squares:
             squares.remove(name)  # a square captures one card only: moving it takes it off the other group
-            d["squares"] = {"value": squares, "confidence": "table"}
-        groups.append(d)
-    return _revalidate(profile, {"groups": groups})
+            changes[f"groups.{g.id}.squares"] = squares
+    return set_values(profile, changes)

@@ -2,115 +2,100 @@
 tapped on the grid, card values and rents typed from the cards, track spaces and amounts set one by
 one. Every change goes through `companion.games.monopoly_scrabble.profile`, which refuses an inconsistent
 profile with a sentence; the placeholders still unchecked are counted. The profile being edited and the
-typed fields are this tab's (`MonopolyTab`); a saved profile is `DATA/profiles/table.json`."""
+typed fields are this tab's (`MonopolyScrabbleTab`); a saved profile is `DATA/profiles/table.json`."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
 
 import flet as ft
 
+from companion.games.monopoly_scrabble.profile import (
+    PROFILE_IO,
+    Profile,
+    Space,
+    set_amount,
+    set_card,
+    set_track_space,
+    toggle_property_square,
+)
 from companion.games.monopoly_scrabble.rules import VARIANT
 from companion.ui import theme
-from companion.ui.board_profiles import TableProfileActions
 from companion.ui.components.board import BoardGrid
 from companion.ui.components.choice import Choice
 from companion.ui.models import AppState, plain
+from companion.ui.profile_editing import ProfileEditorActions
 
 SPACE_TYPES = [("property", "Property"), ("chance", "Chance"), ("community_chest", "Community Chest"),
                ("go", "GO"), ("jail", "Jail"), ("free_parking", "Free Parking"), ("go_to_jail", "Go to Jail")]
 
 
-class MonopolyTab:
+@dataclass
+class MonopolyScrabbleTab:
     """One tab's Monopoly Scrabble drafts: the setup answers, the profile being edited, the card fields."""
 
-    def __init__(self) -> None:
-        self.banker = ""
-        self.profile: Any = None  # a profile.Profile being edited; None = not loaded yet
-        self.edit_group = "brown"
-        self.edit_amount = "go_salary"
-        self.edit_space_type = "property"
-        self.card_value = ""
-        self.rent = ""
-        self.amount_value = ""
-        self.space_index = ""
-        self.space_name = ""
-        # the card the table drew
-        self.amount = ""
-        self.space = ""
-        self.actions: ProfileActions | None = None
+    banker: str = ""
+    profile: Profile | None = None  # the profile being edited; None = not loaded yet
+    edit_group: str = "brown"
+    edit_amount: str = "go_salary"
+    edit_space_type: str = "property"
+    card_value: str = ""
+    rent: str = ""
+    amount_value: str = ""
+    space_index: str = ""
+    space_name: str = ""
+    # the card the table drew
+    amount: str = ""
+    space: str = ""
+    actions: ProfileActions | None = None
 
 
 def profile_actions(app: AppState) -> ProfileActions:
     """The tab's editor actions (one object per tab, so the board's memoized rows keep the same tap)."""
-    tab: MonopolyTab = app.local(VARIANT)
-    if tab.actions is None or tab.actions.app is not app:
-        tab.actions = ProfileActions(app)
-    return tab.actions
+    return ProfileActions.of(app)
 
 
 PROFILE_FILE = "table.json"  # the name earlier releases saved the table's profile under
 
 
-class ProfileActions(TableProfileActions):
-    """The editor's taps for one tab: each changes the tab's profile through the rules' profile module."""
+class ProfileActions(ProfileEditorActions):
+    """The editor's taps for one tab: each changes the tab's profile through the shared edit API."""
 
     variant = VARIANT
     profile_file = PROFILE_FILE
-    tab: MonopolyTab
+    profile_io = PROFILE_IO
+    editor_screen = "profile"
+    tab: MonopolyScrabbleTab
 
-    def load(self, path: Path | None = None) -> Any:
-        from companion.games.monopoly_scrabble.profile import load_profile
-
-        return load_profile(path) if path is not None else load_profile()
-
-    def store(self, profile: Any, path: Path) -> Path:
-        from companion.games.monopoly_scrabble.profile import save_profile
-
-        return save_profile(profile, path)
-
-    def open(self) -> None:
-        self.tab.profile = self.table_profile()
-        self.app.go("profile")
-
-    def _edit(self, fn: Any, *args: Any, **kwargs: Any) -> None:
-        from companion.rules.errors import RulesDataError
-
-        try:
-            self.tab.profile = fn(self.tab.profile, *args, **kwargs)
-        except (RulesDataError, ValueError) as exc:
-            self.app.fail(plain(exc))
-            return
-        self.app.say("Changed. Save the profile to keep it for the next games.")
-        self.app.touch()
+    @property
+    def profile(self) -> Profile:
+        """The profile on the editor screen (loaded by `open` before the screen is shown)."""
+        profile = self.tab.profile
+        assert profile is not None
+        return profile
 
     def pick_group(self, group_id: str) -> None:
         self.tab.edit_group = group_id
-        g = self.tab.profile.group(group_id)
+        g = self.profile.group(group_id)
         self.tab.card_value = str(g.card_value.value or "")
         self.tab.rent = str(g.rent.value or "")
         self.app.touch()
 
     def toggle_square(self, row: int, col: int) -> None:
-        from companion.games.monopoly_scrabble.profile import toggle_property_square
-
-        self._edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.tab.edit_group)
+        self.edit(toggle_property_square, f"{'ABCDEFGHIJKLMNO'[col]}{row + 1}", self.tab.edit_group)
 
     def set_card(self) -> None:
-        from companion.games.monopoly_scrabble.profile import set_card
-
         try:
             value = int(self.tab.card_value.replace("M", "").replace(",", "").strip())
             rent = int(self.tab.rent.replace("M", "").replace(",", "").strip())
         except ValueError:
             self.app.fail("Type the card's printed value and rent as numbers, like 2000 and 600.")
             return
-        self._edit(set_card, self.tab.edit_group, card_value=value, rent=rent)
+        self.edit(set_card, self.tab.edit_group, card_value=value, rent=rent)
 
     def pick_amount(self, name: str) -> None:
         self.tab.edit_amount = name
-        self.tab.amount_value = str(getattr(self.tab.profile.amounts, name).value)
+        self.tab.amount_value = str(getattr(self.profile.amounts, name).value)
         self.app.touch()
 
     def pick_space_type(self, kind: str) -> None:
@@ -118,39 +103,35 @@ class ProfileActions(TableProfileActions):
         self.app.touch()
 
     def set_amount(self) -> None:
-        from companion.games.monopoly_scrabble.profile import set_amount
-
         try:
             value = int(self.tab.amount_value.replace("M", "").replace(",", "").strip())
         except ValueError:
             self.app.fail("Type the amount as a number, like 2000.")
             return
-        self._edit(set_amount, self.tab.edit_amount, value)
+        self.edit(set_amount, self.tab.edit_amount, value)
 
     def set_space(self, remove: bool = False) -> None:
-        from companion.games.monopoly_scrabble.profile import Space, set_track_space
-
         try:
             index = int(self.tab.space_index.strip())
         except ValueError:
             self.app.fail("Type the number of the track space (0 is GO).")
             return
         if remove:
-            self._edit(set_track_space, index, None)
+            self.edit(set_track_space, index, None)
             return
         kind = self.tab.edit_space_type
         group = self.tab.edit_group if kind == "property" else None
         name = self.tab.space_name.strip() or (
-            self.tab.profile.group(group).name if group else kind.replace("_", " ").title())
+            self.profile.group(group).name if group else kind.replace("_", " ").title())
         try:
-            space = Space(type=kind, name=name, group=group, confidence="table")  # type: ignore[arg-type]
+            space = Space(type=kind, name=name, group=group, confidence="table")
         except ValueError as exc:
             self.app.fail(plain(exc))
             return
-        self._edit(set_track_space, index, space)
+        self.edit(set_track_space, index, space)
 
 @ft.component
-def ProfileEditor(app: AppState):
+def ProfileEditor(app: AppState) -> ft.Control:
     act = profile_actions(app)
     f = act.tab
     profile = f.profile
@@ -169,7 +150,7 @@ def ProfileEditor(app: AppState):
         Choice([(g.id, g.name) for g in profile.groups], f.edit_group, act.pick_group),
         ft.Container(bgcolor=theme.group(group.id), height=6, border_radius=3),
         ft.Semantics(identifier="card-values", content=ft.Text(
-            f"{group.name}: value {theme.money(group.card_value.value or 0)}, rent {theme.money(group.rent.value or 0)}, "
+            f"{group.name}: value {theme.money_prefixed(group.card_value.value or 0)}, rent {theme.money_prefixed(group.rent.value or 0)}, "
             f"squares {', '.join(group.squares.value) or 'none'}.")),
         ft.Row([
             ft.TextField(label="Card value", value=f.card_value, width=120, dense=True,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.games.monopoly_scrabble.profile_editor import MonopolyTab, profile_actions
+from companion.games.monopoly_scrabble.profile_editor import MonopolyScrabbleTab, profile_actions
 from companion.games.monopoly_scrabble.rules import VARIANT
-from companion.games.monopoly_scrabble.table import MonopolyTable, new_monopoly
+from companion.games.monopoly_scrabble.table import MonopolyScrabbleTable, new_monopoly_scrabble
 from companion.ui.components.choice import Choice
 from companion.ui.components.lexicon import LexiconChoice
 from companion.ui.models import AppState
@@ -15,8 +15,8 @@ from companion.ui.table import PlayerInfo
 
 
 @ft.component
-def MonopolySetupForm(app: AppState):
-    tab: MonopolyTab = app.local(VARIANT)
+def MonopolyScrabbleSetupForm(app: AppState) -> ft.Control:
+    tab: MonopolyScrabbleTab = app.local(VARIANT)
     f = app.form
     names = [f.names[i] or f"Player {i + 1}" for i in range(app.player_count)]
     banker = tab.banker if tab.banker in names else names[0]
@@ -36,7 +36,7 @@ def MonopolySetupForm(app: AppState):
     ], spacing=10)
 
 
-def start(app: AppState, players: list[PlayerInfo]) -> MonopolyTable:
-    tab: MonopolyTab = app.local(VARIANT)
+def start(app: AppState, players: list[PlayerInfo]) -> MonopolyScrabbleTable:
+    tab: MonopolyScrabbleTab = app.local(VARIANT)
     banker = tab.banker if tab.banker in [p.name for p in players] else players[0].name
-    return new_monopoly(players, banker, profile_actions(app).table_profile(), lexicon=app.lexicon_name())
+    return new_monopoly_scrabble(players, banker, profile_actions(app).table_profile(), lexicon=app.lexicon_name())

@@ -20,9 +20,9 @@ CARD_LABELS = {
 
 
 @ft.component
-def MonopolySteps(app: AppState, word_entry: bool = True):
+def MonopolyScrabbleSteps(app: AppState, word_entry: bool = True) -> ft.Control:
     """`word_entry=False` (the Bank screen) leaves out the Bank tiles field, which belongs to the word.
-    Every button is a move the rules offer now (`MonopolyTable.legal()`)."""
+    Every button is a move the rules offer now (`MonopolyScrabbleTable.legal()`)."""
     game = app.game
     if game is None:
         return ft.Container()
@@ -40,7 +40,7 @@ def MonopolySteps(app: AppState, word_entry: bool = True):
     pending = st.pending
     step = pending[0] if pending else None
     names = game.group_names()
-    price = theme.money(st.profile.amounts.bank_tile_price.value)
+    price = theme.money_prefixed(st.profile.amounts.bank_tile_price.value)
     if legal.play is not None and word_entry:
         if legal.play.bank_tiles:
             items.append(ft.Text(f"Bank rack: {st.bank_rack_count} tiles for sale at {price} each; "
@@ -55,7 +55,7 @@ def MonopolySteps(app: AppState, word_entry: bool = True):
                                  "cannot buy any now.", size=13))
     fee = legal.jail_fee()
     if fee is not None and step is not None:
-        items.append(ft.Text(f"{fee.player} is in Jail: pay {theme.money(step.amount)} to Free Parking, "
+        items.append(ft.Text(f"{fee.player} is in Jail: pay {theme.money_prefixed(step.amount)} to Free Parking, "
                              "then play normally.", weight=ft.FontWeight.BOLD))
         items.append(ft.FilledButton("Pay jail fee", on_click=lambda e: app.do("pay_jail")))
     card = legal.card
@@ -82,7 +82,7 @@ def MonopolySteps(app: AppState, word_entry: bool = True):
                              for c in choices], wrap=True))
     sales = legal.sales()
     if sales and step is not None:
-        items.append(ft.Text(f"{st.describe_step(step)}: " + theme.money(st.cash[step.player]) + " in cash. Sell "
+        items.append(ft.Text(f"{st.describe_step(step)}: " + theme.money_prefixed(st.cash[step.player]) + " in cash. Sell "
                              "Property Cards to the Bank at half their value.", weight=ft.FontWeight.BOLD,
                              color="#B71C1C"))
         items.append(ft.Row([ft.OutlinedButton(f"Sell {names[s.group]}",

@@ -22,19 +22,19 @@ from companion.games.monopoly_scrabble.rules import (
     Card,
     Challenge,
     EndGame,
-    MonopolyState,
+    MonopolyScrabbleState,
     Play,
     ReplaceBlank,
     Sell,
-    Transaction,
     new_game,
     new_state,
 )
 from companion.rules.errors import RulesError
-from companion.rules.ledger import describe, money
+from companion.rules.ledger import describe_transaction
+from companion.rules.money import money_prefixed
 from companion.rules.notation import parse_play
 from companion.rules.scoring import score_play
-from companion.ui.table import PlayerInfo, TableError, _plain_validation
+from companion.ui.table import ChartPoint, PlayerInfo, TableError, _plain_validation, stored_seats
 from companion.ui.word_table import PlayCheck, WordEngine, WordTable
 
 STAGES = {"jail_fee": "jail", "bingo_choice": "bingo", "card": "card", "debt": "debt", "end_game": "end_game",
@@ -45,26 +45,20 @@ END_REASONS = {"agreed": "by agreement", "no_plays": "nobody can play", "played_
                "last_player_standing": "one player is left", "settled": "settled"}
 
 
-ACCOUNT_NAMES = {BANK: "the Bank", POT: "Free Parking"}
+# The game's special account besides the Bank, as sentences name it.
+ACCOUNT_NAMES = {POT: "Free Parking"}
 
 
-def describe_transaction(t: Transaction) -> str:
-    """One ledger line in words: who pays whom, how much, why."""
-    return describe(t, ACCOUNT_NAMES, bank=BANK)
-
-
-class MonopolyEngine(WordEngine):
-    """The engine's game log with the interface `MonopolyTable` expects."""
+class MonopolyScrabbleEngine(WordEngine[MonopolyScrabbleState]):
+    """The engine's game log with the interface `MonopolyScrabbleTable` expects."""
 
     variant = VARIANT
     challenge_event = Challenge
 
-    def __init__(self, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> None:
-        self.log = new_game(players, banker, profile)
-
-    @property
-    def state(self) -> MonopolyState:
-        return self.log.state
+    @classmethod
+    def start(cls, players: list[str], banker: str | None, profile: Any = "monopoly_scrabble") -> MonopolyScrabbleEngine:
+        """A new game's engine (`profile`: a profile name or a `Profile` the table edited)."""
+        return cls(new_game(players, banker, profile))
 
     def scores(self) -> dict[str, int]:
         """Points scored per player (in this game they move the token; wealth decides)."""
@@ -81,7 +75,7 @@ class MonopolyEngine(WordEngine):
         pending = self.state.pending
         return STAGES.get(pending[0].kind, pending[0].kind) if pending else "over"
 
-    def trial(self, event: Event) -> MonopolyState:
+    def trial(self, event: Event) -> MonopolyScrabbleState:
         """The state this event would give, on a copy (nothing changes)."""
         state = copy.deepcopy(self.state)
         state.apply(event)
@@ -125,7 +119,7 @@ class MonopolyEngine(WordEngine):
         says so, else as nobody can play (the rules refuse it while the bag holds tiles)."""
         offered = self.legal().end_reasons()
         reason = "played_out" if "played_out" in offered else ("agreed" if agreed else "no_plays")
-        self.log.push(EndGame(reason=reason, tiles_left=tiles_left or None))  # type: ignore[arg-type]
+        self.log.push(EndGame(reason=reason, tiles_left=tiles_left or None))
 
     @property
     def end_reason(self) -> str | None:
@@ -137,22 +131,9 @@ class MonopolyEngine(WordEngine):
                 return reason
         return self.state.end_reason
 
-    def history(self) -> list[dict[str, int]]:
-        """Wealth (cash + printed card values) of each player after every event in force, folded again
-        through the engine (a few milliseconds for a whole game); repeated values are dropped."""
-        from companion.events import effective_events
-
-        state = new_state(None)
-        out: list[dict[str, int]] = []
-        for event in effective_events(self.log.events):
-            state.apply(event)
-            point = {p: state.cash[p] + state.property_value(p) for p in state.players}
-            if not out or out[-1] != point:
-                out.append(point)
-        return out
 
 
-def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
+def changes(before: MonopolyScrabbleState, after: MonopolyScrabbleState) -> list[str]:
     """What happened between two states, in the engine's order: turns, money, cards, token, next step."""
     assert after.profile is not None
     lines: list[str] = []
@@ -176,7 +157,7 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
         a, b = before.positions.get(p), after.positions.get(p)
         if a is not None and b is not None and a != b:
             lines.append(f"{p}'s token moves from {after.space_name(a)} to {after.space_name(b)} (space {b}).")
-    lines += [describe_transaction(t) for t in after.ledger[len(before.ledger):]]
+    lines += [describe_transaction(t, ACCOUNT_NAMES) for t in after.ledger[len(before.ledger):]]
     if after.bag_count < before.bag_count:
         # The Banker refills the Bank rack first, then the player draws (rules text order).
         drawn = before.bag_count - after.bag_count
@@ -201,34 +182,22 @@ def changes(before: MonopolyState, after: MonopolyState) -> list[str]:
     return lines
 
 
-class MonopolyTable(WordTable):
+class MonopolyScrabbleTable(WordTable):
     """The word-board table plus the bank's one-tap actions (each an engine event)."""
 
-    engine: MonopolyEngine
+    engine: MonopolyScrabbleEngine
     rack_prompt = "How many tiles are left on each rack (M100 each; leave empty for none):"
     history_title = "Wealth over the turns"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.turn_lines: list[str] = []
-
     @property
-    def mstate(self) -> MonopolyState:
+    def mstate(self) -> MonopolyScrabbleState:
         return self.engine.state
 
     def _push(self, event: Event) -> None:
         self._do(self.engine.log.push, event)
 
-    def _do(self, fn: Any, *args: Any) -> None:
-        before = self.engine.state
-        super()._do(fn, *args)
-        after = self.engine.state
-        if after is not before:
-            self.turn_lines = changes(before, after)
-
-    def undo(self) -> None:
-        super().undo()
-        self.turn_lines = ["The last action was undone."]
+    def narrate(self, before: MonopolyScrabbleState, after: MonopolyScrabbleState) -> list[str]:
+        return changes(before, after)
 
     def challenge(self, challenger: str) -> Any:
         last = self.last_play_words()
@@ -240,8 +209,14 @@ class MonopolyTable(WordTable):
                            f"{player} loses the turn.")
         return verdict
 
+    def history(self) -> list[ChartPoint]:
+        """Wealth (cash + printed card values) of each player after every event in force, folded again
+        through the engine; repeated values are dropped."""
+        return self.replayed_history(lambda: new_state(None), lambda state: {
+            p: state.cash[p] + state.property_value(p) for p in state.players})
+
     def chip_lines(self, player: str) -> list[str]:
-        return [*super().chip_lines(player), money(self.mstate.cash.get(player, 0))]
+        return [*super().chip_lines(player), money_prefixed(self.mstate.cash.get(player, 0))]
 
     # ----- end of game (the shared end screen)
     def rack_field(self, player: str) -> tuple[str, str]:
@@ -253,7 +228,7 @@ class MonopolyTable(WordTable):
                 + ". Change a number only if a rack holds something else.")
 
     def final_columns(self) -> list[tuple[str, dict[str, str]]]:
-        return [*super().final_columns(), ("Wealth", {p: f"M{w:,}" for p, w in self.wealth().items()})]
+        return [*super().final_columns(), ("Wealth", {p: money_prefixed(w) for p, w in self.wealth().items()})]
 
     def ranking(self) -> list[str]:
         wealth = self.wealth()
@@ -279,12 +254,12 @@ class MonopolyTable(WordTable):
         return pending[0].player if pending else self.current_player
 
     def ledger_lines(self, last: int = 30) -> list[str]:
-        return [describe_transaction(t) for t in self.mstate.ledger[-last:]]
+        return [describe_transaction(t, ACCOUNT_NAMES) for t in self.mstate.ledger[-last:]]
 
     def follow_lines(self) -> list[str]:
         st = self.mstate
         names = self.group_names()
-        lines = [(f"Free Parking: {money(st.cash[POT])}. Bag: {st.bag_count} tiles. "
+        lines = [(f"Free Parking: {money_prefixed(st.cash[POT])}. Bag: {st.bag_count} tiles. "
                   f"Bank rack: {st.bank_rack_count} tiles.")]
         lines.append("Tokens: " + ", ".join(f"{p} on {st.space_name(st.positions[p])}"
                                             + (" (in Jail)" if p in st.in_jail else "") for p in self.players) + ".")
@@ -312,7 +287,7 @@ class MonopolyTable(WordTable):
         offer = self.legal().card
         if offer is None:
             raise self._not_now()
-        self._push(Card(player=offer.player, effect=effect, amount=amount or None,  # type: ignore[arg-type]
+        self._push(Card(player=offer.player, effect=effect, amount=amount or None,
                         group=group, space=space, steps=steps))
 
     def bingo_choice(self, group: str) -> None:
@@ -362,27 +337,23 @@ class MonopolyTable(WordTable):
         return TableError("That is not what the turn waits for now: " + self.mstate.next_step() + ".")
 
 
-def new_monopoly(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble",
-                 lexicon: str = "ENABLE") -> MonopolyTable:
+def new_monopoly_scrabble(players: list[PlayerInfo], banker: str, profile: Any = "monopoly_scrabble",
+                 lexicon: str = "ENABLE") -> MonopolyScrabbleTable:
     """A new game; `profile` is a profile name or a `Profile` the table edited."""
     names = [p.name.strip() for p in players]
     try:
-        engine = MonopolyEngine(names, banker, profile)
+        engine = MonopolyScrabbleEngine.start(names, banker, profile)
     except (RulesError, ValueError) as exc:
         raise TableError(_plain_validation(exc)) from None
-    return MonopolyTable(VARIANT, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
+    return MonopolyScrabbleTable(VARIANT, [PlayerInfo(n, p.colour) for n, p in zip(names, players)], engine,
                          banker=banker, lexicon=lexicon)
 
 
-def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> MonopolyTable:
+def rebuild(game_id: str, table: dict[str, Any], events: list[Any]) -> MonopolyScrabbleTable:
     """The table from stored events and the details saved beside them (`table_settings()`)."""
-    engine = MonopolyEngine.__new__(MonopolyEngine)
-    engine.log = GameLog(lambda: new_state(None), events)
-    colours = {n: c for n, c in table.get("players", [])}
-    players = [PlayerInfo(n, colours.get(n, "grey")) for n in engine.log.state.players]
-    game = MonopolyTable(VARIANT, players, engine, banker=table.get("banker"), lexicon=table.get("lexicon", "ENABLE"))
-    game.id = game_id
-    return game
+    engine = MonopolyScrabbleEngine(GameLog(lambda: new_state(None), events))
+    return MonopolyScrabbleTable(VARIANT, stored_seats(table, engine.players), engine, banker=table.get("banker"),
+                         lexicon=table.get("lexicon", "ENABLE"), game_id=game_id)
 
 
-__all__ = ["MonopolyEngine", "MonopolyTable", "changes", "describe_transaction", "money", "new_monopoly", "rebuild"]
+__all__ = ["MonopolyScrabbleEngine", "MonopolyScrabbleTable", "changes", "new_monopoly_scrabble", "rebuild"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import flet as ft
 
 from companion.games.monopoly_scrabble.bank import BankScreen
-from companion.games.monopoly_scrabble.profile_editor import MonopolyTab, ProfileEditor
-from companion.games.monopoly_scrabble.setup import MonopolySetupForm, start
-from companion.games.monopoly_scrabble.steps import MonopolySteps
+from companion.games.monopoly_scrabble.profile_editor import MonopolyScrabbleTab, ProfileEditor
+from companion.games.monopoly_scrabble.setup import MonopolyScrabbleSetupForm, start
+from companion.games.monopoly_scrabble.steps import MonopolyScrabbleSteps
 from companion.games.monopoly_scrabble.table import rebuild
 from companion.games.spec import GameUI, Screen
 from companion.ui.components.board import BoardGrid
@@ -18,25 +18,26 @@ from companion.ui.models import AppState
 
 
 @ft.component
-def MonopolyTurn(app: AppState):
-    return TurnScreen(app, steps=MonopolySteps)
+def MonopolyScrabbleTurn(app: AppState) -> ft.Control:
+    screen: ft.Control = TurnScreen(app, steps=MonopolyScrabbleSteps)  # TurnScreen (components/turn.py): not annotated yet
+    return screen
 
 
 @ft.component
-def MonopolyFollower(app: AppState):
+def MonopolyScrabbleFollower(app: AppState) -> ft.Control:
     game = app.game
     return ft.Column([*(ft.Text(line) for line in game.follow_lines()), BoardGrid(app, interactive=False)],
                      spacing=10)
 
 
 UI = GameUI(
-    setup_form=MonopolySetupForm,
+    setup_form=MonopolyScrabbleSetupForm,
     start=start,
     rebuild=rebuild,
-    screens=(Screen("turn", "Turn", MonopolyTurn, wide=True), Screen("bank", "Bank", BankScreen, wide=True),
+    screens=(Screen("turn", "Turn", MonopolyScrabbleTurn, wide=True), Screen("bank", "Bank", BankScreen, wide=True),
              Screen("end", "End", EndScreen, wide=True),
              Screen("profile", "", ProfileEditor, needs_game=False)),
-    follower=MonopolyFollower,
+    follower=MonopolyScrabbleFollower,
     end_screen="end",
-    tab_state=MonopolyTab,
+    tab_state=MonopolyScrabbleTab,
 )

@@ -13,6 +13,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.games.spec import RESERVED_SCREEN_KEYS
 from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
 from companion.ui.components.join import JoinScreen
@@ -21,10 +22,13 @@ from companion.ui.components.messages import Messages
 from companion.ui.components.setup import Setup
 from companion.ui.components.tools import FULL_SCREENS, SCREENS, tool_buttons
 from companion.ui.components.verdict import VerdictScreen
+from companion.ui.flet_typed import memo
 from companion.ui.hub import HUB, table_from_path
 from companion.ui.models import AppState, game_ui
 
-SHELL_SCREENS = ("home", "setup", "follow", "verdict", "join", *SCREENS, *FULL_SCREENS)
+# The shell's screens are the keys a game may not use (`RESERVED_SCREEN_KEYS`, enforced by `GameUI`); the
+# tools' screens are among them (`tests/test_game_registry.py` checks the two lists agree).
+SHELL_SCREENS = RESERVED_SCREEN_KEYS
 
 
 def game_screen(app: AppState) -> Any:
@@ -43,7 +47,7 @@ def game_screen(app: AppState) -> Any:
 
 
 @ft.component
-def _nav(app: AppState, screen: str, role: str, kind: str):
+def _nav(app: AppState, screen: str, role: str, kind: str) -> ft.Control:
     """The navigation row. Memoized on what it shows (the screen, the role, the table's game): a
     change of the game made on another tab, which redraws this tab from its root, skips it."""
     game = app.game
@@ -61,7 +65,7 @@ def _nav(app: AppState, screen: str, role: str, kind: str):
     return ft.Row(buttons + tools, wrap=True, spacing=0)
 
 
-Nav = ft.memo(_nav)
+Nav = memo(_nav)
 
 
 WIDE_SHELL_SCREENS = ("home", "setup", "follow")  # the shell's screens laid out for a wide page
@@ -88,15 +92,24 @@ def first_state(route: str) -> AppState:
 
 
 @ft.component
-def App():
+def App() -> ft.Control:
     page = ft.context.page
-    app, _ = ft.use_state(lambda: first_state(page.route))
+
+    def opening_state() -> AppState:
+        return first_state(page.route)
+
+    def no_echoes() -> list[str]:
+        return []
+
+    # mypy cannot solve use_state's `StateT | Callable[[], StateT]` for an @ft.observable class (Never).
+    app: AppState = ft.use_state(opening_state)[0]  # type: ignore[arg-type]
     _, redraw = ft.use_state(0)
     # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
-    # not come back yet: an echo arriving after the tab moved on must not move it back.
-    pushed = ft.use_ref(list)
+    # not come back yet: an echo arriving after the tab moved on must not move it back. (One list for the
+    # tab's life, mutated in place.)
+    pushed = ft.use_memo(no_echoes, [])
 
-    async def bump():
+    async def bump() -> None:
         # Another tab changed this tab's game: redraw from this root, each component once. (Bumping
         # the observable instead scheduled every component holding `app` besides the root, and the
         # root then drew most of them a second time: measured with benchmarks/load.py.)
@@ -106,7 +119,10 @@ def App():
     def subscribe() -> None:
         key = page.session.id
         app.session_key = key
-        HUB.subscribe(key, lambda: page.run_task(bump), app.table)
+        HUB.subscribe(key, redraw_soon, app.table)
+
+    def redraw_soon() -> None:
+        page.run_task(bump)
 
     def reconnected() -> None:
         # A follower whose Wi-Fi dropped for a moment: its session (and this state) outlived the
@@ -117,9 +133,8 @@ def App():
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
         # The address bar changed (back/forward, a typed or scanned address): show what it names.
-        echoes = pushed.current
-        if e.route in echoes:
-            del echoes[:echoes.index(e.route) + 1]  # our own push coming back, not the user's
+        if e.route in pushed:
+            del pushed[:pushed.index(e.route) + 1]  # our own push coming back, not the user's
             return
         wanted = table_from_path(e.route)
         if wanted and wanted != app.table:
@@ -130,7 +145,7 @@ def App():
     def resized(e: ft.PageResizeEvent) -> None:
         app.touch()  # the layout depends on the width (`layout.wide`)
 
-    def mounted():
+    def mounted() -> None:
         subscribe()
         page.on_route_change = route_changed
         page.on_resize = resized
@@ -138,7 +153,7 @@ def App():
         # (and this state): watch the table again (the hub forgot it when the connection dropped).
         page.on_connect = lambda e: reconnected()
 
-    def unmounted():
+    def unmounted() -> None:
         HUB.unsubscribe(page.session.id)
 
     ft.on_mounted(mounted)
@@ -146,9 +161,9 @@ def App():
 
     async def show_address() -> None:
         # Also when an earlier push has not come back yet: page.route may still be the address before it.
-        if page.route != path or pushed.current:
-            pushed.current.append(path)
-            del pushed.current[:-8]  # an echo that never came (the browser was already there) is dropped
+        if page.route != path or pushed:
+            pushed.append(path)
+            del pushed[:-8]  # an echo that never came (the browser was already there) is dropped
             await page.push_route(path)
 
     path = app.path()

@@ -8,6 +8,7 @@ import flet as ft
 
 from companion.rules.board import Board, Layout
 from companion.ui import theme
+from companion.ui.flet_typed import memo
 from companion.ui.models import AppState
 
 COLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -21,7 +22,7 @@ def _cell_size(page_width: float | None, size: int) -> int:
 
 @ft.component
 def _board_cell(r: int, c: int, cell: int, bg: str, border_width: float, border_colour: str, text: str,
-                letter_style: str, centre: bool, label: str, tap: Callable[[int, int], None] | None):
+                letter_style: str, centre: bool, label: str, tap: Callable[[int, int], None] | None) -> ft.Control:
     """One square. Every prop is a plain value (or the same bound method each time), so `ft.memo`
     skips the squares an update did not change: a follower's re-render then rebuilds and diffs a few
     squares instead of all 225 (Semantics + Container + Text each)."""
@@ -44,13 +45,13 @@ def _board_cell(r: int, c: int, cell: int, bg: str, border_width: float, border_
     return ft.Semantics(identifier=f"cell-{r}-{c}", label=label, button=tap is not None, content=content)
 
 
-BoardCell = ft.memo(_board_cell)
+BoardCell = memo(_board_cell)
 
 CellProps = tuple[int, str, float, str, str, str, bool, str]  # col, bg, border w/colour, text, style, centre, label
 
 
 @ft.component
-def _board_row(r: int, cell: int, cells: tuple[CellProps, ...], tap: Callable[[int, int], None] | None):
+def _board_row(r: int, cell: int, cells: tuple[CellProps, ...], tap: Callable[[int, int], None] | None) -> ft.Control:
     """One row of squares. Memoized on the row's plain cell props: an update usually changes one or two
     rows, so the other rows are skipped whole (one comparison instead of fifteen)."""
     label_cell = ft.Container(width=14, height=cell, alignment=ft.Alignment.CENTER_RIGHT,
@@ -60,18 +61,18 @@ def _board_row(r: int, cell: int, cells: tuple[CellProps, ...], tap: Callable[[i
                   spacing=0, tight=True)
 
 
-BoardRow = ft.memo(_board_row)
+BoardRow = memo(_board_row)
 
 
 @ft.component
-def _board_header(cell: int, size: int):
+def _board_header(cell: int, size: int) -> ft.Control:
     """The column letters; the same on every render, so memoized."""
-    return ft.Row([ft.Container(width=14)] + [
+    return ft.Row([ft.Container(width=14), *(
         ft.Container(width=cell, content=ft.Text(COLS[c], size=9, text_align=ft.TextAlign.CENTER))
-        for c in range(size)], spacing=0, tight=True)
+        for c in range(size))], spacing=0, tight=True)
 
 
-BoardHeader = ft.memo(_board_header)
+BoardHeader = memo(_board_header)
 
 
 Squares = tuple[tuple[CellProps, ...], ...]  # the board's rows of square props
@@ -137,7 +138,7 @@ def _same_where_equal(before: Squares | None, now: Squares) -> Squares:
 
 
 @ft.component
-def _board_body(squares: Squares, cell: int, tap: Callable[[int, int], None] | None, legend: bool):
+def _board_body(squares: Squares, cell: int, tap: Callable[[int, int], None] | None, legend: bool) -> ft.Control:
     """The column letters, the rows, the read's legend. Memoized: a board whose squares did not change
     (every pass, exchange, challenge, clock tap...) is skipped whole."""
     rows = [BoardRow(r, cell, cells, tap) for r, cells in enumerate(squares)]
@@ -148,13 +149,13 @@ def _board_body(squares: Squares, cell: int, tap: Callable[[int, int], None] | N
     return ft.Column([BoardHeader(cell, len(squares)), *rows, *extra], spacing=0, tight=True)
 
 
-BoardBody = ft.memo(_board_body)
+BoardBody = memo(_board_body)
 
 
 @ft.component
 def BoardGrid(app: AppState, interactive: bool = True, layout: Layout | None = None,
               properties: dict[tuple[int, int], str] | None = None,
-              on_tap: Callable[[int, int], None] | None = None):
+              on_tap: Callable[[int, int], None] | None = None) -> ft.Control:
     """The game's board; or, with `layout` (the profile editor), an empty board whose property squares
     are `properties` and whose taps go to `on_tap`.
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import flet as ft
+import flet_camera as fc
 
 from companion.ui.models import AppState
 
 LOG = logging.getLogger("companion.ui")
 
 
-async def start_camera(camera: Any, app: AppState, resolution: Any) -> tuple[bool, str]:
+async def start_camera(camera: fc.Camera, app: AppState, resolution: fc.ResolutionPreset) -> tuple[bool, str]:
     """Start `camera` (the back one when there is one): whether it is ready, and the line shown under it.
     Any failure is said in that line (the upload is offered instead) and logged with its traceback."""
     try:
@@ -28,7 +28,7 @@ async def start_camera(camera: Any, app: AppState, resolution: Any) -> tuple[boo
         return False, f"The camera could not start ({exc}). Use Upload photo instead."
 
 
-async def take_photo(camera: Any, app: AppState) -> bytes | None:
+async def take_photo(camera: fc.Camera, app: AppState) -> bytes | None:
     """The photo's bytes, or None with the error line said (the fault logged); the turn stays as it was."""
     try:
         return bytes(await camera.take_picture())
@@ -39,13 +39,9 @@ async def take_photo(camera: Any, app: AppState) -> bytes | None:
 
 
 @ft.component
-def CameraPanel(app: AppState):
+def CameraPanel(app: AppState) -> ft.Control:
     status, set_status = ft.use_state("Starting the camera...")
     ready, set_ready = ft.use_state(False)
-    try:
-        import flet_camera as fc
-    except ImportError:  # pragma: no cover
-        return ft.Text("No camera on this device: use Upload photo.")
     # A fresh Camera each render: the reconciler hands the live control's identity to the new instance
     # and stamps its parent. Reusing one instance across renders leaves it pointing at a discarded parent
     # ("Control must be added to the page first" on take_picture). Handlers use the latest instance.
@@ -53,15 +49,18 @@ def CameraPanel(app: AppState):
     latest = ft.use_ref(camera)
     latest.current = camera
 
-    async def start():
-        ready_now, line = await start_camera(latest.current, app, fc.ResolutionPreset.VERY_HIGH)
+    def current() -> fc.Camera:
+        return latest.current or camera  # set on every render, never None
+
+    async def start() -> None:
+        ready_now, line = await start_camera(current(), app, fc.ResolutionPreset.VERY_HIGH)
         set_ready(ready_now)
         set_status(line)
 
     ft.on_mounted(lambda: ft.context.page.run_task(start))
 
-    async def shoot(e):
-        data = await take_photo(latest.current, app)
+    async def shoot() -> None:
+        data = await take_photo(current(), app)
         if data is None:
             return
         app.camera_open = False

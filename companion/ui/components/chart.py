@@ -10,8 +10,8 @@ from companion.ui import theme
 
 
 @ft.component
-def HistoryChart(history: list[dict[str, int]], colours: dict[str, str], title: str):
-    import flet_charts as fch
+def HistoryChart(history: list[dict[str, int]], colours: dict[str, str], title: str) -> ft.Control:
+    import flet_charts as fch  # lazy: ~550 ms on the server's start, for the end screens only
 
     players = list(colours)
     top = max([1] + [v for h in history for v in h.values()])

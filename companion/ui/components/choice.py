@@ -8,7 +8,7 @@ import flet as ft
 
 
 @ft.component
-def Choice(options: list[tuple[str, str]], value: str, on_pick: Callable[[str], None]):
+def Choice(options: list[tuple[str, str]], value: str, on_pick: Callable[[str], None]) -> ft.Control:
     buttons: list[ft.Control] = []
     for key, label in options:
         if key == value:

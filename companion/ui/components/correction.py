@@ -10,7 +10,7 @@ COLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @ft.component
-def Correction(app: AppState):
+def Correction(app: AppState) -> ft.Control:
     assert app.selected is not None and app.read_rows is not None
     r, c = app.selected
     f = app.form

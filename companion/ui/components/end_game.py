@@ -13,7 +13,7 @@ from companion.ui.models import AppState, game_ui
 
 
 @ft.component
-def EndScreen(app: AppState):
+def EndScreen(app: AppState) -> ft.Control:
     game = app.game
     if game is None:
         return ft.Text("No game yet.")
@@ -41,7 +41,7 @@ def EndScreen(app: AppState):
         ("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners), size=26,
         weight=ft.FontWeight.BOLD, color="#1B5E20")))
     columns = game.final_columns()
-    cols = [ft.DataColumn(ft.Text("Player"))] + [ft.DataColumn(ft.Text(header)) for header, _ in columns]
+    cols = [ft.DataColumn(label=ft.Text("Player"))] + [ft.DataColumn(label=ft.Text(header)) for header, _ in columns]
     rows = [ft.DataRow(cells=[ft.DataCell(ft.Text(p))] + [ft.DataCell(ft.Text(values[p])) for _, values in columns])
             for p in game.ranking()]
     items.append(ft.DataTable(columns=cols, rows=rows))

@@ -12,13 +12,15 @@ import flet as ft
 from companion.ui.components.layout import split
 from companion.ui.components.players import PlayersStrip
 from companion.ui.components.watch import WatchFollower
+from companion.ui.flet_typed import memo
+from companion.ui.hub import HUB
 from companion.ui.models import AppState, game_ui
 
 VERDICT_SECONDS = 8
 
 
 @ft.component
-def FollowScreen(app: AppState):
+def FollowScreen(app: AppState) -> ft.Control:
     game = app.game
     _, redraw = ft.use_state(0)
     shown_at = game.last_verdict_at if game is not None else 0.0
@@ -46,14 +48,12 @@ def FollowScreen(app: AppState):
         items.append(ft.Semantics(identifier="follow-status", content=ft.Text(
             f"{current} {game.doing()}", size=18, weight=ft.FontWeight.BOLD)))
     items.append(WatchFollower(app))  # a table watched by a camera: what the watcher sees, as it happens
-    from companion.ui.hub import HUB
-
     pin = HUB.store.has_pin(game) and not HUB.is_referee(game, app.session_key)
     return split([game_ui(game.kind).follower(app)], items, [TakeOver(app, pin)])
 
 
 @ft.component
-def _take_over(app: AppState, pin: bool):
+def _take_over(app: AppState, pin: bool) -> ft.Control:
     """Referee this table from this device: with the game's referee PIN when it has one (`pin`: the hub
     checks it, and checks again on every change this tab makes). Memoized: the game's changes skip it."""
     items: list[ft.Control] = []
@@ -66,4 +66,4 @@ def _take_over(app: AppState, pin: bool):
     return ft.Row(items, wrap=True)
 
 
-TakeOver = ft.memo(_take_over)
+TakeOver = memo(_take_over)

@@ -8,14 +8,16 @@ import logging
 
 import flet as ft
 
+from companion.games import GAMES, UnknownGame
+from companion.store import StoreError
+from companion.ui.hub import HUB
 from companion.ui.models import AppState
+from companion.ui.persist import SavedGame
 
 LOG = logging.getLogger("companion.ui")
 
 
 def _label(kind: str) -> str:
-    from companion.games import GAMES, UnknownGame
-
     try:
         return str(GAMES.get(kind).label)
     except UnknownGame:  # a game whose code is gone (the registry logged why) still lists by its id
@@ -25,9 +27,6 @@ def _label(kind: str) -> str:
 def export_text(app: AppState, game_id: str) -> str | None:
     """A stored game's log for the Export button, or None with the one sentence shown: a store that cannot
     be read says so, and so does a fault of the app (logged with its traceback); nothing changes."""
-    from companion.store import StoreError
-    from companion.ui.hub import HUB
-
     try:
         return HUB.store.export_json(game_id)
     except (StoreError, OSError) as exc:
@@ -39,9 +38,7 @@ def export_text(app: AppState, game_id: str) -> str | None:
 
 
 @ft.component
-def Home(app: AppState):
-    from companion.ui.hub import HUB
-
+def Home(app: AppState) -> ft.Control:
     picker = ft.use_memo(lambda: ft.FilePicker(), [])
 
     async def export(game_id: str, kind: str) -> None:
@@ -65,7 +62,7 @@ def Home(app: AppState):
     finished = [g for g in games if g.finished]
     cards = ft.ResponsiveRow
 
-    def card(g, done: bool) -> ft.Control:
+    def card(g: SavedGame, done: bool) -> ft.Control:
         status = "Finished" if done else "In progress"
         if not done and (live := HUB.table(g.id)) is not None and live.current_player:
             status = f"In progress: {live.current_player} {live.doing()}"

@@ -10,7 +10,9 @@ from __future__ import annotations
 import io
 
 import flet as ft
+import segno
 
+from companion.ui.hub import HUB
 from companion.ui.models import AppState
 
 QR_SCALE = 8  # px per module: a table address (~40 characters, version 3-4) is ~260 px, scannable across a table
@@ -18,17 +20,13 @@ QR_SCALE = 8  # px per module: a table address (~40 characters, version 3-4) is 
 
 def qr_png(text: str, scale: int = QR_SCALE) -> bytes:
     """A QR code of `text` as PNG bytes (error correction M: readable from a slightly glossy screen)."""
-    import segno
-
     out = io.BytesIO()
     segno.make(text, error="m", micro=False).save(out, kind="png", scale=scale, border=4)
     return out.getvalue()
 
 
 @ft.component
-def TableQr(game_id: str, scale: int = QR_SCALE):
-    from companion.ui.hub import HUB
-
+def TableQr(game_id: str, scale: int = QR_SCALE) -> ft.Control:
     url = HUB.table_url(game_id)
     png = ft.use_memo(lambda: qr_png(url, scale), [url, scale])
     return ft.Semantics(identifier=f"qr-{game_id}", label=f"QR code of {url}",
@@ -36,9 +34,7 @@ def TableQr(game_id: str, scale: int = QR_SCALE):
 
 
 @ft.component
-def JoinScreen(app: AppState):
-    from companion.ui.hub import HUB
-
+def JoinScreen(app: AppState) -> ft.Control:
     game = app.game
     if game is None:
         return ft.Text("No table chosen: pick one on the home screen.")

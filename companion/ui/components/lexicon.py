@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.ui.adapters import JUDGE
 from companion.ui.components.choice import Choice
 from companion.ui.models import AppState
 
 
 @ft.component
-def LexiconChoice(app: AppState):
-    from companion.ui.adapters import JUDGE
-
+def LexiconChoice(app: AppState) -> ft.Control:
     f = app.form
     _, redraw = ft.use_state(0)
 

@@ -91,7 +91,7 @@ def leave(app: AppState) -> None:
 
 
 @ft.component
-def LookupScreen(app: AppState):
+def LookupScreen(app: AppState) -> ft.Control:
     d = draft(app)
     _, redraw = ft.use_state(0)
     chosen = d.lexicon or default_list(app)
@@ -119,7 +119,7 @@ def LookupScreen(app: AppState):
 
 
 @ft.component
-def LookupRuling(app: AppState):
+def LookupRuling(app: AppState) -> ft.Control:
     d = draft(app)
     shown = d.shown
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.ui.flet_typed import memo
 from companion.ui.models import AppState
 
 
 @ft.component
-def _messages(app: AppState, store_error: str):
+def _messages(app: AppState, store_error: str) -> ft.Control:
     """Memoized on the store's error line (the tab's own lines notify it through `app`): a change made
     on another tab, which redraws this tab from its root, skips it."""
     items: list[ft.Control] = []
@@ -28,4 +29,4 @@ def _messages(app: AppState, store_error: str):
     return ft.Column(items, spacing=4, tight=True)
 
 
-Messages = ft.memo(_messages)
+Messages = memo(_messages)

@@ -9,6 +9,7 @@ from typing import Any
 import flet as ft
 
 from companion.ui import theme
+from companion.ui.flet_typed import memo
 from companion.ui.models import AppState
 
 
@@ -22,11 +23,11 @@ def _clock(seconds: float, limit_minutes: int | None) -> str:
 
 
 @ft.component
-def PlayersStrip(app: AppState):
+def PlayersStrip(app: AppState) -> ft.Control:
     game = app.game
     _tick, set_tick = ft.use_state(0)
 
-    async def ticker():
+    async def ticker() -> None:
         while True:
             await asyncio.sleep(1)
             g = app.game
@@ -54,11 +55,11 @@ def PlayersStrip(app: AppState):
 
 @ft.component
 def _player_chip(index: int, name: str, details: tuple[str, ...], clock: str | None, doing: str,
-                 colour: str):
+                 colour: str) -> ft.Control:
     """One player's chip; `doing`: what the player who acts now does ("to play", "to answer"...), empty
     for the others. Plain props, so `ft.memo` skips the chips an update (or a clock tick of another
     player) did not change."""
-    lines = [ft.Text(name, weight=ft.FontWeight.BOLD, size=14, color="#FFFFFF")]
+    lines: list[ft.Control] = [ft.Text(name, weight=ft.FontWeight.BOLD, size=14, color="#FFFFFF")]
     lines += [ft.Text(d, size=13, color="#FFFFFF") for d in details]
     if clock is not None:
         lines.append(ft.Text(clock, size=12, color="#FFFFFF"))
@@ -70,4 +71,4 @@ def _player_chip(index: int, name: str, details: tuple[str, ...], clock: str | N
         content=ft.Column(lines, spacing=0, tight=True)))
 
 
-PlayerChip = ft.memo(_player_chip)
+PlayerChip = memo(_player_chip)

@@ -66,16 +66,16 @@ async def ask(app: AppState, best: bool = False) -> None:
 
 
 @ft.component
-def RackCheckScreen(app: AppState):
+def RackCheckScreen(app: AppState) -> ft.Control:
     game = app.game
     d = draft(app)
     back = ft.TextButton("Back", on_click=lambda e: app.go(d.back if d.back != "rack" else "home"))
     if not supports_rack_check(game):
         return ft.Column([ft.Text("There is no word board on the table to check a rack against."), back])
-    async def on_ask(e) -> None:
+    async def on_ask() -> None:
         await ask(app)
 
-    async def on_best(e) -> None:
+    async def on_best() -> None:
         await ask(app, best=True)
 
     answer = d.answer

@@ -48,14 +48,15 @@ def review_lines(game: object) -> list[str]:
 
 
 @ft.component
-def PlayReview(app: AppState):
+def PlayReview(app: AppState) -> ft.Control:
     game = app.game
-    lines, set_lines = ft.use_state(None)
+    not_computed: list[str] | None = None
+    lines, set_lines = ft.use_state(not_computed)
     busy, set_busy = ft.use_state(False)
     if game is None or not offers_review(game):
         return ft.Container()
 
-    async def compute(e) -> None:
+    async def compute() -> None:
         set_busy(True)
         set_lines(await asyncio.get_running_loop().run_in_executor(None, review_lines, game))
         set_busy(False)

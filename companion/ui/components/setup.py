@@ -13,7 +13,7 @@ from companion.ui.table import TOKEN_COLOURS
 
 
 @ft.component
-def Setup(app: AppState):
+def Setup(app: AppState) -> ft.Control:
     f = app.form
     _, redraw = ft.use_state(0)
 

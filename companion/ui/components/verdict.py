@@ -12,10 +12,10 @@ from companion.ui.models import AppState
 
 
 @ft.component
-def VerdictScreen(app: AppState):
+def VerdictScreen(app: AppState) -> ft.Control:
     verdict = app.verdict
 
-    async def clear_later():
+    async def clear_later() -> None:
         await asyncio.sleep(6)
         if app.screen == "verdict":
             app.close_verdict()

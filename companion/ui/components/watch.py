@@ -13,9 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import Future
 from typing import Any
 
 import flet as ft
+import flet_camera as fc
+from flet.components.hooks.use_ref import MutableRef
 
 from companion.ui.models import AppState
 from companion.ui.watching import FRAME_INTERVAL, STALL_SECONDS, WatchView
@@ -39,7 +42,7 @@ def play_summary(check: Any, identifier: str = "play-score", effects_identifier:
     if not effects:
         return score
     return ft.Column([score, ft.Semantics(identifier=effects_identifier, content=ft.Column(
-        [ft.Text("If confirmed:", size=12, italic=True)] + [ft.Text(e, size=13) for e in effects],
+        [ft.Text("If confirmed:", size=12, italic=True), *(ft.Text(e, size=13) for e in effects)],
         spacing=1, tight=True))], spacing=4, tight=True)
 
 
@@ -52,7 +55,7 @@ SILENT_SECONDS = 10
 
 
 @ft.component
-def WatchState(view: WatchView, silent: int = 0):
+def WatchState(view: WatchView, silent: int = 0) -> ft.Control:
     """The watch state as every tab shows it (plain data in, so followers draw exactly what the referee
     sees). A countdown redraws itself each half second until it ends."""
     _, set_tick = ft.use_state(0)
@@ -120,52 +123,47 @@ def _ruling(game: Any) -> ft.Control | None:
 
 
 @ft.component
-def WatchPanel(app: AppState):
+def WatchPanel(app: AppState) -> ft.Control:
     """The referee's watch: the switch, the live preview while on, the state, the clock tap, the setting."""
     watch = app.watch()
-    task = ft.use_ref(None)
+    task: MutableRef[Future[None] | None] = ft.use_ref(None)
     if watch is None:
         return ft.Container()
     game = app.game
     # This tab's camera feeds the watcher only when this tab switched Watch on (another referee tab on the
     # same table, a laptop beside the phone, shows the state and may switch it off, but films nothing).
     on = watch.on and watch.camera_tab == app.session_key
-    camera = None
-    if on:
-        try:
-            import flet_camera as fc
-        except ImportError:  # pragma: no cover - flet-camera is a dependency
-            fc = None
-        if fc is not None:
-            # A fresh Camera each render (see components/camera.py): handlers use the latest instance.
-            camera = fc.Camera(width=320, height=240, preview_enabled=True)
-    latest = ft.use_ref(None)
+    # A fresh Camera each render (see components/camera.py): handlers use the latest instance.
+    camera = fc.Camera(width=320, height=240, preview_enabled=True) if on else None
+    latest: MutableRef[fc.Camera | None] = ft.use_ref(None)
     latest.current = camera
     mirrored = ft.use_ref(False)
     flip, set_flip = ft.use_state(False)  # the preview of a mirrored camera is shown flipped back
 
-    async def take() -> bytes:
+    def on_screen() -> fc.Camera:
+        """The Camera of the latest render (each render makes a fresh one)."""
         cam = latest.current
         if cam is None:
             raise RuntimeError("the camera is not on the screen")
-        return bytes(await asyncio.wait_for(cam.take_picture(), timeout=STALL_SECONDS))
+        return cam
+
+    async def take() -> bytes:
+        return bytes(await asyncio.wait_for(on_screen().take_picture(), timeout=STALL_SECONDS))
 
     async def run() -> None:
         """Start the camera, then offer it a picture every FRAME_INTERVAL until Watch is switched off."""
-        import flet_camera as fc
-
         for _ in range(50):  # the Camera control reaches the page with this render's update
             if latest.current is not None and latest.current.page is not None:
                 break
             await asyncio.sleep(0.1)
         try:
-            cams = await latest.current.get_available_cameras()
+            cams = await on_screen().get_available_cameras()
             if not cams:
                 watch.stop("No camera was found on this device: use Upload photo instead. Nothing was changed.")
                 return
             back = [c for c in cams if "back" in str(getattr(c, "lens_direction", "")).lower()]
-            await latest.current.initialize(description=(back or cams)[0],
-                                            resolution_preset=fc.ResolutionPreset.VERY_HIGH, enable_audio=False)
+            await on_screen().initialize(description=(back or cams)[0],
+                                         resolution_preset=fc.ResolutionPreset.VERY_HIGH, enable_audio=False)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - refused or no camera: one sentence, nothing changes
@@ -198,7 +196,8 @@ def WatchPanel(app: AppState):
         task.current = ft.context.page.run_task(run)
 
         def cleanup() -> None:
-            task.current.cancel()  # switched off, or the screen left: the loop ends with the camera
+            if task.current is not None:
+                task.current.cancel()  # switched off, or the screen left: the loop ends with the camera
             if watch.on:
                 # The referee's phone left the turn screen (its camera went with it): say so on every tab
                 # rather than show a watch that no longer sees anything.
@@ -262,7 +261,7 @@ def WatchPanel(app: AppState):
 
 
 @ft.component
-def WatchFollower(app: AppState):
+def WatchFollower(app: AppState) -> ft.Control:
     """A follower's view of the watch (nothing when the table is not watched)."""
     watch = app.watch()
     _, set_tick = ft.use_state(0)

@@ -1,43 +1,5 @@
-"""Monopoly Scrabble (Winning Moves 2023) as a fold over an ordered log of events: rules and bank.
-
-The rules are the project's rules text (`rules-text/000_b2c36b3fcfcd0666.txt`); what the box decides
-(track, rents, card values, property squares, amounts) comes from a board profile
-(`companion.games.monopoly_scrabble.profile`, default `assets/profiles/monopoly_scrabble.json`).
-
-Events (pydantic, tagged by `type`; the log format is `docs/event-format.md`):
-
-- `start`       players in turn order, banker, profile (name/path or inline), optional Bank rack letters.
-- `jail_fee`    a jailed player pays the jail fee to Free Parking at the start of their turn.
-- `replace_blank` before playing, swap a played blank for the same letter from the rack or bought
-                from the Bank rack; the fee goes to Free Parking, the blank to the player's rack.
-- `play`        a word (`position`, `word` in GCG form, `bought` = letters bought from the Bank rack).
-                It is scored (first word doubled, no 50-point bonus), property squares it covers take
-                their cards, a 7-tile bingo earns a card (or cash), the token moves by the score,
-                collecting GO money on each pass, and the landing space acts.
-- `bingo_choice` the Property Card a bingo takes.
-- `card`        the effect of the Chance / Community Chest card the table drew (`collect`, `pay_bank`,
-                `pay_pot`, `pay_each`, `collect_each`, `move_to`, `move_by`, `go_to_jail`,
-                `take_property`, `none`).
-- `sell`        a player short of cash sells a Property Card to the Bank at half its value.
-- `pass`        the player cannot (or will not) play a word.
-- `challenge`   a ruling on the latest play, before the next player acts: `acceptable` is the word
-                judge's verdict (or the state's optional `judge` callable decides). Unacceptable: the
-                whole play is withdrawn and the turn is lost; acceptable: the challenger loses their
-                next turn.
-- `end_game`    once the bag is empty (or a player went out, or by agreement): unplayed tiles are paid
-                for and the game is settled.
-- `undo`        (shared) cancels the latest event.
-
-State (`MonopolyState`): `cash` per account (`bank`, `pot` = Free Parking, each player), `ledger` (every
-money transaction, payer -> payee), `owners` (group -> player or None for the Bank), `positions`,
-`in_jail`, `rack_counts`, `bag_count`, `bank_rack_count`, `board`, `turns` (the turn record),
-`eliminated`, `pending` (what the current turn waits for, first item first: `jail_fee`,
-`bingo_choice`, `card`, `debt`, `end_game`), `current_player`, `allowed_events()`, `wealth()`,
-`winner()`, `summary()`. `new_game(players, banker, profile)` returns a started `GameLog`. Every refused event raises `IllegalAction` / `IllegalPlacement` with the reason and, as
-`GameLog.push` applies events to a copy, changes nothing.
-
-Money is conserved: it only moves through `_transfer`, so the sum over all accounts is always the
-Bank's float. Players and the pot never go below zero; the Bank may (it never runs out).
+"""Monopoly Scrabble's folded state: the state with its derived views (`pending`, `next_step`, `wealth`,
+`summary`...) and the handler of each event (the package docstring describes the rules).
 """
 
 from __future__ import annotations
@@ -46,203 +8,46 @@ import copy
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
-
-from companion.events import Event, GameLog, PassEvent, PlayerEvent, StartEvent, Undo
-from companion.games.monopoly_scrabble.profile import (
-    RESERVED_ACCOUNTS,
-    Profile,
-    load_profile,
-    validate_profile,
+from companion.events import Event
+from companion.games.monopoly_scrabble.profile import Profile, load_profile, validate_profile
+from companion.games.monopoly_scrabble.rules.events import (
+    BANK,
+    POT,
+    VARIANT,
+    BingoChoice,
+    Card,
+    CardEffectKind,
+    Challenge,
+    EndGame,
+    JailFee,
+    Pass,
+    Play,
+    ReplaceBlank,
+    Sell,
+    Settings,
+    Start,
 )
+from companion.games.monopoly_scrabble.rules.records import CardTransfer, Step, TurnRecord
 from companion.rules.board import Board, Position, Square, Tile, parse_square
 from companion.rules.errors import IllegalAction, RulesDataError
-from companion.rules.ledger import Transaction, money, transfer
+from companion.rules.ledger import Transaction, transfer
 from companion.rules.notation import format_play, parse_play
 from companion.rules.placement import rack_letters_used, validate_placement
-from companion.rules.players import check_player_names
 from companion.rules.scoring import score_play
+from companion.rules.state_copy import copy_state
 from companion.rules.tiles import BLANK, TileSet, load_tileset
-from companion.rules.word_game import LastPlay, WordBoardState, WordChallenge, WordPlay, tile_count
-
-VARIANT = "monopoly"
-BANK = "bank"
-POT = "pot"
+from companion.rules.turns import expect_player, expect_turn
+from companion.rules.word_game import LastPlay, WordBoardState, tile_count
 
 Judge = Callable[[list[str]], bool]
-ACCOUNT_WORDS = {BANK: "the Bank", POT: "Free Parking"}  # the two accounts as a sentence names them
+ELIMINATED = "has been eliminated"  # how a player who could not pay a debt left the game, in a sentence
+
 # What a refused step event was, in a sentence ("the game is not waiting for a jail fee now: ...").
 STEP_WORDS = {"jail_fee": "a jail fee", "bingo_choice": "a bingo's Property Card", "card": "a card",
               "debt": "a sale to pay a debt"}
 
-
-# ---------------------------------------------------------------- events
-
-
-class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    players: list[str] = Field(min_length=1, description="in turn order; the first plays first")
-    banker: str | None = None
-    profile: str = "monopoly_scrabble"
-    profile_data: dict[str, Any] | None = Field(default=None, description="an inline profile, overrides `profile`")
-    bank_rack: str | None = Field(default=None, description="the seven Bank rack letters, when the table records them")
-
-    @model_validator(mode="after")
-    def _check(self) -> Settings:
-        names = check_player_names(self.players)
-        if any(n.lower() in RESERVED_ACCOUNTS for n in names):
-            raise ValueError("'bank' and 'pot' are account names and cannot be player names")
-        return self
-
-
-class Start(StartEvent):
-    settings: Settings
-
-
-class JailFee(PlayerEvent):
-    type: Literal["jail_fee"] = "jail_fee"
-
-
-class ReplaceBlank(PlayerEvent):
-    """Swap the blank on `square` for the same letter from the player's rack or the Bank rack."""
-
-    type: Literal["replace_blank"] = "replace_blank"
-    square: str
-    source: Literal["rack", "bank"] = "rack"
-
-
-class Play(WordPlay):
-    """A word; `bought` = letters bought from the Bank rack for it, `bank_drawn` = the Banker's refill."""
-
-    bought: str = Field(default="", description="letters bought from the Bank rack for this word ('?' = a blank)")
-    bank_drawn: str | None = Field(default=None, description="letters the Banker drew to refill the Bank rack")
-
-
-class BingoChoice(PlayerEvent):
-    type: Literal["bingo_choice"] = "bingo_choice"
-    group: str
-
-
-CardEffectKind = Literal["collect", "pay_bank", "pay_pot", "pay_each", "collect_each", "move_to", "move_by",
-                         "go_to_jail", "take_property", "none"]
-
-
-class Card(PlayerEvent):
-    """The effect of the Chance / Community Chest card just drawn, picked by the table."""
-
-    type: Literal["card"] = "card"
-    deck: Literal["chance", "community_chest"] | None = None
-    effect: CardEffectKind
-    amount: int | None = Field(default=None, ge=0)
-    space: int | None = Field(default=None, ge=0)
-    steps: int | None = None
-    group: str | None = None
-    collect_go: bool = True
-    text: str = Field(default="", description="the card's wording, for the record")
-
-    @model_validator(mode="after")
-    def _check(self) -> Card:
-        need = {"collect": "amount", "pay_bank": "amount", "pay_pot": "amount", "pay_each": "amount",
-                "collect_each": "amount", "move_to": "space", "move_by": "steps", "take_property": "group"}
-        name = need.get(self.effect)
-        if name is not None and getattr(self, name) is None:
-            raise ValueError(f"a '{self.effect}' card needs '{name}'")
-        return self
-
-
-class Sell(PlayerEvent):
-    type: Literal["sell"] = "sell"
-    group: str
-
-
-Pass = PassEvent
-
-
-class Challenge(WordChallenge):
-    """A ruling on the latest play; `acceptable` None asks the state's `judge`."""
-
-
-class EndGame(Event):
-    """Settles the game; `tiles_left` (optional) is checked against the tracked rack counts."""
-
-    type: Literal["end_game"] = "end_game"
-    reason: Literal["played_out", "no_plays", "agreed"] = "no_plays"
-    tiles_left: dict[str, int] | None = None
-
-
-MonopolyEvent = Annotated[
-    Start | JailFee | ReplaceBlank | Play | BingoChoice | Card | Sell | Pass | Challenge | EndGame | Undo,
-    Field(discriminator="type"),
-]
-_EVENT_UNION: Any = MonopolyEvent  # mypy reads an 11-member union as a type[] call; the adapter is still typed
-EVENT_ADAPTER: TypeAdapter[MonopolyEvent] = TypeAdapter(_EVENT_UNION)
-
-
-# ---------------------------------------------------------------- state records
-
-
-@dataclass(frozen=True)
-class CardTransfer:
-    """A Property Card changing hands (`bank` = held by the Bank)."""
-
-    group: str
-    giver: str
-    taker: str
-    reason: str
-    turn: int
-
-
-@dataclass(frozen=True)
-class Step:
-    """Something the turn waits for (or will do next). The first pending step is what the table does now.
-
-    kinds: `jail_fee`, `bingo_choice` (options = cards it may take), `card` (deck), `debt` (player owes
-    `amount` to `creditor` and must sell cards), `move` (queued token move of `amount` spaces, done
-    as soon as nothing is before it), `end_game`.
-    """
-
-    kind: str
-    player: str
-    amount: int = 0
-    creditor: str | None = None
-    deck: str | None = None
-    options: tuple[str, ...] = ()
-    reason: str = ""
-    collect_go: bool = True
-
-    def describe(self, card_names: dict[str, str] | None = None) -> str:
-        """The step in words; `card_names` gives the Property Cards' printed names (`describe_step`)."""
-        if self.kind == "jail_fee":
-            return f"{self.player} pays M{self.amount} to leave Jail"
-        if self.kind == "bingo_choice":
-            names = card_names or {}
-            return (f"{self.player} chooses a Property Card for the bingo: "
-                    f"{', '.join(names.get(g, g) for g in self.options)}")
-        if self.kind == "card":
-            deck = "Chance" if self.deck == "chance" else "Community Chest"
-            return f"{self.player} draws a {deck} card; record its effect"
-        if self.kind == "debt":
-            creditor = ACCOUNT_WORDS.get(self.creditor or "", self.creditor)
-            return f"{self.player} owes M{self.amount} to {creditor} ({self.reason}) and must sell Property Cards"
-        if self.kind == "move":
-            return f"{self.player} moves {self.amount} spaces"
-        if self.kind == "end_game":
-            return "the game is over: record the tiles left on each rack"
-        return self.kind
-
-
-@dataclass
-class TurnRecord:
-    player: str
-    kind: str  # play, pass, withdrawn, lost turn, jail, end
-    score: int = 0
-    notation: str = ""
-    words: list[str] = field(default_factory=list)
-    moved_from: int | None = None
-    moved_to: int | None = None
-    note: str = ""
 
 
 # Fields restored when a challenged play is withdrawn (everything the play could change).
@@ -262,6 +67,18 @@ def _fresh(value: Any) -> Any:
     return value
 
 
+def _copy_field(name: str, value: Any) -> Any:
+    """One field of a state's copy: the immutable rules data and the frozen records (transactions, steps)
+    shared, the containers events change copied."""
+    if name in _SHARED_FIELDS:
+        return value
+    if name == "turns":
+        return [copy.copy(t) for t in value]
+    if name == "last_play":
+        return copy.copy(value)  # its snapshot is never mutated: shared
+    return _fresh(value)
+
+
 @dataclass(kw_only=True)
 class _LastPlay(LastPlay):
     """The play's words (what a challenge judges) and the state before it (what a withdrawal restores)."""
@@ -271,8 +88,8 @@ class _LastPlay(LastPlay):
 
 
 @dataclass
-class MonopolyState(WordBoardState):
-    """The folded state of a Monopoly Scrabble game (see the module docstring)."""
+class MonopolyScrabbleState(WordBoardState):
+    """The folded state of a Monopoly Scrabble game (see the package docstring)."""
 
     GAME_LABEL = "Monopoly Scrabble"
 
@@ -300,20 +117,9 @@ class MonopolyState(WordBoardState):
     end_reason: str | None = None
     _insert_at: int = 0
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> MonopolyState:
-        # GameLog copies the state on every event: share the immutable rules data and the frozen
-        # records (transactions, steps), copy only the containers events change.
-        other = MonopolyState.__new__(MonopolyState)
-        for name, value in self.__dict__.items():
-            if name in _SHARED_FIELDS:
-                setattr(other, name, value)
-            elif name == "turns":
-                setattr(other, name, [copy.copy(t) for t in value])
-            elif name == "last_play":
-                setattr(other, name, copy.copy(value))  # its snapshot is never mutated: shared
-            else:
-                setattr(other, name, _fresh(value))
-        return other
+    def __deepcopy__(self, memo: dict[int, Any]) -> MonopolyScrabbleState:
+        # GameLog copies the state on every event: through the constructor, field by field (`copy_state`).
+        return copy_state(self, _copy_field)
 
     # ----- derived views -----
     @property
@@ -527,16 +333,10 @@ class MonopolyState(WordBoardState):
 
     # ----- turn flow -----
     def _expect_turn(self, player: str, action: str) -> None:
-        if player not in self.players:
-            raise IllegalAction(f"{player} is not playing in this game")
-        if player in self.eliminated:
-            raise IllegalAction(f"{player} has been eliminated")
-        if self.ending or self.went_out is not None:
-            raise IllegalAction("the game is over: record the tiles left to settle it")
-        if self.queue:
-            raise IllegalAction(f"first: {self.describe_step(self.queue[0])}")
-        if player != self.current_player:
-            raise IllegalAction(f"it is {self.current_player}'s turn, not {player}'s")
+        over = "record the tiles left to settle it" if self.ending or self.went_out is not None else None
+        first = self.describe_step(self.queue[0]) if self.queue else None
+        expect_turn(player, action, players=self.players, current=self.current_player, out=self.eliminated,
+                    how=ELIMINATED, over=over, first=first)
         if self.acted:
             raise IllegalAction(f"{player} has already played this turn")
 
@@ -790,25 +590,41 @@ class MonopolyState(WordBoardState):
 
     def _land(self, player: str, index: int) -> None:
         assert self.profile is not None
+        landing = self._landings().get(self.profile.track.spaces[index].type)
+        if landing is not None:  # GO, Jail (just visiting): the space itself does nothing
+            landing(player, index)
+
+    def _landings(self) -> dict[str, Callable[[str, int], None]]:
+        """What landing on each type of track space does (dispatched by table, as events are)."""
+        return {"property": self._land_on_property, "chance": self._land_on_card_space,
+                "community_chest": self._land_on_card_space, "free_parking": self._land_on_free_parking,
+                "go_to_jail": lambda player, index: self._send_to_jail(player), "tax": self._land_on_tax}
+
+    def _land_on_property(self, player: str, index: int) -> None:
+        assert self.profile is not None
         space = self.profile.track.spaces[index]
-        if space.type == "property":
-            assert space.group is not None
-            owner = self.owners[space.group]
-            if owner is not None and owner != player and owner not in self.eliminated:
-                self._charge(player, owner, self.profile.space_rent(index), f"rent for {space.name}")
-        elif space.type in ("chance", "community_chest"):
-            self.queue.insert(self._insert_at, Step("card", player, deck=space.type))
-            self._insert_at += 1
-        elif space.type == "free_parking":
-            self._transfer(POT, player, self.cash[POT], "Free Parking")
-            seed = self.profile.amounts.free_parking_seed.value
-            if self.cash[POT] < seed:
-                self._transfer(BANK, POT, seed - self.cash[POT], "Free Parking reseeded")
-        elif space.type == "go_to_jail":
-            self._send_to_jail(player)
-        elif space.type == "tax":
-            assert space.amount is not None
-            self._charge(player, BANK if space.pay_to == "bank" else POT, space.amount, space.name)
+        assert space.group is not None
+        owner = self.owners[space.group]
+        if owner is not None and owner != player and owner not in self.eliminated:
+            self._charge(player, owner, self.profile.space_rent(index), f"rent for {space.name}")
+
+    def _land_on_card_space(self, player: str, index: int) -> None:
+        assert self.profile is not None
+        self.queue.insert(self._insert_at, Step("card", player, deck=self.profile.track.spaces[index].type))
+        self._insert_at += 1
+
+    def _land_on_free_parking(self, player: str, index: int) -> None:
+        assert self.profile is not None
+        self._transfer(POT, player, self.cash[POT], "Free Parking")
+        seed = self.profile.amounts.free_parking_seed.value
+        if self.cash[POT] < seed:
+            self._transfer(BANK, POT, seed - self.cash[POT], "Free Parking reseeded")
+
+    def _land_on_tax(self, player: str, index: int) -> None:
+        assert self.profile is not None
+        space = self.profile.track.spaces[index]
+        assert space.amount is not None
+        self._charge(player, BANK if space.pay_to == "bank" else POT, space.amount, space.name)
 
     def _bingo_choice(self, event: BingoChoice) -> None:
         step = self._expect_step("bingo_choice", event.player)
@@ -832,44 +648,58 @@ class MonopolyState(WordBoardState):
             raise IllegalAction(f"there is no Property Card '{event.group}': the cards are "
                                 f"{', '.join(self.profile.group_ids)}")
         self.queue.pop(0)
-        player = event.player
-        amount = event.amount or 0
-        others = [p for p in self.active_players if p != player]
         label = "Chance" if step.deck == "chance" else "Community Chest"
         why = f"{label}: {event.text}" if event.text else label
         # Recorded first, so what the card causes (an elimination, say) follows it in the turn record.
-        self.turns.append(TurnRecord(player, "card", note=f"{label}: {event.effect} {event.text}".strip()))
-        if event.effect == "collect":
-            self._transfer(BANK, player, amount, why)
-        elif event.effect == "pay_bank":
-            self._charge(player, BANK, amount, why)
-        elif event.effect == "pay_pot":
-            self._charge(player, POT, amount, why)
-        elif event.effect == "pay_each":
-            for other in others:
-                self._charge(player, other, amount, why)
-        elif event.effect == "collect_each":
-            for other in others:
-                self._charge(other, player, amount, why)
-        elif event.effect == "move_to":
-            assert event.space is not None
-            steps = (event.space - self.positions[player]) % n
-            self.queue.insert(self._insert_at, Step("move", player, steps, collect_go=event.collect_go))
+        self.turns.append(TurnRecord(event.player, "card", note=f"{label}: {event.effect} {event.text}".strip()))
+        self._card_effects()[event.effect](event, why)
+
+    def _card_effects(self) -> dict[CardEffectKind, Callable[[Card, str], None]]:
+        """What each card effect does, given the card event and why (its words for the ledger). `Card`
+        checks that the fields an effect needs are there."""
+        return {"collect": self._card_collect, "pay_bank": self._card_pay_bank, "pay_pot": self._card_pay_pot,
+                "pay_each": self._card_pay_each, "collect_each": self._card_collect_each,
+                "move_to": self._card_move_to, "move_by": self._card_move_by,
+                "go_to_jail": lambda event, why: self._send_to_jail(event.player),
+                "take_property": self._card_take_property, "none": lambda event, why: None}
+
+    def _card_collect(self, event: Card, why: str) -> None:
+        self._transfer(BANK, event.player, event.amount or 0, why)
+
+    def _card_pay_bank(self, event: Card, why: str) -> None:
+        self._charge(event.player, BANK, event.amount or 0, why)
+
+    def _card_pay_pot(self, event: Card, why: str) -> None:
+        self._charge(event.player, POT, event.amount or 0, why)
+
+    def _card_pay_each(self, event: Card, why: str) -> None:
+        for other in [p for p in self.active_players if p != event.player]:
+            self._charge(event.player, other, event.amount or 0, why)
+
+    def _card_collect_each(self, event: Card, why: str) -> None:
+        for other in [p for p in self.active_players if p != event.player]:
+            self._charge(other, event.player, event.amount or 0, why)
+
+    def _card_move_to(self, event: Card, why: str) -> None:
+        assert event.space is not None and self.profile is not None
+        steps = (event.space - self.positions[event.player]) % len(self.profile.track.spaces)
+        self.queue.insert(self._insert_at, Step("move", event.player, steps, collect_go=event.collect_go))
+        self._insert_at += 1
+
+    def _card_move_by(self, event: Card, why: str) -> None:
+        assert event.steps is not None and self.profile is not None
+        if event.steps >= 0:
+            self.queue.insert(self._insert_at, Step("move", event.player, event.steps, collect_go=event.collect_go))
             self._insert_at += 1
-        elif event.effect == "move_by":
-            assert event.steps is not None
-            if event.steps >= 0:
-                self.queue.insert(self._insert_at, Step("move", player, event.steps, collect_go=event.collect_go))
-                self._insert_at += 1
-            else:
-                # Backwards: never passes GO; the space reached acts as a landing.
-                self.positions[player] = (self.positions[player] + event.steps) % n
-                self._land(player, self.positions[player])
-        elif event.effect == "go_to_jail":
-            self._send_to_jail(player)
-        elif event.effect == "take_property":
-            assert event.group is not None
-            self._take_card(event.group, player, why)
+        else:
+            # Backwards: never passes GO; the space reached acts as a landing.
+            player = event.player
+            self.positions[player] = (self.positions[player] + event.steps) % len(self.profile.track.spaces)
+            self._land(player, self.positions[player])
+
+    def _card_take_property(self, event: Card, why: str) -> None:
+        assert event.group is not None
+        self._take_card(event.group, event.player, why)
 
     def _pass(self, event: Pass) -> None:
         self._expect_turn(event.player, "pass")
@@ -882,8 +712,7 @@ class MonopolyState(WordBoardState):
         last = self.last_play
         if last is None or last.challenged:
             raise IllegalAction("there is no play to challenge: a challenge must come before the next player acts")
-        if event.challenger not in self.players or event.challenger in self.eliminated:
-            raise IllegalAction(f"{event.challenger} is not playing in this game")
+        expect_player(event.challenger, self.players, self.eliminated, ELIMINATED)
         if event.challenger == last.player:
             raise IllegalAction(f"{last.player} cannot challenge their own play")
         acceptable = event.acceptable
@@ -929,8 +758,7 @@ class MonopolyState(WordBoardState):
                 raise IllegalAction(f"the bag still holds {self.bag_count} tiles: the game ends only once it is empty")
         left = dict(self.rack_counts)
         for name, count in (event.tiles_left or {}).items():
-            if name not in self.players:
-                raise IllegalAction(f"{name} is not playing in this game")
+            expect_player(name, self.players)
             if count != left[name]:
                 raise IllegalAction(f"{name} should have {tile_count(left[name])} left, not {count}: check the rack")
         self._close_challenge_window()
@@ -943,43 +771,3 @@ class MonopolyState(WordBoardState):
             if p != self.went_out and left[p]:
                 self._charge(p, payee, left[p] * fee, f"{left[p]} unplayed tiles")
         self.turns.append(TurnRecord(payee, "end", note=f"game ends: {self.end_reason}"))
-
-
-def new_state(judge: Judge | None = None) -> MonopolyState:
-    return MonopolyState(judge=judge)
-
-
-def new_game(players: list[str], banker: str | None = None, profile: Profile | str = "monopoly_scrabble",
-             judge: Judge | None = None, bank_rack: str | None = None) -> GameLog[MonopolyState]:
-    """A started game: the profile is embedded in the `start` event, so the log replays the same game
-    even after the profile file is edited."""
-    try:
-        chosen = profile if isinstance(profile, Profile) else load_profile(profile)
-    except RulesDataError as exc:
-        raise IllegalAction(str(exc)) from None
-    log: GameLog[MonopolyState] = GameLog(lambda: new_state(judge))
-    log.push(Start(settings=Settings(players=players, banker=banker, profile=chosen.name,
-                                     profile_data=chosen.model_dump(mode="json"), bank_rack=bank_rack)))
-    return log
-
-
-def format_summary(s: dict[str, Any]) -> str:
-    """`MonopolyState.summary()` as the plain text `companion replay` prints."""
-    lines = [f"Monopoly Scrabble, {len(s['players'])} players, "
-             + (f"game over ({s['end_reason']})" if s["finished"] else f"in progress: {s['next']}")]
-    lines.append(f"{'player':<10} {'cash':>9} {'cards':>9} {'wealth':>9}  position / status")
-    for p in s["players"]:
-        status = "eliminated" if p["eliminated"] else f"{p['position']} {p['space']}" + (" (in Jail)" if p["in_jail"] else "")
-        lines.append(f"{p['name']:<10} {money(p['cash']):>9} {money(p['card_value']):>9} {money(p['wealth']):>9}  "
-                     f"{status}")
-    lines.append(f"Free Parking pot: {money(s['pot'])}; Bank: {money(s['bank'])}; "
-                 f"bag: {s['bag']} tiles; Bank rack: {s['bank_rack']}")
-    owned: dict[str, list[str]] = {}
-    for group, owner in s["owners"].items():
-        owned.setdefault(owner, []).append(group)
-    lines.append("Property Cards: " + "; ".join(f"{o}: {', '.join(g)}" for o, g in owned.items()))
-    if s["eliminated"]:
-        lines.append("Eliminated: " + ", ".join(s["eliminated"]))
-    if s["winner"]:
-        lines.append("Winner: " + " and ".join(s["winner"]))
-    return "\n".join(lines)

@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_monopoly import small_track
+from test_monopoly_scrabble import small_track
 
 from companion.events import Event, GameLog
 from companion.games.monopoly_scrabble.rules import (
@@ -19,7 +19,7 @@ from companion.games.monopoly_scrabble.rules import (
     Challenge,
     EndGame,
     JailFee,
-    MonopolyState,
+    MonopolyScrabbleState,
     Pass,
     Play,
     ReplaceBlank,
@@ -34,7 +34,7 @@ from companion.rules.errors import RulesError
 LETTERS = "EEEEAAIIOONRTLSUDGBCMPFHVWYKJXQZ"
 
 
-def _word_for(state: MonopolyState, squares: list[Square], rng: random.Random) -> str:
+def _word_for(state: MonopolyScrabbleState, squares: list[Square], rng: random.Random) -> str:
     out = []
     for sq in squares:
         if state.board.get(sq) is not None:
@@ -45,7 +45,7 @@ def _word_for(state: MonopolyState, squares: list[Square], rng: random.Random) -
     return "".join(out)
 
 
-def random_play(state: MonopolyState, player: str, rng: random.Random) -> Play | None:
+def random_play(state: MonopolyScrabbleState, player: str, rng: random.Random) -> Play | None:
     """A placement the rules core accepts (words are not judged here: the table challenges)."""
     board = state.board
     own_max = state.rack_counts[player]
@@ -84,7 +84,7 @@ def random_play(state: MonopolyState, player: str, rng: random.Random) -> Play |
     return None
 
 
-def random_card(state: MonopolyState, player: str, rng: random.Random) -> Card:
+def random_card(state: MonopolyScrabbleState, player: str, rng: random.Random) -> Card:
     assert state.profile is not None
     kind = rng.choice(["collect", "pay_bank", "pay_pot", "pay_each", "collect_each", "move_to", "move_by",
                        "go_to_jail", "take_property", "none"])
@@ -101,7 +101,7 @@ def random_card(state: MonopolyState, player: str, rng: random.Random) -> Card:
     return Card(**args)
 
 
-def next_event(state: MonopolyState, rng: random.Random) -> Event | None:
+def next_event(state: MonopolyScrabbleState, rng: random.Random) -> Event | None:
     steps = state.pending
     if steps:
         head = steps[0]
@@ -135,7 +135,7 @@ def next_event(state: MonopolyState, rng: random.Random) -> Event | None:
     return random_play(state, player, rng) or Pass(player=player)
 
 
-def check_money(state: MonopolyState) -> None:
+def check_money(state: MonopolyScrabbleState) -> None:
     assert state.profile is not None
     assert sum(state.cash.values()) == state.profile.amounts.bank_float.value
     assert all(v >= 0 for k, v in state.cash.items() if k != BANK), state.cash
@@ -155,7 +155,7 @@ def check_money(state: MonopolyState) -> None:
 def test_random_legal_games_conserve_money_and_undo_to_the_start(rng: random.Random, small: bool,
                                                                   players: int) -> None:
     names = ["Ann", "Bob", "Cy", "Di"][:players]
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=names, profile_data=small_track() if small else None)))
     start = log.state
     pushed = 0

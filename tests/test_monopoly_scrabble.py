@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -19,16 +19,18 @@ from companion.games.monopoly_scrabble.rules import (
     POT,
     BingoChoice,
     Card,
+    CardEffectKind,
     Challenge,
     EndGame,
     JailFee,
-    MonopolyState,
+    MonopolyScrabbleState,
     Pass,
     Play,
     ReplaceBlank,
     Sell,
     Settings,
     Start,
+    Step,
     new_game,
     new_state,
 )
@@ -59,16 +61,16 @@ def small_track(**over: Any) -> dict[str, Any]:
 
 
 def game(profile: Profile | dict[str, Any] | None = None, players: list[str] | None = None,
-         *events: Event) -> GameLog[MonopolyState]:
+         *events: Event) -> GameLog[MonopolyScrabbleState]:
     data = profile.model_dump(mode="json") if isinstance(profile, Profile) else profile
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=players or PLAYERS, profile_data=data)))
     for e in events:
         log.push(e)
     return log
 
 
-def conserved(state: MonopolyState) -> None:
+def conserved(state: MonopolyScrabbleState) -> None:
     assert state.profile is not None
     assert state.total_money == state.profile.amounts.bank_float.value
     assert all(v >= 0 for k, v in state.cash.items() if k != BANK)
@@ -291,7 +293,7 @@ def test_valid_word_challenge_costs_the_challenger_the_next_turn() -> None:
 
 
 def test_judge_callable_decides_a_challenge() -> None:
-    log: GameLog[MonopolyState] = GameLog(lambda: new_state(judge=lambda words: all(w == "GAME" for w in words)))
+    log: GameLog[MonopolyScrabbleState] = GameLog(lambda: new_state(judge=lambda words: all(w == "GAME" for w in words)))
     log.push(Start(settings=Settings(players=PLAYERS)))
     log.push(Play(player="Car", position="8H", word="GAXE"))
     s = log.push(Challenge(challenger="Dog"))
@@ -299,7 +301,7 @@ def test_judge_callable_decides_a_challenge() -> None:
 
 
 def test_replace_a_blank_from_the_rack_and_from_the_bank() -> None:
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=PLAYERS, bank_rack="MAEIOUS")))
     log.push(Play(player="Car", position="8H", word="GAmE"))  # the M is a blank on J8
     j8 = parse_square("J8")
@@ -442,7 +444,7 @@ def test_the_turn_says_what_it_waits_for() -> None:
 
 def test_a_word_of_bought_tiles_only_is_legal() -> None:
     # "You must use one or more of your letters. This can include tiles you purchase from the Bank."
-    log: GameLog[MonopolyState] = GameLog(new_state)
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     log.push(Start(settings=Settings(players=PLAYERS, bank_rack="GAMEXYZ")))
     s = log.push(Play(player="Car", position="8H", word="GAME", bought="GAME", bank_drawn="ABCD"))
     assert s.cash["Car"] == 1000 - 400 and s.cash[POT] == 500 + 400
@@ -475,3 +477,26 @@ def test_a_tax_space_when_the_printed_track_has_one() -> None:
     data["track"]["spaces"][4] = {"type": "tax", "name": "Luxury Tax"}
     with pytest.raises(IllegalAction, match="tax space without an amount"):
         game(data, None)
+
+
+def test_every_card_effect_has_its_entry_in_the_dispatch_table() -> None:
+    """Card effects are dispatched by a table (`_card_effects`), like events: each effect the event model
+    accepts has an entry (the shipped full game plays every one of them, `test_monopoly_scrabble_full_game.py`)."""
+    assert set(get_args(CardEffectKind)) == set(new_state()._card_effects())
+
+
+def test_each_step_is_said_in_one_sentence() -> None:
+    """What the turn waits for, as the table is told it (`Step.describe`), for every kind of step."""
+    said = {kind: Step(kind, "Ann", 50, **extra).describe({"brown": "Old Kent Road"})
+            for kind, extra in (("jail_fee", {}), ("bingo_choice", {"options": ("brown", "blue")}),
+                                ("card", {"deck": "chance"}), ("debt", {"creditor": POT, "reason": "a tax"}),
+                                ("move", {}), ("end_game", {}), ("mystery", {}))}
+    assert said == {
+        "jail_fee": "Ann pays M50 to leave Jail",
+        "bingo_choice": "Ann chooses a Property Card for the bingo: Old Kent Road, blue",
+        "card": "Ann draws a Chance card; record its effect",
+        "debt": "Ann owes M50 to Free Parking (a tax) and must sell Property Cards",
+        "move": "Ann moves 50 spaces",
+        "end_game": "the game is over: record the tiles left on each rack",
+        "mystery": "mystery",
+    }

@@ -41,7 +41,7 @@ def test_shipped_profile_has_the_rules_text_amounts() -> None:
     # Everything the rules text does not give is marked placeholder, so the app can ask the table.
     holes = p.placeholders()
     assert "groups.orange.card_value" in holes and "groups.orange.rent" not in holes
-    assert "track.1" in holes and "amounts.go_salary" not in holes
+    assert "track.spaces.1" in holes and "amounts.go_salary" not in holes
 
 
 def test_schema_file_matches_the_model() -> None:

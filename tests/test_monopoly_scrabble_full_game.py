@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.events import GameLog, load_events
-from companion.games.monopoly_scrabble.rules import BANK, EVENT_ADAPTER, POT, MonopolyState, new_state
+from companion.games.monopoly_scrabble.rules import BANK, EVENT_ADAPTER, POT, MonopolyScrabbleState, new_state
 from companion.rules.board import ASSETS
 
 EXAMPLE = ASSETS / "examples" / "monopoly_full_game.json"
@@ -18,8 +18,8 @@ def events() -> list[Any]:
     return evs
 
 
-def replay(n: int | None = None) -> MonopolyState:
-    log: GameLog[MonopolyState] = GameLog(new_state)
+def replay(n: int | None = None) -> MonopolyScrabbleState:
+    log: GameLog[MonopolyScrabbleState] = GameLog(new_state)
     for e in events()[:n]:
         log.push(e)
     return log.state

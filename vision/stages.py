@@ -1,0 +1,432 @@
+"""The board reader's stages from a decoded photo to a grid of letters, each with its small result type.
+
+`vision.read.read_board` drives them in this order:
+1. `place_grid`: the four grid corners (given, or found by `vision.locate`), and a sharper decode when the
+   board is small in a reduced one -> `GridPlace`;
+2. `see_squares`: the board straightened, occupancy decided per square, and every tile's mark cut out and
+   read by the letter network in one pass (squares judged empty whose mark is plainly a letter are rescued)
+   -> `SeenSquares`;
+3. `orientation`: whether the letters stand upright, or the board was photographed from another side
+   -> `Orientation`; when turned, `turned_place` names the corners from the side the letters stand upright on
+   and `see_squares` runs again;
+4. `decide_letters`: each tile's letter, Tesseract's second opinion on the most doubtful few -> `Letters`;
+5. `fill_grid`: the grid with confidences and who decided each tile -> `GridDraft`;
+6. `letter_evidence_grid`: what vouches for each letter besides the network (point numbers, shapes).
+What needs the game (the word list, the previous board, the move, the doubts) stays in `vision.read`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.rules.tiles import TileSet
+from vision import locate
+from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_features, warp_board
+from vision.decode import Photo
+from vision.errors import NoBoardFound
+from vision.evidence import letter_evidence
+from vision.mlp import Mlp
+from vision.occupancy import PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
+from vision.orientation import number_votes, upright_turn
+from vision.points import ASSET as POINTS_ASSET
+from vision.points import PointReader, from_extras
+from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
+
+F32 = npt.NDArray[np.float32]
+
+# Above this many pixels along the board's side the photo is shrunk before warping: the straightened
+# board is only 15 * CELL pixels, and shrinking first both saves time and avoids aliasing.
+_MAX_BOARD_PX = 2 * 16 * CELL
+SECOND_OPINION_BELOW = 0.6  # primary confidence under which Tesseract is asked, when installed
+SECOND_OPINION_MAX = 6  # tiles per photo at most: each Tesseract call costs ~0.15-0.3 s
+# A square judged occupied is left empty when the letter network calls its mark "not a letter" (premium
+# print, the centre star, a neighbour's edge) with more than this probability, unless the square's look
+# alone made it near certain (held-out umich occupancy 99.28% -> 99.44%, nothing else changed).
+NOT_LETTER_ABOVE = 0.6
+OCCUPIED_SURE = 0.95
+# A square the occupancy model judged empty is a tile after all when its centred mark is plainly a letter:
+# the letter network gives one letter >= RESCUE_LETTER_FROM and "not a letter" <= RESCUE_NOT_LETTER_AT_MOST.
+# Leave-one-set-out (benchmarks/vision_styles.py), squares judged empty with a centred mark: the tiles the
+# occupancy model missed on umich's dim boards read 0.98-1.00 with not-a-letter <= 0.015 (9 of 13); of
+# 130 empty ones (cava's fold line, the star, premium print, umich's hearts) none read above 0.81 or under
+# 0.007. Such a tile is never sure: its occupancy is RESCUED_OCCUPANCY.
+RESCUE_LETTER_FROM = 0.95
+RESCUE_NOT_LETTER_AT_MOST = 0.02
+RESCUED_OCCUPANCY = 0.9
+MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
+# Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
+NO_BOARD_BELOW = 20.0
+UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
+# Glyphs turned k quarter turns counter-clockwise read upright -> roll of the corner list that names the
+# board from that side.
+_ROLL_FOR_GLYPH_TURN = {1: 3, 2: 2, 3: 1}
+ORIENTATION_DOUBT = ("the letters read almost as well turned a quarter or half turn, or the tiles' point numbers "
+                     "stand for another turn than the letters: which side of the board is at the bottom of the "
+                     "photo is unclear; check the reading, or photograph the board from a player's seat")
+
+
+# ---- The models a reading uses
+
+@functools.lru_cache(maxsize=1)
+def _occupancy_model() -> OccupancyModel:
+    return OccupancyModel.load()
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_point_reader() -> PointReader | None:
+    return PointReader.load() if POINTS_ASSET.exists() else None
+
+
+@functools.lru_cache(maxsize=8)
+def _recogniser(alphabet: str) -> MlpRecogniser:
+    return MlpRecogniser.load(alphabet)
+
+
+@dataclass(frozen=True)
+class Models:
+    """The networks one reading uses: the shipped ones, or held-out ones the benchmarks pass."""
+
+    occupancy: OccupancyModel
+    letters: MlpRecogniser
+    points: PointReader | None
+
+    @classmethod
+    def of(cls, tileset: TileSet, occupancy_model: OccupancyModel | None = None,
+           letters_net: Mlp | None = None) -> Models:
+        """The shipped models, with `occupancy_model` or `letters_net` in their place when given; a letter
+        network carries its own point-number reader when it was trained with one."""
+        letters = MlpRecogniser(letters_net, tileset.alphabet) if letters_net else _recogniser(tileset.alphabet)
+        points = (from_extras(letters_net.extras) if letters_net is not None else None) or _shipped_point_reader()
+        return cls(occupancy_model or _occupancy_model(), letters, points)
+
+
+# ---- 1. Where the grid is
+
+@dataclass(frozen=True)
+class GridPlace:
+    """Where the grid stands in the photo the squares are cut from."""
+
+    photo: Photo  # the decode used: finer than the first one when the board is small in it
+    corners: F32  # TL, TR, BR, BL in `photo`'s pixels
+    located: str  # "given" or the locator's method
+    doubtful: bool  # the locator was unsure
+    given: bool  # the corners came from the caller (a board-less look is then a warning, not an error)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def corners_in_photo(self) -> list[list[float]]:
+        """The corners in the pixels of the whole photo as it is shown, whatever size it was decoded at."""
+        out: list[list[float]] = (self.corners / np.float32(self.photo.scale)).tolist()
+        return out
+
+
+def _parse_corners(corners: npt.ArrayLike) -> F32:
+    arr = np.asarray(corners, dtype=np.float32).reshape(-1)
+    if arr.size != 8 or not np.all(np.isfinite(arr)):
+        raise ValueError("corners must be four x,y points: top-left, top-right, bottom-right, bottom-left")
+    return arr.reshape(4, 2)
+
+
+def _locate(image: U8) -> tuple[F32, str, bool]:
+    found = locate.locate_grid(image)
+    return np.asarray(found.corners, np.float32), str(found.method), bool(found.doubtful)
+
+
+def _board_side(pts: F32) -> float:
+    """The longest side of the grid's quadrilateral, in pixels."""
+    return float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[1]),
+                     np.linalg.norm(pts[3] - pts[2]), np.linalg.norm(pts[0] - pts[3])))
+
+
+def place_grid(photo: Photo, corners: npt.ArrayLike | None) -> GridPlace:
+    """The grid's corners, given (in the whole photo's pixels) or found, in a decode sharp enough to cut
+    squares of at least CELL pixels from. Raises `ValueError` for malformed corners, `NoBoardFound`."""
+    warnings: list[str] = []
+    if corners is not None:
+        pts = _parse_corners(corners) * np.float32(photo.scale)
+        located, doubtful = "given", False
+    else:
+        pts, located, doubtful = _locate(photo.image)
+        if doubtful:
+            warnings.append("the board's corners were found with low confidence: check the overlay or give them")
+    side = _board_side(pts)
+    if side < SIZE * CELL and photo.scale < 1.0:
+        # The board is small in a reduced decode: decode the same bytes sharper, so the straightened squares
+        # are made from at least CELL pixels each rather than blown up.
+        finer = photo.finer(photo.scale * SIZE * CELL / side)
+        pts, photo = pts * np.float32(finer.scale / photo.scale), finer
+    return GridPlace(photo, pts, located, doubtful, corners is not None, warnings)
+
+
+def turned_place(place: GridPlace, turn: int) -> GridPlace:
+    """The grid named from the side where letters turned `turn` quarter turns counter-clockwise stand
+    upright: its corners rolled and placed again as given corners (the locator's own judgement is the
+    caller's to keep)."""
+    rolled = np.roll(place.corners, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / place.photo.scale
+    return place_grid(place.photo, rolled)
+
+
+# ---- 2. The squares: straightened, occupancy, the tiles' marks read
+
+@dataclass
+class SeenSquares:
+    """The straightened board's squares: how each looks, which hold tiles, and the marks on those read by the
+    letter network (rows of `probs`, `noise` and `inputs` follow `tile_squares`)."""
+
+    look: SquareLook
+    occupancy: F32  # P(tile) per square, 15x15
+    tile_squares: list[tuple[int, int]]
+    crops: list[TileCrop]
+    probs: F32  # letter probabilities (blank included), "not a letter" left out
+    noise: F32  # P(not a letter) per tile
+    inputs: F32  # the network's inputs, for the shape evidence
+    warnings: list[str] = field(default_factory=list)
+
+
+def _straighten(place: GridPlace) -> U8:
+    """The board warped to a square of 15 * CELL pixels (and a margin), very large photos shrunk first."""
+    img, pts = place.photo.image, place.corners
+    side = _board_side(pts)
+    # Shrink very large photos first (a 12 MP photo's board is far bigger than the straightened image).
+    work, work_pts = img, pts
+    if side > _MAX_BOARD_PX:
+        f = _MAX_BOARD_PX / side
+        # by exact halves first (linear interpolation at 1/2 averages 2x2 pixels), then area interpolation
+        # for the rest: area interpolation of a whole 12 MP photo costs 40-80 ms
+        work, done = img, 1.0
+        while f / done <= 0.5:
+            work = cv2.resize(work, (work.shape[1] // 2, work.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
+            done = work.shape[1] / img.shape[1]
+        if f / done < 0.99:
+            work = cv2.resize(work, None, fx=f / done, fy=f / done, interpolation=cv2.INTER_AREA)
+        f = work.shape[1] / img.shape[1]
+        work_pts = pts * f
+    return warp_board(work, work_pts, CELL, MARGIN)
+
+
+def _at_most_the_sets_blanks(occ: F32, look: SquareLook, tileset: TileSet) -> None:
+    """A board holds no more blank tiles than its tile set has (English: 2): where more squares without a
+    letter were judged tiles, only the most tile-like stay tiles (in place)."""
+    if tileset.counts is None or BLANK not in tileset.counts:
+        return
+    plain = [(float(occ[r, c]), r, c) for r in range(SIZE) for c in range(SIZE)
+             if look.glyphs[r][c] is None and occ[r, c] >= 0.5]
+    for _p, r, c in sorted(plain, reverse=True)[tileset.counts[BLANK]:]:
+        occ[r, c] = min(float(occ[r, c]), PLAIN_AT_MOST)
+
+
+def _letter_marks_where_tiles_show_them(look: SquareLook, occ: F32) -> list[tuple[int, int]]:
+    """Squares judged empty whose mark is letter-sized and sits, within a fifth of a square, where the tiles
+    judged occupied within two squares show their letters (the median offset; none near: the board's).
+
+    Photographed at an angle, a tile's top (its letter) is seen off its square by the tile's thickness:
+    on jheidel 170757 and 170803, T and L tiles a third of a square high, not centred and so missed.
+    """
+    found = [(r, c, g.dx, g.dy) for r in range(SIZE) for c in range(SIZE)
+             if (g := look.glyphs[r][c]) is not None and occ[r, c] >= 0.5]
+    if not found:
+        return []
+    at = np.array(found, np.float64)
+    board = np.median(at[:, 2:], axis=0)
+    out = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            g = look.glyphs[r][c]
+            if occ[r, c] >= 0.5 or g is None or not 0.38 <= g.height <= 0.78:
+                continue
+            dx, dy = letter_offset_near(at, board, r, c)
+            if abs(g.dx - dx) < MARK_OFF_TILES_AT_MOST and abs(g.dy - dy) < MARK_OFF_TILES_AT_MOST:
+                out.append((r, c))
+    return out
+
+
+def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
+    """Whether the letter network calls a centred mark plainly one letter (not print, a fold or a star)."""
+    best = int(letter_probs.argmax())
+    return (primary.net.classes[best] != BLANK and float(letter_probs[best]) >= RESCUE_LETTER_FROM
+            and not_letter <= RESCUE_NOT_LETTER_AT_MOST)
+
+
+def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquares:
+    """Straighten the board, decide which squares hold tiles and read every tile's mark (one network pass).
+
+    Raises `NoBoardFound` when the squares show no board's premium pattern and the corners were found, not
+    given (given corners get a warning instead)."""
+    warped = _straighten(place)
+    look = measure(warped, CELL)
+    warnings: list[str] = []
+    if look.board_evidence < NO_BOARD_BELOW:
+        if not place.given:
+            raise NoBoardFound("no board was found in the photo (no premium squares where the grid should be): "
+                               "photograph the whole board from above, or give its four corners")
+        warnings.append("the squares inside the given corners do not show a board's premium pattern: "
+                        "check the corners")
+    occ = models.occupancy.probabilities(look)
+    # Leave-one-set-out, this takes two empty squares in shadow off declanfinerty board_003 (it shows its
+    # two real blanks), and one spacer tile off umich's name-art board rectified_w11 (seven, not a game).
+    _at_most_the_sets_blanks(occ, look, tileset)
+    gray: U8 = np.asarray(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), np.uint8)  # (OpenCV types it loosely)
+
+    tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
+    # Squares judged empty that show a letter-sized mark where the tiles around show theirs are read too
+    # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
+    # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
+    maybe = _letter_marks_where_tiles_show_them(look, occ)
+    crops = []
+    for r, c in tile_squares + maybe:
+        window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
+        # (a thin mark set aside as a tile's edge is not taken again: a plain tile is a blank)
+        edge = look.edges.get((r, c))
+        glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True,
+                                                exclude=(edge.dx, edge.dy) if edge else None)
+        crops.append(TileCrop(window, glyph))
+    primary = models.letters
+    raw, inputs = primary.probabilities_and_inputs(crops)
+    noise = primary.not_letter(raw)
+    probs = primary.letters_only(raw)  # one network pass serves both
+    n_tiles = len(tile_squares)
+    rescued = [i for i in range(n_tiles, len(crops)) if _plainly_a_letter(primary, probs[i], float(noise[i]))]
+    for i in rescued:
+        occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
+    keep = list(range(n_tiles)) + rescued
+    return SeenSquares(look, occ, tile_squares + [maybe[i - n_tiles] for i in rescued], [crops[i] for i in keep],
+                       probs[keep], noise[keep], inputs[keep], warnings)
+
+
+# ---- 3. Which side is up
+
+@dataclass(frozen=True)
+class Orientation:
+    """How the tiles' letters stand: `turn` quarter turns counter-clockwise read them upright (0: as
+    photographed); `doubt` is the sentence saying the side is unclear, or ""."""
+
+    turn: int
+    doubt: str
+
+    @property
+    def note(self) -> str:
+        """The warning of a reading made turned."""
+        return (f"the letters were sideways or upside down: the board was read turned {90 * self.turn} degrees "
+                "counter-clockwise so they stand upright (rows and columns follow the turned board)")
+
+
+def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[float] | None:
+    """The letter network's mean confidence over the tiles' letters turned 0, 1, 2 and 3 quarter turns
+    counter-clockwise (`np.rot90`); None when fewer than 4 tiles show a letter (too few to vote)."""
+    glyphs = [c.glyph.image for c in crops if c.glyph is not None]
+    if len(glyphs) < 4:
+        return None
+    # The vote is a mean over tiles: an even sample of a full board decides it as well, at a quarter of
+    # the cost on a late-game board (this check was ~40% of the reading time at 2 MP).
+    glyphs = [glyphs[i] for i in np.linspace(0, len(glyphs) - 1, min(len(glyphs), UPRIGHT_SAMPLE)).astype(int)]
+    base = np.array(glyphs, np.float32)
+    # all four turns in one batch: one feature pass and one network pass instead of four
+    turned = np.concatenate([np.rot90(base, k, axes=(1, 2)) for k in range(4)])
+    p = primary.net.predict_proba(glyph_features(np.ascontiguousarray(turned)))
+    return [float(v) for v in p.max(axis=1).reshape(4, len(glyphs)).mean(axis=1)]
+
+
+def orientation(seen: SeenSquares, models: Models) -> Orientation:
+    """Two signals: the letter network's reading of the tiles turned, and where the point numbers stand
+    (`vision.orientation`, no trained model)."""
+    turn, unclear = upright_turn(_letter_scores(models.letters, seen.crops), number_votes(seen.crops))
+    return Orientation(turn, ORIENTATION_DOUBT if unclear else "")
+
+
+# ---- 4. Each tile's letter
+
+@dataclass(frozen=True)
+class Letters:
+    """Per tile (in `SeenSquares.tile_squares` order): the letter, its confidence and who decided it."""
+
+    letters: list[str]
+    confidences: list[float]
+    deciders: list[str]  # "mlp", "blank" (no mark), "tesseract" or "mlp+tesseract"
+
+
+def decide_letters(seen: SeenSquares, models: Models, tileset: TileSet, second_opinion: bool) -> Letters:
+    """The network's letters, Tesseract asked about the most doubtful few when installed and wanted."""
+    primary, probs, crops = models.letters, seen.probs, seen.crops
+    letters = [primary.net.classes[int(k)] for k in probs.argmax(axis=1)]
+    confs = [float(probs[i].max()) for i in range(len(crops))]
+    who = ["mlp" if c.glyph is not None else "blank" for c in crops]
+
+    unsure = [i for i, c in enumerate(confs) if c < SECOND_OPINION_BELOW and crops[i].glyph is not None]
+    # Each Tesseract call costs ~0.15-0.3 s: ask only about the most doubtful few.
+    unsure = sorted(unsure, key=lambda i: confs[i])[:SECOND_OPINION_MAX]
+    if unsure and second_opinion and TesseractRecogniser.available():
+        tess = TesseractRecogniser(tileset.alphabet)
+        for i, (t_letter, t_conf) in zip(unsure, tess.classify([crops[i] for i in unsure]), strict=True):
+            if t_letter == BLANK or t_letter not in primary.net.classes:
+                continue
+            p_t = float(probs[i, primary.net.classes.index(t_letter)])
+            # Tesseract decides only between letters the primary itself found plausible.
+            if t_letter != letters[i] and p_t >= 0.1:
+                letters[i], confs[i], who[i] = t_letter, max(p_t, min(t_conf, confs[i])), "tesseract"
+            elif t_letter == letters[i]:
+                who[i] = "mlp+tesseract"
+                confs[i] = max(confs[i], 0.5 * (confs[i] + t_conf))
+    return Letters(letters, confs, who)
+
+
+# ---- 5. The grid
+
+@dataclass(frozen=True)
+class GridDraft:
+    """The grid as rows of squares (`.` empty), the confidence of each square and who decided each tile;
+    the later stages (words, the previous board) change it in place."""
+
+    grid: list[list[str]]
+    confidence: list[list[float]]
+    deciders: list[list[str]]
+
+    @property
+    def rows(self) -> list[str]:
+        return ["".join(row) for row in self.grid]
+
+
+def fill_grid(seen: SeenSquares, letters: Letters) -> GridDraft:
+    """The letters on their squares; a square's confidence is P(tile) times the letter's, or P(empty)."""
+    occ = seen.occupancy
+    grid = [["."] * SIZE for _ in range(SIZE)]
+    conf = [[float(1.0 - occ[r, c]) for c in range(SIZE)] for r in range(SIZE)]
+    rec = [[""] * SIZE for _ in range(SIZE)]
+    for i, ((r, c), letter, cf, w) in enumerate(zip(seen.tile_squares, letters.letters, letters.confidences,
+                                                    letters.deciders, strict=True)):
+        if seen.noise[i] > NOT_LETTER_ABOVE and occ[r, c] < OCCUPIED_SURE:
+            # The mark is premium print, the star or a neighbour's edge, and the square's look alone
+            # was not decisive: it stays empty.
+            conf[r][c] = float(seen.noise[i])
+            continue
+        grid[r][c] = letter
+        conf[r][c] = float(occ[r, c]) * cf
+        rec[r][c] = w
+    return GridDraft(grid, conf, rec)
+
+
+# ---- 6. What vouches for the letters
+
+def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, tileset: TileSet) -> list[list[str]]:
+    """Per square, what vouches for its letter besides the network (`vision.evidence` tags: its point
+    number, its nearest stored example); "" for empty squares and blanks. `vision.confidence.assess`
+    keeps letters without it below sure."""
+    grid, squares = draft.grid, seen.tile_squares
+    evidence = [[""] * SIZE for _ in range(SIZE)]
+    lettered = [i for i, (r, c) in enumerate(squares) if grid[r][c] in tileset.values and grid[r][c] != BLANK]
+    if lettered:
+        crops = [seen.crops[i] for i in lettered]
+        numbers = (models.points.values(crops, set(tileset.values.values())) if models.points
+                   else [None] * len(lettered))
+        shapes = models.letters.shape_letters(seen.inputs[lettered])
+        found = letter_evidence([grid[squares[i][0]][squares[i][1]] for i in lettered], numbers, shapes,
+                                tileset.values)
+        for i, ev in zip(lettered, found, strict=True):
+            evidence[squares[i][0]][squares[i][1]] = ev.tags
+    return evidence
+
