@@ -666,6 +666,8 @@ class Watcher:
             return WatchStatus(t, Phase.LIFT, f"Waiting for the withdrawn tiles to be lifted ({left}).",
                                squares=tuple(new))
         question, squares = self._doubt(reading)
+        if question is None:
+            question, squares = self._unexplained(reading, look)
         if question is not None and self._proposal is not None and self._proposal is not reading:
             split = self._next_player_first(frame, self._proposal, reading, look, still, t)
             if split is not None:
@@ -820,12 +822,10 @@ class Watcher:
         return self._letters
 
     def _unexplained(self, reading: BoardReading, look: Look) -> tuple[str | None, tuple[Square, ...]]:
-        """The squares where the look shows a tile-sized change and the reading has no tile, new or known,
-        and a sentence naming them; (None, ()) when every change is read. The reader misses a tile read
-        with corners a bumped camera left stale (a rendered black Y with a white letter was read empty and
-        the move without it committed as a partial play): such a change makes the watcher find the grid
-        again (`_changed`). It is not asked about: tiles' shadows and a pixel's misregistration after a
-        bump also change squares this much (two of the rendered test streams asked about them)."""
+        """A question when the look shows a change on a square where the reading has no tile, new or known
+        (the reader missed a tile: a rendered black Y with a white letter was read empty on a stream with
+        the camera bumped, and the move without it was committed as a partial play); a lamp's reflection
+        (`washed_out`, `towards_white`) is no such change. (None, ()) when every change is read."""
         ref = self._ref
         if ref is None or not self._ref_is_game:
             return None, ()
