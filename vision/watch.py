@@ -179,6 +179,20 @@ def square_name(sq: Square) -> str:
     return f"{chr(65 + sq[1])}{sq[0] + 1}"
 
 
+def _on_the_move_line(squares: tuple[Square, ...], new: list[Square]) -> tuple[Square, ...]:
+    """The squares on the line of the move's new tiles, between its ends or one square beyond them (a
+    single new tile: its row and its column, one square either side)."""
+    if not new:
+        return ()
+    rows = {r for r, _ in new}
+    cols = {c for _, c in new}
+    out = []
+    for r, c in squares:
+        if len(rows) == 1 and r in rows and min(cols) - 1 <= c <= max(cols) + 1 or len(cols) == 1 and c in cols and min(rows) - 1 <= r <= max(rows) + 1:
+            out.append((r, c))
+    return tuple(out)
+
+
 def _square_of(tile: NewTile) -> Square:
     return int(tile.square[1:]) - 1, ord(tile.square[0]) - 65
 
@@ -667,7 +681,7 @@ class Watcher:
                                squares=tuple(new))
         question, squares = self._doubt(reading)
         if question is None:
-            question, squares = self._unexplained(reading, look)
+            question, squares = self._unexplained(reading, look, asking=True)
         if question is not None and self._proposal is not None and self._proposal is not reading:
             split = self._next_player_first(frame, self._proposal, reading, look, still, t)
             if split is not None:
@@ -821,7 +835,8 @@ class Watcher:
             self._letters = "".join(ch for ch in load_tileset(self.config.tiles).alphabet if ch.isalpha())
         return self._letters
 
-    def _unexplained(self, reading: BoardReading, look: Look) -> tuple[str | None, tuple[Square, ...]]:
+    def _unexplained(self, reading: BoardReading, look: Look, *, asking: bool = False
+                     ) -> tuple[str | None, tuple[Square, ...]]:
         """A question when the look shows a change on a square where the reading has no tile, new or known
         (the reader missed a tile: a rendered black Y with a white letter was read empty on a stream with
         the camera bumped, and the move without it was committed as a partial play); a lamp's reflection
@@ -833,6 +848,12 @@ class Watcher:
                    & ~towards_white(look, ref))[RING:RING + SIZE, RING:RING + SIZE]
         read = np.array([[ch != "." for ch in row] for row in merged_rows(self._game, reading)])
         missed = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(changed & ~read), strict=True))
+        if asking:
+            # Asked about only where a missed tile would make the committed play partial: on the line of
+            # the move's new tiles, between them or one square beyond either end. A change elsewhere (a
+            # tile's shadow beside the word, a pixel's misregistration after a bump, the squares of a
+            # withdrawn play) is not part of this move: it only makes the watcher find the grid again.
+            missed = _on_the_move_line(missed, [_square_of(tile) for tile in reading.new_tiles or []])
         if not missed:
             return None, ()
         where = ", ".join(square_name(sq) for sq in missed[:4])
