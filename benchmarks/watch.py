@@ -87,9 +87,18 @@ class Tally:
     cpu: list[float] = field(default_factory=list)
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # every new tile of every commit: (confidence, evidence tags, letter right, vouched by the words)
+    tiles: list[tuple[float, str, bool, bool | None]] = field(default_factory=list)
+    # every move committed or asked for the ask policy only: its new tiles (confidence, evidence tags, the
+    # words vouch) and whether the reading was right (tiles and score)
+    policy_moves: list[tuple[list[tuple[float, str, bool]], bool]] = field(default_factory=list)
+    moves_below_sure: int = 0  # commits holding a new tile below SURE (what "any doubt asks" would ask)
+    unsure_asked: int = 0  # questions asked only because a new tile was below WatchConfig.sure_new_tile
+    unsure_asked_right: int = 0  # ... whose reading was right (committing it would have been exact)
 
     def add(self, other: Tally) -> None:
-        for name in ("changes", "empty", "exact", "asked", "silent", "partial", "taps", "spurious"):
+        for name in ("changes", "empty", "exact", "asked", "silent", "partial", "taps", "spurious",
+                     "moves_below_sure", "unsure_asked", "unsure_asked_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.latency += other.latency
         self.latency_wall += other.latency_wall
@@ -97,6 +106,8 @@ class Tally:
         self.commit_after_laid += other.commit_after_laid
         self.cpu += other.cpu
         self.seconds += other.seconds
+        self.tiles += other.tiles
+        self.policy_moves += other.policy_moves
 
 
 def _clean(grid: list[str]) -> list[str]:
@@ -169,7 +180,7 @@ def _after(before: list[str], tiles: list[tuple[int, int, str]]) -> list[str]:
 
 
 def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bool, seed: int,
-               show: bool, write_to: Path | None = None) -> Tally:
+               show: bool, write_to: Path | None = None, sure_new_tile: float = WatchConfig().sure_new_tile) -> Tally:
     """Build the game's stream with `fault`, watch it, and tally what the watcher did."""
     st = streams.build_stream(game.keyframes, fps=fps, fault=fault, seed=seed, settle=settle,
                               quick_next=quick_next, jpeg_quality=90)
@@ -181,8 +192,9 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
     boards = [game.keyframes[0].grid]
     for tiles, _ in game.truth:
         boards.append(_after(boards[-1], tiles))
-    watcher = Watcher(game.keyframes[0].grid, WatchConfig(settle_seconds=settle, tiles=game.tiles),
-                      occupancy_model=game.models[0], letters_net=game.models[1])
+    watcher = Watcher(game.keyframes[0].grid, WatchConfig(settle_seconds=settle, tiles=game.tiles,
+                                                           sure_new_tile=sure_new_tile),
+                      occupancy_model=game.models[0], letters_net=game.models[1], words=_words(game.tiles))
     tally = Tally(seconds=st.frames[-1][0] + 1 / fps)
     resolved = [False] * len(st.moves)
     got: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
@@ -222,6 +234,7 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                 continue
             want, score = game.truth[m]
             got[m] += tiles
+            _tally_tiles(tally, status.commit, watcher.board, want, score, game.tiles)
             if score is None and set(tiles) < set(want) and set(got[m]) < set(want) and st.moves[m].tiles:
                 # a change of several plays between two photos, committed one play at a time: so far right
                 watcher.set_board(watcher.board)
@@ -250,6 +263,19 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                 watcher.set_board(watcher.board)
         elif status.phase is Phase.ASKING and m is not None and pending_answer is None:
             tally.asked += 1
+            if (status.question or "").startswith("not sure of the letter") and watcher.reading is not None:
+                # asked only for the ask policy: would committing the reading have been right?
+                reading = watcher.reading
+                from vision.watch import merged_rows
+
+                _tally_tiles(tally, reading, merged_rows(watcher.board, reading), game.truth[m][0],
+                             game.truth[m][1], game.tiles)
+                tally.unsure_asked += 1
+                right = _tiles_of(reading) == game.truth[m][0] and (game.truth[m][1] in (None, reading.score))
+                tally.unsure_asked_right += right
+                if not right:
+                    tally.notes.append(f"t={t}: the ask policy caught a wrong reading of change {m + 1}: "
+                                       f"{_tiles_of(reading)} score {reading.score}")
             if show:
                 tally.notes.append(f"t={t}: asked about change {m + 1}: {status.question}")
             resolved[m] = True
@@ -262,6 +288,72 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                                    f"(last: {status.phase.value}: {status.message})")
                 watcher.set_board(boards[i + 1])
     return tally
+
+
+def _tally_tiles(tally: Tally, reading: Any, rows: list[str], want: list[tuple[int, int, str]],
+                 score: int | None, tiles: str) -> None:
+    """A move committed, or asked about only for the ask policy: each new tile's confidence and evidence,
+    whether its letter is right and whether the word list vouches for it (`vision.watch.word_vouched` on
+    `rows`, the board after the move; None without a word list for the tile set)."""
+    from vision.confidence import SURE
+    from vision.watch import word_vouched
+
+    words = _words(tiles)
+    below = False
+    record = []
+    for tile in reading.new_tiles or []:
+        r, c = int(tile.square[1:]) - 1, ord(tile.square[0]) - 65
+        conf = float(reading.confidence[r][c])
+        evidence = reading.evidence[r][c] if reading.evidence else ""
+        vouch = None if words is None else word_vouched(rows, (r, c), words)
+        tally.tiles.append((conf, evidence, (r, c, tile.letter) in want, vouch))
+        if tile.letter != "?":
+            record.append((conf, evidence, bool(vouch)))
+            below |= conf < SURE
+    tally.moves_below_sure += below
+    right = _tiles_of(reading) == want and score in (None, reading.score)
+    tally.policy_moves.append((record, right))
+
+
+_WORDS: dict[str, Any] = {}
+
+
+def _words(tiles: str) -> Any:
+    """The word list's membership test for a tile set (English: the shipped default), None when none."""
+    if tiles != "en":
+        return None
+    if "en" not in _WORDS:
+        from lexicon.store import load_lexicon
+
+        lex = load_lexicon()
+        _WORDS["en"] = lex.__contains__
+    return _WORDS["en"]
+
+
+def _policy(t: Tally) -> str:
+    """What each ask policy asks about the moves committed or asked about for the policy only: (sure
+    below, ask when evidence contradicts a letter). Wrong readings a policy does not ask about would be
+    committed silently wrong."""
+    from vision.confidence import SURE, vouched
+
+    def asks(record: list[tuple[float, str, bool]], below: float, contradicted: bool) -> bool:
+        return any((contradicted and bool({"!number", "!shape"} & set(ev.split(","))))
+                   or (conf < below and not vouch and not vouched(ev)) for conf, ev, vouch in record)
+
+    parts = []
+    for name, below, contradicted in (("reader's doubt only (0, no)", 0.0, False),
+                                      ("default (0.9, evidence against asks)", 0.9, True),
+                                      (f"any doubt ({SURE}, evidence against asks)", SURE, True)):
+        asked = [right for record, right in t.policy_moves if asks(record, below, contradicted)]
+        silent = sum(not right for record, right in t.policy_moves if not asks(record, below, contradicted))
+        parts.append(f"{name}: asks {len(asked)} of {len(t.policy_moves)} moves (wrong readings caught "
+                     f"{sum(not r for r in asked)}), silently wrong {silent}")
+    lettered = t.tiles
+    below_sure = [x for x in lettered if x[0] < SURE]
+    return ("; ".join(parts) + f". New tiles {len(lettered)} (letter wrong {sum(not x[2] for x in lettered)}); "
+            f"below {SURE}: {len(below_sure)}, the point number against {sum('!number' in x[1] for x in below_sure)}, "
+            f"vouched by the words {sum(bool(x[3]) for x in below_sure)} (wrong among those "
+            f"{sum(bool(x[3]) and not x[2] for x in below_sure)})")
 
 
 def _median(values: list[float]) -> str:
@@ -278,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", default=",".join(streams.FAULTS))
     ap.add_argument("--fps", type=float, default=1.0)
     ap.add_argument("--settle", type=float, default=WatchConfig().settle_seconds)
+    ap.add_argument("--sure-new-tile", type=float, default=WatchConfig().sure_new_tile,
+                    help="WatchConfig.sure_new_tile: a new tile read below it asks unless the words vouch "
+                         "(0: only the reader's own doubt asks, the rule before the ask policy)")
     ap.add_argument("--quick-next", action="store_true",
                     help="the next player lays tiles before the earlier move's countdown ends")
     ap.add_argument("--rendered", type=int, default=3, help="rendered games (6 moves each)")
@@ -285,6 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", choices=["shipped", "heldout"], default="shipped")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--show", action="store_true", help="print every question and every miss")
+    ap.add_argument("--policy-log", type=Path, metavar="FILE",
+                    help="write the moves the ask policy judges (new tiles' confidence, evidence, words vouch; "
+                         "reading right) as JSON, to compare policies")
     ap.add_argument("--write-frames", type=Path, metavar="DIR",
                     help="also write each stream as a folder of JPEG frames (for companion watch FOLDER)")
     args = ap.parse_args(argv)
@@ -312,14 +410,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{total.partial}, silently wrong {total.silent}, taps {total.taps}, laid -> committed median "
                   f"{_median(total.commit_after_laid)} s", flush=True)
         return 0
-    print(f"{len(games)} games, faults {args.faults}, {args.fps:g} frames/s, settle {args.settle:g} s"
+    print(f"{len(games)} games, faults {args.faults}, {args.fps:g} frames/s, settle {args.settle:g} s, "
+          f"sure new tile {args.sure_new_tile:g}"
           f"{', next player quick' if args.quick_next else ''}, models {args.models}, frames 1632x1224 JPEG")
     grand = Tally()
     per_fault: dict[str, Tally] = defaultdict(Tally)
     for fault in args.faults.split(","):
         for k, game in enumerate(games):
             tally = watch_game(game, fault, args.fps, args.settle, args.quick_next, k + 1, args.show,
-                               args.write_frames)
+                               args.write_frames, args.sure_new_tile)
             per_fault[fault].add(tally)
             grand.add(tally)
             extra = f" (+{tally.empty} unchanged photos, commits on them {tally.spurious})" if tally.empty else ""
@@ -336,6 +435,11 @@ def main(argv: list[str] | None = None) -> int:
     cpu_per_second = sum(grand.cpu) / max(grand.seconds, 1e-9)
     print(f"all: exact {grand.exact}/{grand.changes}, asked {grand.asked}, silently wrong {grand.silent}, "
           f"partial {grand.partial}, taps {grand.taps}, spurious {grand.spurious}")
+    print(f"ask policy: {_policy(grand)}")
+    if args.policy_log is not None:
+        import json
+
+        args.policy_log.write_text(json.dumps(grand.policy_moves), encoding="utf-8")
     print(f"latency last hand -> proposal: median {_median(grand.latency)} s frames' time, "
           f"{_median(grand.latency_wall)} s wall (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores), "
           f"{_median(grand.latency_cpu)} s with the proposing call's CPU time; laid -> committed median "

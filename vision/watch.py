@@ -27,7 +27,7 @@ How, and why it is cheap:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel
 
+from vision.confidence import vouched
 from vision.decode import decode_image
 from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
@@ -64,6 +65,35 @@ GLARE_MORE_COLOUR = 4.0
 # light board read as "a reflection gone" (the look before it brighter, with less colour) and was not
 # seen: a partial move was committed on a 2 frames/s stream with the camera bumped.
 GLARE_WHITE_FROM = 225.0
+# A square's mean level in a channel at or above this may be clipped by the camera: the cava streams'
+# plain squares read blue 254 (the stream's JPEG of a clipped channel), under a lighting change 255, where
+# the light's gain would have them 234 or 280. And the light's plane needs this many unclipped squares.
+CLIPPED_FROM = 250.0
+# ... and a square with this share of its pixels there may be clipped in that channel though its mean is
+# lower (a light tile's body clipped, its letter not): rendered cream tiles, red 230 with a fifth to half of
+# their pixels clipped, kept 230 when the light rose by 12% (8 of 225 squares differed after the gain).
+CLIPPED_SHARE = 0.2
+LIGHTING_FIT_SQUARES = 12
+# A change as large as a tile's: a tile put on an empty square moves its look's texture by 64-78 (share
+# 0.90-0.92) or, a tile whose letter is faint at the look's size, its levels by 100 or more (WatchConfig's
+# measurements); the same board after a bump and the grid found again: levels <= 6.5, texture <= 12.
+TILE_LIKE_LEVELS = 40.0
+TILE_LIKE_TEXTURE = 30.0
+# A reflection's rim is the board seen through a veil of white: each channel moved towards 255 by one
+# share of what it had left (a blend, as the streams paint it) or by one amount (white light added, as a
+# glossy surface reflects a lamp; a channel already near 255 stops there). Channels with less than
+# REFLECTION_HEADROOM levels left say nothing. Measured on the cava glare streams' rims: blend shares
+# agree within 0.02, hands (five skin tones over cava's board, the table and rendered boards) spread
+# 0.2-0.4 (a light hand over a red square, the closest: 0.1); an added amount within 0.2 of itself + 6.
+REFLECTION_HEADROOM = 24.0
+REFLECTION_BLEND_SPREAD = 0.12
+REFLECTION_ADD_SHARE = 0.2
+REFLECTION_ADD_LEVELS = 6.0
+# A hand and arm reaching in cross the board's edge (the ring of squares around the grid) at least this
+# many squares wide: the streams' smallest arm (0.8 of a hand) is 3 squares wide where it crosses. A
+# smaller thing over the edge that does not move between two frames (a tile nudged a third of a square
+# over the edge) is no hand: the view is read as it is at once.
+ARM_RING_SQUARES = 3
 
 
 class WatchConfig(BaseModel, frozen=True):
@@ -95,6 +125,19 @@ class WatchConfig(BaseModel, frozen=True):
     moved_share: float = 0.3
     # Ring squares that must differ, joined to differing grid squares, for something to be reaching in.
     reaching_ring_squares: int = 1
+    # The ask policy for a new tile the reader did not doubt (it asks by itself below 0.7,
+    # vision.sequence.NEW_LETTER_DOUBT): it asks when its confidence is below `sure_new_tile` and nothing
+    # outside the letter network vouches for its letter: neither its point number (it reads the letter's
+    # value: vision.confidence.vouched) nor the word list (`word_vouched`, with a word list given to the
+    # Watcher); and, with `ask_contradicted`, when such evidence speaks against its letter (its point
+    # number reads another letter's value, or its nearest stored example is another letter: the `!number`
+    # / `!shape` tags of vision.evidence), whatever its confidence. The reader gives a new tile 0.95 when
+    # only the number's confirmation is missing (a number too small or worn to read). What each choice
+    # asks and would commit wrongly is printed by benchmarks/watch.py ("ask policy"); the default was
+    # chosen from it (see the issue's closing note); 0.98 (vision.confidence.SURE) asks about every tile
+    # the reader is not sure of, 0 with ask_contradicted False is the rule before the policy.
+    sure_new_tile: float = 0.9
+    ask_contradicted: bool = True
 
 
 class Phase(StrEnum):
@@ -128,10 +171,26 @@ class Look:
     mean: F32  # (LOOK_SQUARES, LOOK_SQUARES, 3) mean BGR
     texture: F32  # (LOOK_SQUARES, LOOK_SQUARES) mean absolute Laplacian of the grey image
     gray: F32 = field(repr=False)  # the straightened grey image (for the shift test)
+    # (LOOK_SQUARES, LOOK_SQUARES, 3) share of the square's pixels the camera may have clipped per channel
+    clipped: F32 | None = field(default=None, repr=False)
 
 
 def square_name(sq: Square) -> str:
     return f"{chr(65 + sq[1])}{sq[0] + 1}"
+
+
+def _on_the_move_line(squares: tuple[Square, ...], new: list[Square]) -> tuple[Square, ...]:
+    """The squares on the line of the move's new tiles, between its ends or one square beyond them (a
+    single new tile: its row and its column, one square either side)."""
+    if not new:
+        return ()
+    rows = {r for r, _ in new}
+    cols = {c for _, c in new}
+    out = []
+    for r, c in squares:
+        if len(rows) == 1 and r in rows and min(cols) - 1 <= c <= max(cols) + 1 or len(cols) == 1 and c in cols and min(rows) - 1 <= r <= max(rows) + 1:
+            out.append((r, c))
+    return tuple(out)
 
 
 def _square_of(tile: NewTile) -> Square:
@@ -160,10 +219,12 @@ def look_of(frame: Frame, corners: F32) -> Look:
     inner = slice(LOOK_INSET, LOOK_CELL - LOOK_INSET)
     blocks = warped.astype(np.float32).reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL, 3)
     mean = blocks[:, inner, :, inner].mean(axis=(1, 3))
+    clipped = (blocks[:, inner, :, inner] >= CLIPPED_FROM).mean(axis=(1, 3))
     gray = cv2.GaussianBlur(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     lap = np.abs(cv2.Laplacian(gray, cv2.CV_32F, ksize=3))
     texture = lap.reshape(LOOK_SQUARES, LOOK_CELL, LOOK_SQUARES, LOOK_CELL)[:, inner, :, inner].mean(axis=(1, 3))
-    return Look(np.asarray(mean, np.float32), np.asarray(texture, np.float32), np.asarray(gray, np.float32))
+    return Look(np.asarray(mean, np.float32), np.asarray(texture, np.float32), np.asarray(gray, np.float32),
+                np.asarray(clipped, np.float32))
 
 
 def _grid_mask() -> npt.NDArray[np.bool_]:
@@ -179,26 +240,53 @@ _YX = np.indices((LOOK_SQUARES, LOOK_SQUARES), np.float32).reshape(2, -1).T / LO
 _PLANE = np.concatenate([np.ones((LOOK_SQUARES * LOOK_SQUARES, 1), np.float32), _YX], axis=1)  # 1, y, x
 
 
-def _lighting(now: F32, then: F32) -> F32:
+def _clipped(look: Look) -> npt.NDArray[np.bool_]:
+    """Per look square and channel: may the camera have clipped it (CLIPPED_SHARE of its pixels at
+    CLIPPED_FROM or above; the mean itself there when the look has no shares)?"""
+    if look.clipped is None:
+        return np.asarray(look.mean >= CLIPPED_FROM)
+    return np.asarray(look.clipped >= CLIPPED_SHARE)
+
+
+def _lighting(now: F32, then: F32, clipped: npt.NDArray[np.bool_] | None = None) -> F32:
     """Per look square and channel, the factor the light changed `then` by: a plane fitted to the log
     ratios of the grid's squares (a lamp on one side lights the board unevenly), fitted again without the
-    squares that changed for another reason (a hand, new tiles: the worst third)."""
+    squares that changed for another reason (a hand, new tiles: the worst third). Each channel is fitted
+    on the squares it is not clipped in (CLIPPED_FROM), in either look: a clipped channel's ratio says
+    nothing of the light (cava's white squares clip blue at 254; brighter light leaves them 255)."""
     ratio = np.log((now + 1.0) / (then + 1.0)).reshape(-1, 3)
-    use = GRID.reshape(-1).copy()
+    grid = GRID.reshape(-1)
+    if clipped is None:
+        clipped = (now >= CLIPPED_FROM) | (then >= CLIPPED_FROM)
+    open_ = ~clipped.reshape(-1, 3) & grid[:, None]
     coef = np.zeros((3, 3), np.float32)
-    for _ in range(2):
-        coef = np.linalg.lstsq(_PLANE[use], ratio[use], rcond=None)[0].astype(np.float32)
-        resid = np.abs(ratio - _PLANE @ coef).max(axis=1)
-        use = GRID.reshape(-1) & (resid <= np.percentile(resid[GRID.reshape(-1)], 66))
+    for k in range(3):
+        base = open_[:, k] if int(open_[:, k].sum()) >= LIGHTING_FIT_SQUARES else grid
+        use = base
+        for _ in range(2):
+            coef[:, k] = np.linalg.lstsq(_PLANE[use], ratio[use, k], rcond=None)[0]
+            resid = np.abs(ratio[:, k] - _PLANE @ coef[:, k])
+            use = base & (resid <= np.percentile(resid[base], 66))
     return np.asarray(np.exp(_PLANE @ coef).reshape(LOOK_SQUARES, LOOK_SQUARES, 3), np.float32)
+
+
+def level_gaps(now: Look, then: Look, gain: F32) -> F32:
+    """Per look square, the largest change of a channel's mean level, after the light's `gain`. A channel
+    the camera may have clipped (`_clipped`: its true level is that or more) differs only by as much as the
+    other look lies below it."""
+    lit = now.mean / gain
+    lit_top = np.where(_clipped(now), np.inf, lit)
+    then_top = np.where(_clipped(then), np.inf, then.mean)
+    gap = np.maximum(np.maximum(lit - then_top, then.mean - lit_top), 0.0)
+    return np.asarray(gap.max(axis=2), np.float32)
 
 
 def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool_]:
     """Per look square (ring included): does `now` differ from `then`? The light's change (`_lighting`:
     a lamp switched on, a cloud, a lamp moved to one side) is taken out first."""
-    gain = _lighting(now.mean, then.mean)
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
     tgain = float(np.median((now.texture[GRID] + 1.0) / (then.texture[GRID] + 1.0)))
-    levels = np.abs(now.mean / gain - then.mean).max(axis=2)
+    levels = level_gaps(now, then, gain)
     now_texture = now.texture / tgain
     texture = np.abs(now_texture - then.texture)
     share = texture / (np.maximum(now_texture, then.texture) + 4.0)
@@ -207,17 +295,78 @@ def differing(now: Look, then: Look, config: WatchConfig) -> npt.NDArray[np.bool
     return out
 
 
+def tile_like(now: Look, then: Look) -> npt.NDArray[np.bool_]:
+    """Per look square: changed as much as a tile put down or taken off changes it (TILE_LIKE_*), after
+    the light's change; less than that (a grid a pixel or two off after the camera was bumped, a shadow)
+    is not."""
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
+    levels = level_gaps(now, then, gain)
+    tgain = float(np.median((now.texture[GRID] + 1.0) / (then.texture[GRID] + 1.0)))
+    now_texture = now.texture / tgain
+    texture = np.abs(now_texture - then.texture)
+    share = texture / (np.maximum(now_texture, then.texture) + 4.0)
+    out: npt.NDArray[np.bool_] = (levels >= TILE_LIKE_LEVELS) | ((texture >= TILE_LIKE_TEXTURE) & (share >= 0.6))
+    return out
+
+
 def washed_out(now: Look, then: Look) -> npt.NDArray[np.bool_]:
     """Per look square: brighter in every channel by more than GLARE_LEVELS, near white, with no more
     colour than before (after the light's change): a lamp's reflection, not a hand (skin adds colour and
     is not white) nor a tile."""
-    gain = _lighting(now.mean, then.mean)
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
     lit = now.mean / gain
     brighter = (lit - then.mean).min(axis=2) > GLARE_LEVELS
     spread_now = lit.max(axis=2) - lit.min(axis=2)
     spread_then = then.mean.max(axis=2) - then.mean.min(axis=2)
     near_white = lit.min(axis=2) >= GLARE_WHITE_FROM
     out: npt.NDArray[np.bool_] = brighter & near_white & (spread_now <= spread_then + GLARE_MORE_COLOUR)
+    return out
+
+
+def towards_white(now: Look, then: Look) -> npt.NDArray[np.bool_]:
+    """Per look square: `now` is `then` seen through a lamp's reflection (REFLECTION_*): brighter, each
+    channel moved towards white by one share of its headroom or by one amount (after the light's change)."""
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
+    lit = now.mean / gain
+    rise = lit - then.mean
+    headroom = 255.0 - then.mean
+    brighter = (rise.min(axis=2) > -REFLECTION_ADD_LEVELS) & (rise.max(axis=2) > GLARE_LEVELS)
+    room = headroom >= REFLECTION_HEADROOM
+    share = rise / np.maximum(headroom, 1.0)
+    top = np.where(room, share, -np.inf).max(axis=2)
+    bottom = np.where(room, share, np.inf).min(axis=2)
+    blend = (room.sum(axis=2) < 2) | (top - bottom <= REFLECTION_BLEND_SPREAD)
+    amount = rise.max(axis=2, keepdims=True)
+    added = (np.abs(rise - np.minimum(amount, headroom)).max(axis=2)
+             <= REFLECTION_ADD_SHARE * amount[:, :, 0] + REFLECTION_ADD_LEVELS)
+    out: npt.NDArray[np.bool_] = brighter & (blend | added)
+    return out
+
+
+def still_non_hands(reaching: npt.NDArray[np.bool_], now: Look, then: Look,
+                    moving: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Of the reaching regions that did not move since the previous frame (no square of them `moving`),
+    those no hand makes:
+    a lamp's reflection (every square of it `towards_white`, its middle near white) or a thing crossing
+    the board's edge narrower than an arm (ARM_RING_SQUARES). A white sleeve looks like a reflection, but
+    it does not stay still for long while tiles are laid, and what is read while it does is only
+    committed after the settle time of a still, clear view."""
+    count, labels = cv2.connectedComponents(reaching.astype(np.uint8), connectivity=8)
+    out = np.zeros_like(reaching)
+    if count <= 1:
+        return out
+    veiled = towards_white(now, then)
+    white = (now.mean / _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))).min(axis=2) >= GLARE_WHITE_FROM
+    for k in range(1, count):
+        region = labels == k
+        if (region & moving).any():
+            continue
+        narrow = int((region & ~GRID).sum()) < ARM_RING_SQUARES
+        # (its near-white middle may already be left out of the region as `washed_out`: it is beside it)
+        beside = cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        reflection = bool(veiled[region].all()) and bool((white & beside).any())
+        if narrow or reflection:
+            out |= region
     return out
 
 
@@ -245,10 +394,15 @@ class Watcher:
     """Watches one table's board. Feed it frames in time order; it says what it sees and when to commit."""
 
     def __init__(self, board_rows: list[str], config: WatchConfig | None = None, *,
-                 occupancy_model: OccupancyModel | None = None, letters_net: Mlp | None = None) -> None:
+                 occupancy_model: OccupancyModel | None = None, letters_net: Mlp | None = None,
+                 words: Callable[[str], bool] | None = None) -> None:
         """`occupancy_model` and `letters_net` replace the reader's shipped models (the benchmark passes
-        held-out ones)."""
+        held-out ones). `words` is the game's word list's membership test (e.g. a `lexicon.store.Lexicon`'s
+        `__contains__`): a new tile's letter it vouches for (`word_vouched`) needs no question; without it
+        every new tile below `config.sure_new_tile` asks."""
         self.config = config or WatchConfig()
+        self._words = words
+        self._letters: str | None = None  # the tile set's letters (for `word_vouched`)
         self._models = (occupancy_model, letters_net)
         self._game = _check_rows(board_rows)
         self._corners: F32 | None = None
@@ -350,6 +504,11 @@ class Watcher:
         return list(self._game)
 
     @property
+    def reading(self) -> BoardReading | None:
+        """The last full reading of the board (what a proposal or a question is about), None when none."""
+        return self._reading
+
+    @property
     def corners(self) -> list[list[float]] | None:
         """The grid's corners in the frame (TL, TR, BR, BL), when found."""
         return None if self._corners is None else [[float(v) for v in p] for p in self._corners]
@@ -361,8 +520,9 @@ class Watcher:
         assert self._corners is not None
         look = look_of(frame, self._corners)
         prev, self._prev = self._prev, look
-        still = prev is not None and not differing(look, prev, self.config).any()
-        verdict = self._over_board(look)
+        moving = differing(look, prev, self.config) if prev is not None else np.ones(GRID.shape, bool)
+        still = not moving.any()
+        verdict = self._over_board(look, moving=moving)
         if verdict == "reaching" and still:
             if self._still_reach_since is None:
                 self._still_reach_since = t
@@ -386,7 +546,7 @@ class Watcher:
                 return self._hidden(t, "Waiting for a clear view of the board.")
             look = look_of(frame, self._corners)
             self._prev = look
-            again = self._over_board(look, reaching_first=True)
+            again = self._over_board(look, reaching_first=True, moving=np.zeros(GRID.shape, bool))
             if again == "reaching":
                 return self._hidden(t, "Waiting for a clear view: something lies over the board or its edge.")
             # Most of the board still looks different in two frames that agree, with the grid where it is:
@@ -396,9 +556,12 @@ class Watcher:
             return self._unchanged(t)
         return self._changed(frame, look, still, t)
 
-    def _over_board(self, look: Look, reaching_first: bool = False) -> str | None:
+    def _over_board(self, look: Look, reaching_first: bool = False,
+                    moving: npt.NDArray[np.bool_] | None = None) -> str | None:
         """"moved" (most of the board differs from both the game's board and the last clear view),
-        "reaching" (something reaches in over the board's edge in both), or None (a clear view)."""
+        "reaching" (something reaches in over the board's edge in both), or None (a clear view).
+        `moving`: the squares that differ from the previous frame (what lies still over the edge may be no
+        hand: `still_non_hands`)."""
         refs = [r for r in (self._ref, self._clear) if r is not None]
         if not refs:
             return None
@@ -406,6 +569,8 @@ class Watcher:
         diffs = [differing(look, r, self.config) & ~washed_out(look, r) & ~washed_out(r, look) for r in refs]
         moved = all(float(d[GRID].mean()) > self.config.moved_share for d in diffs)
         reaching = [reaching_in(d, self.config) for d in diffs]
+        if moving is not None:
+            reaching = [r & ~still_non_hands(r, look, ref, moving) for r, ref in zip(reaching, refs, strict=True)]
         if (reaching_first or not moved) and all(r.any() for r in reaching):
             self._hand_sides.add(reaching_side(reaching[0]))
             return "reaching"
@@ -468,9 +633,11 @@ class Watcher:
             self._pending = None  # the board looks otherwise: a doubt is timed from now
             try:
                 reading = self._read(frame, self._game)
-                if (reading.doubtful or reading.changed) and self._relocated_for is not look:
-                    # Known tiles unseen or moved: the camera may have been knocked by a little (too little
-                    # to tell from the look). Find the grid again once and read again if it moved.
+                if (reading.doubtful or reading.changed or self._unexplained(reading, look)[0] is not None) \
+                        and self._relocated_for is not look:
+                    # Known tiles unseen or moved, or a change the reading has no tile for: the camera may
+                    # have been knocked by a little (too little to tell from the look; read with the old
+                    # corners a new tile can be missed). Find the grid again once and read again if it moved.
                     reading = self._read_again_if_moved(frame, look, reading)
             except (NotAnImage, NoBoardFound):
                 return self._no_board(t)
@@ -513,6 +680,8 @@ class Watcher:
             return WatchStatus(t, Phase.LIFT, f"Waiting for the withdrawn tiles to be lifted ({left}).",
                                squares=tuple(new))
         question, squares = self._doubt(reading)
+        if question is None:
+            question, squares = self._unexplained(reading, look, asking=True)
         if question is not None and self._proposal is not None and self._proposal is not reading:
             split = self._next_player_first(frame, self._proposal, reading, look, still, t)
             if split is not None:
@@ -631,7 +800,65 @@ class Watcher:
                     new or _doubt_squares(reading))
         if reading.score is None:
             return ("the move cannot be scored: check the new tiles.", new)
+        unsure = self._unsure_letters(reading)
+        if unsure:
+            said = ", ".join(f"{square_name(sq)} (read {letter})" for sq, letter in unsure[:4])
+            return (f"not sure of the letter{'s' if len(unsure) > 1 else ''} on {said}: check "
+                    f"{'them' if len(unsure) > 1 else 'it'} before the play is scored."), tuple(sq for sq, _ in unsure)
         return None, ()
+
+    def _unsure_letters(self, reading: BoardReading) -> list[tuple[Square, str]]:
+        """The new tiles the ask policy asks about (see `WatchConfig.sure_new_tile`)."""
+        out = []
+        after: list[str] | None = None
+        for tile in reading.new_tiles or []:
+            if tile.letter == "?":
+                continue  # a blank is asked about anyway
+            sq = _square_of(tile)
+            tags = set(reading.evidence[sq[0]][sq[1]].split(",")) if reading.evidence else set()
+            if self.config.ask_contradicted and tags & {"!number", "!shape"}:
+                out.append((sq, tile.letter))
+                continue
+            if reading.confidence[sq[0]][sq[1]] >= self.config.sure_new_tile or vouched(",".join(tags)):
+                continue  # sure, or its point number reads the letter's value (evidence outside the network)
+            if self._words is not None:
+                after = after or merged_rows(self._game, reading)
+                if word_vouched(after, sq, self._words, self._alphabet()):
+                    continue
+            out.append((sq, tile.letter))
+        return out
+
+    def _alphabet(self) -> str:
+        if self._letters is None:
+            from companion.rules.tiles import load_tileset
+
+            self._letters = "".join(ch for ch in load_tileset(self.config.tiles).alphabet if ch.isalpha())
+        return self._letters
+
+    def _unexplained(self, reading: BoardReading, look: Look, *, asking: bool = False
+                     ) -> tuple[str | None, tuple[Square, ...]]:
+        """A question when the look shows a change on a square where the reading has no tile, new or known
+        (the reader missed a tile: a rendered black Y with a white letter was read empty on a stream with
+        the camera bumped, and the move without it was committed as a partial play); a lamp's reflection
+        (`washed_out`, `towards_white`) is no such change. (None, ()) when every change is read."""
+        ref = self._ref
+        if ref is None or not self._ref_is_game:
+            return None, ()
+        changed = (tile_like(look, ref) & ~washed_out(look, ref) & ~washed_out(ref, look)
+                   & ~towards_white(look, ref))[RING:RING + SIZE, RING:RING + SIZE]
+        read = np.array([[ch != "." for ch in row] for row in merged_rows(self._game, reading)])
+        missed = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(changed & ~read), strict=True))
+        if asking:
+            # Asked about only where a missed tile would make the committed play partial: on the line of
+            # the move's new tiles, between them or one square beyond either end. A change elsewhere (a
+            # tile's shadow beside the word, a pixel's misregistration after a bump, the squares of a
+            # withdrawn play) is not part of this move: it only makes the watcher find the grid again.
+            missed = _on_the_move_line(missed, [_square_of(tile) for tile in reading.new_tiles or []])
+        if not missed:
+            return None, ()
+        where = ", ".join(square_name(sq) for sq in missed[:4])
+        return (f"the board looks changed on {where}, where the reader sees no tile: check "
+                f"{'them' if len(missed) > 1 else 'it'} (a tile, or something lying there?)."), missed
 
     def _doubt_status(self, t: float) -> WatchStatus:
         """A doubt seen: asked when its time has come, until then the move is taken as still being laid."""
@@ -699,6 +926,40 @@ def _extends(earlier: BoardReading, now: BoardReading) -> bool:
     """`now` holds all of `earlier`'s new tiles, unchanged, and more."""
     had = {(tile.square, tile.letter) for tile in earlier.new_tiles or []}
     return bool(had) and had < {(tile.square, tile.letter) for tile in now.new_tiles or []}
+
+
+def _lines_through(rows: Sequence[str], square: Square) -> list[tuple[str, int]]:
+    """The lines of two or more tiles through `square` (across, then down), each with the square's index
+    in it."""
+    r, c = square
+    out = []
+    for dr, dc in ((0, 1), (1, 0)):
+        r0, c0 = r, c
+        while 0 <= r0 - dr and 0 <= c0 - dc and rows[r0 - dr][c0 - dc] != ".":
+            r0, c0 = r0 - dr, c0 - dc
+        letters = []
+        rr, cc = r0, c0
+        while rr < SIZE and cc < SIZE and rows[rr][cc] != ".":
+            letters.append(rows[rr][cc].upper())
+            rr, cc = rr + dr, cc + dc
+        if len(letters) >= 2:
+            out.append(("".join(letters), (r - r0) + (c - c0)))
+    return out
+
+
+def word_vouched(rows: Sequence[str], square: Square, is_word: Callable[[str], bool],
+                 alphabet: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ") -> bool:
+    """The word list vouches for the letter on `square` of `rows` (the board after the move): every line
+    of two or more tiles through it is a word, and with any other letter of `alphabet` there some line
+    would not be. A misread letter then made the only word there is, out of a player's phony."""
+    letter = rows[square[0]][square[1]].upper()
+    lines = _lines_through(rows, square)
+    if letter not in alphabet or not lines or not all(is_word(word) for word, _ in lines):
+        return False
+    for other in alphabet:
+        if other != letter and all(is_word(word[:k] + other + word[k + 1:]) for word, k in lines):
+            return False
+    return True
 
 
 def _doubt_squares(reading: BoardReading) -> tuple[Square, ...]:
