@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from companion.games.classic.rules import Exchange, Pass, Play, Start
-from companion.games.classic.table import new_classic
+from companion.games.classic.table import ClassicTable, new_classic
 from companion.store import FILE_NAME, Store
 from companion.ui.hub import Hub
 from companion.ui.table import LOOK_AGAIN, PlayerInfo, StaleView, TableError
@@ -58,10 +58,10 @@ def _script() -> tuple[list[str], list[list[Any]]]:
 def _act_args(action: list[Any]) -> tuple[Any, ...]:
     """The table action (as the app's AppState calls it through `TableBase.act`) and its arguments."""
     if action[0] == "play":
-        return ("play", action[1], action[2])
+        return (ClassicTable.play, action[1], action[2])
     if action[0] == "pass":
-        return ("pass_turn",)
-    return ("exchange", int(action[1]))
+        return (ClassicTable.pass_turn,)
+    return (ClassicTable.exchange, int(action[1]))
 
 
 class Session:

@@ -76,13 +76,14 @@ def test_a_fault_in_a_table_action_is_logged_and_the_game_left_as_it_was(
         hub_game: object, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     from companion.ui.models import AppState
 
-    def broken_pass() -> None:
+    def pass_turn(self: object) -> None:  # named as the method it replaces: the log names the action
         raise KeyError("turn")
 
-    monkeypatch.setattr(hub_game, "pass_turn", broken_pass)
+    # on the class: the tab passes the table's method (`type(game).pass_turn`), not its name
+    monkeypatch.setattr(type(hub_game), "pass_turn", pass_turn)
     tab = AppState(table=hub_game.id, session_key="tab-a")  # type: ignore[attr-defined]
     events = len(hub_game.log.events)  # type: ignore[attr-defined]
-    tab.do("pass_turn")
+    tab.pass_turn()
     assert tab.error == "Something went wrong (KeyError: 'turn'). The game was not changed."
     assert len(hub_game.log.events) == events  # type: ignore[attr-defined]
     assert "pass_turn" in _logged(caplog, "companion.ui", KeyError).getMessage()

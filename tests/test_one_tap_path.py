@@ -1,7 +1,8 @@
 """One tap, one action (issue #26): every tap that records an event goes through the one guarded path.
 
 The double-tap guard lives in one place, `AppState._act` (companion/ui/models.py): a tap that records an
-event passes it, by name, as `app.do("bank", card)` or `self._act(game, "play", ...)`, and `_act` drops
+event passes the table's method itself, as `app.do(DealTable.bank, card)` or
+`self._act(game, type(game).play, ...)`, and `_act` drops
 the second tap of a double tap before `game.act` runs the table's method. A screen that called the
 table's method itself (`game.bank(card)`, `game.push(event)`, `game.log.push(...)`) would record a
 double tap twice. `tests/test_ui_browser_double_tap.py` double-clicks buttons in a real browser; this
@@ -155,9 +156,10 @@ def unguarded_calls(path: Path, recording: set[str], app_methods: set[str], sour
 
 
 def _looks_like_game(receiver: ast.expr) -> bool:
-    """A receiver that is a game table: `game`, `g`, `self.game`, `app.game`, `HUB.game(...)`..."""
+    """A receiver that is a game table: `game`, `g`, `self.game`, `app.game`, `HUB.game(...)`..., or a table
+    class, whose method a screen now holds by reference (`DealTable.bank(game, card)` calls it unguarded)."""
     text = ast.unparse(receiver)
-    return text in {"g", "table"} or "game" in text.lower()
+    return text in {"g", "table"} or "game" in text.lower() or text.endswith(("Table", "TableBase"))
 
 
 def test_the_recording_methods_are_found() -> None:
@@ -182,7 +184,7 @@ def test_every_tap_that_records_an_event_goes_through_the_guard() -> None:
     recording, app_methods = recording_methods(), _app_state_methods()
     findings = [f for path in screen_modules() for f in unguarded_calls(path, recording, app_methods)]
     assert not findings, "calls that record an event without AppState._act (a double tap would record "\
-        "twice): pass the action by name, app.do(name, *args):\n" + "\n".join(findings)
+        "twice): pass the table's method to the app, app.do(DealTable.bank, *args):\n" + "\n".join(findings)
 
 
 def test_the_guarded_path_holds_the_guard() -> None:
@@ -205,19 +207,27 @@ def test_an_unguarded_handler_is_found() -> None:
         "    return ft.FilledButton(face, on_click=lambda e: app.game.bank(app.game.current_player, face))\n"
         "\n\ndef _bad_push(app, event):\n"
         "    game = app.game\n"
-        "    game.push(event)\n")
+        "    game.push(event)\n"
+        "\n\ndef _bad_reference(app, face):\n"
+        "    return ft.FilledButton(face, on_click=lambda e: DealTable.bank(app.game, face))\n")
     found = unguarded_calls(deal, recording, app_methods, bad)
     assert any("app.game.bank(...)" in f for f in found), found
     assert any("game.push(...)" in f for f in found), found
+    assert any("DealTable.bank(...)" in f for f in found), found
     models = COMPANION / "ui" / "models.py"
     bad_models = models.read_text().replace(
-        "    def undo(self) -> None:\n        if self.do(\"undo\"):",
-        "    def undo(self) -> None:\n        self.game.undo()\n        if self.do(\"undo\"):")
+        "    def undo(self) -> None:\n        if self.do(TableBase.undo):",
+        "    def undo(self) -> None:\n        self.game.undo()\n        if self.do(TableBase.undo):")
     assert bad_models != models.read_text()
     assert any("self.game.undo(...)" in f for f in unguarded_calls(models, recording, app_methods, bad_models))
+    bad_models = models.read_text().replace(
+        "    def undo(self) -> None:\n        if self.do(TableBase.undo):",
+        "    def undo(self) -> None:\n        TableBase.undo(self.game)\n        if self.do(TableBase.undo):")
+    assert any("TableBase.undo(...)" in f for f in unguarded_calls(models, recording, app_methods, bad_models))
     # ... and a word-board action of the tab (`WordBoardTurn`, mixed into AppState) calling the table itself
     drafts = COMPANION / "ui" / "word_drafts.py"
     bad_drafts = drafts.read_text().replace(
-        "        if self.do(\"pass_turn\"):", "        self.game.pass_turn()\n        if self.do(\"pass_turn\"):")
+        "        if self.do(type(game).pass_turn):",
+        "        self.game.pass_turn()\n        if self.do(type(game).pass_turn):")
     assert bad_drafts != drafts.read_text()
     assert any("self.game.pass_turn(...)" in f for f in unguarded_calls(drafts, recording, app_methods, bad_drafts))

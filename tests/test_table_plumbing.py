@@ -117,6 +117,19 @@ def test_a_tab_acts_through_the_tables_method_itself() -> None:
     assert said.startswith(f"The app rolled {a} + {b} = {a + b}")
 
 
+def test_a_base_method_the_table_overrides_is_refused() -> None:
+    """An unbound method skips overriding: `WordTable.challenge` on a Monopoly Scrabble table would run the
+    shared challenge, not the game's own. `act` refuses it (TypeError, nothing recorded); the game's own
+    method, or `type(game).challenge` from shared code, runs."""
+    game = new_monopoly_scrabble(list(SEATS), banker="Ann")
+    seen = (game.id, game.moves)
+    with pytest.raises(TypeError, match="overridden by MonopolyScrabbleTable"):
+        game.act(seen, WordTable.end_game, {"Ann": "", "Bob": ""}, True)
+    assert game.moves == 0 and not game.finished
+    game.act(seen, type(game).end_game, {"Ann": "", "Bob": ""}, True)
+    assert game.finished
+
+
 def test_the_builder_turn_screen_names_no_action_by_string() -> None:
     """Every `app.do(...)` of Builder's turn screen passes a method, not its name (nor a name built by
     adding "_app"), so renaming a table method breaks the type check, not a tap at the table."""

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.classic.table import new_classic
+from companion.games.classic.table import ClassicTable, new_classic
 from companion.store import FILE_NAME, Store
 from companion.ui.hub import HUB, PIN_NEEDED, Hub, table_from_path, table_path
 from companion.ui.models import AppState
@@ -111,7 +111,7 @@ def test_a_tab_whose_state_says_referee_is_refused_every_change_without_the_pin(
     attempts = [
         lambda: stale.pass_turn(),
         lambda: stale.undo(),
-        lambda: stale.do("exchange", 7),
+        lambda: stale.do(ClassicTable.exchange, 7),
         lambda: stale.end_game(agreed=True),
         lambda: stale.challenge("Ann"),
         lambda: stale.toggle_clocks(),

@@ -25,6 +25,7 @@ import pytest
 from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
 from browser.harness import failure_shot
 
+from companion.games.monopoly_deal.table import DealTable
 from companion.ui.table import LOOK_AGAIN, PlayerInfo
 
 PLAYERS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]
@@ -59,27 +60,27 @@ def test_a_second_tap_within_the_window_records_nothing_and_says_nothing(tmp_pat
     from companion.ui import models
 
     tab, game = _deal_tab(tmp_path)
-    assert tab.do("draw") and tab.info == "Ann draws 2."
+    assert tab.do(DealTable.draw) and tab.info == "Ann draws 2."
     events = len(game.log.events)
-    assert not tab.do("bank", "1M")  # 0 ms after the draw: the second tap of a double tap
+    assert not tab.do(DealTable.bank, "1M")  # 0 ms after the draw: the second tap of a double tap
     assert len(game.log.events) == events and tab.info == "Ann draws 2." and tab.error == ""
     time.sleep(models.TAP_REPEAT_SECONDS)
-    assert not tab.do("bank", "1M")  # later, but the draw's result is not drawn yet: aimed at the old screen
+    assert not tab.do(DealTable.bank, "1M")  # later, but the draw's result is not drawn yet: aimed at the old screen
     drawn(tab)
-    assert not tab.do("bank", "1M")  # drawn a moment ago: nobody has seen it yet
+    assert not tab.do(DealTable.bank, "1M")  # drawn a moment ago: nobody has seen it yet
     time.sleep(models.TAP_SETTLE_SECONDS)
-    assert tab.do("bank", "1M") and len(game.log.events) == events + 1  # a deliberate tap on the new screen
+    assert tab.do(DealTable.bank, "1M") and len(game.log.events) == events + 1  # a deliberate tap on the new screen
     drawn(tab)
     time.sleep(models.TAP_REPEAT_SECONDS)
-    assert not tab.do("bank", "Boardwalk")  # a refusal is said ...
+    assert not tab.do(DealTable.bank, "Boardwalk")  # a refusal is said ...
     assert tab.error.startswith("Boardwalk is a property")
-    assert tab.do("bank", "2M")  # ... and does not start the window: the next tap counts
+    assert tab.do(DealTable.bank, "2M")  # ... and does not start the window: the next tap counts
 
 
 @pytest.mark.tap_guard
 def test_undo_tapped_at_once_after_a_change_does_not_undo_it(tmp_path: Path) -> None:
     tab, game = _deal_tab(tmp_path)
-    tab.do("draw")
+    tab.do(DealTable.draw)
     drawn(tab)
     tab.undo()  # drawn where the tapped button was, within the moment: dropped
     assert [e.type for e in game.log.events] == ["start", "draw"] and tab.info == "Ann draws 2."
@@ -92,13 +93,13 @@ def test_the_look_again_refusal_is_game_neutral_and_cleared_once_the_game_moves_
     other = AppState(table=game.id)
     other.session_key = "tab-b"
     other.go("table")
-    tab.do("draw")
-    other.do("draw")  # its screen still showed Ann's draw
+    tab.do(DealTable.draw)
+    other.do(DealTable.draw)  # its screen still showed Ann's draw
     assert other.error == LOOK_AGAIN
     assert "board" not in LOOK_AGAIN and "confirm the turn" not in LOOK_AGAIN
     other.note_change()  # the redraw right after the refusal: the refusal still applies
     assert other.error == LOOK_AGAIN
-    tab.do("bank", "1M")
+    tab.do(DealTable.bank, "1M")
     other.note_change()  # the game moved on (here to the winner screen, in the issue): it no longer applies
     assert other.error == ""
 
@@ -389,13 +390,13 @@ def test_a_move_the_board_watcher_records_is_no_tap_and_never_dropped(tmp_path: 
     """The camera watcher records a settled move through the same path as a tap (`record_watched`): no
     finger, so the guard neither drops it nor counts it."""
     tab, _game = _deal_tab(tmp_path)
-    tab.do("draw")
+    tab.do(DealTable.draw)
     tab.form.not_a_tap = True  # what `AppState.record_watched` sets around its recording
     try:
-        assert tab.do("bank", "1M")  # at once after a tap: kept
+        assert tab.do(DealTable.bank, "1M")  # at once after a tap: kept
     finally:
         tab.form.not_a_tap = False
-    assert not tab.do("bank", "2M")  # a finger's tap still is, within the window of the last tap
+    assert not tab.do(DealTable.bank, "2M")  # a finger's tap still is, within the window of the last tap
 
 
 @pytest.mark.tap_guard
@@ -414,9 +415,9 @@ def test_the_second_tap_of_a_double_tap_on_start_game_records_nothing(tmp_path: 
     tab.start_game()
     game = tab.game
     assert tab.error == "" and game is not None
-    assert not tab.do("draw")  # 0 ms after Start game: dropped, nothing said
+    assert not tab.do(DealTable.draw)  # 0 ms after Start game: dropped, nothing said
     assert [e.type for e in game.log.events] == ["start"] and tab.error == ""
     time.sleep(models.TAP_REPEAT_SECONDS)
     drawn(tab)
     time.sleep(models.TAP_SETTLE_SECONDS)
-    assert tab.do("draw") and [e.type for e in game.log.events] == ["start", "draw"]  # a deliberate tap
+    assert tab.do(DealTable.draw) and [e.type for e in game.log.events] == ["start", "draw"]  # a deliberate tap

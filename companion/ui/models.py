@@ -373,7 +373,7 @@ class AppState(WordBoardTurn):
         self.refresh()
 
     def do(self, action: TableAction, *args: Any) -> bool:
-        """Run a table action (the table's method, or its name); refusals become the error line. True when it was recorded."""
+        """Run a table action (the table's method, unbound: `app.do(BuilderTable.buy)`); refusals become the error line. True when it was recorded."""
         game = self.game
         if game is None:
             return False
@@ -395,7 +395,7 @@ class AppState(WordBoardTurn):
         return True
 
     def undo(self) -> None:
-        if self.do("undo"):
+        if self.do(TableBase.undo):
             self.say("The last action was undone.")
 
 

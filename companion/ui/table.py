@@ -95,14 +95,14 @@ class Clocks:
 
 
 # What a tab asks a table to do (`TableBase.act`, `AppState.do`): the table class's method, unbound
-# (`BuilderTable.roll`, called with the table first), or, from the screens not yet moved to references,
-# the method's name.
-TableAction = Callable[..., Any] | str
+# (`BuilderTable.roll`, called with the table first), never its name: a type checker and "find usages"
+# see every call, and a renamed method breaks the check, not a tap at the table.
+TableAction = Callable[..., Any]
 
 
 def action_name(action: TableAction) -> str:
-    """How logs name an action: the method's name ("buy") whichever way it was given."""
-    return action if isinstance(action, str) else getattr(action, "__name__", repr(action))
+    """How logs name an action: the method's name ("buy")."""
+    return str(getattr(action, "__name__", repr(action)))
 
 
 def stored_seats(table: Mapping[str, Any], players: Iterable[str]) -> list[PlayerInfo]:
@@ -333,12 +333,16 @@ class TableBase:
         Pass at the same moment record one pass, not two). `seen` None: the tab has not looked yet.
 
         `action` is the table's method itself, unbound (`BuilderTable.buy`): a type checker and "find
-        usages" see the call. A method's name (`"buy"`) is still taken from the screens that pass names."""
+        usages" see the call. An unbound method skips overriding: a base class's method that this table's
+        class overrides (`WordTable.challenge` on a Monopoly Scrabble table) is a bug, refused here
+        (TypeError) before it runs; code shared by several tables passes `type(game).challenge`."""
+        own = getattr(type(self), getattr(action, "__name__", ""), None)
+        if callable(own) and own is not action and getattr(action, "__qualname__", "").count(".") == 1:
+            raise TypeError(f"{action.__qualname__} is overridden by {type(self).__name__}: "
+                            f"pass {type(self).__name__}.{action.__name__} (or type(game).{action.__name__})")
         with self.lock:  # the check and the change are one step: no other tab can slip in between
             if seen is not None and seen != (self.id, self.moves):
                 raise StaleView(LOOK_AGAIN)
-            if isinstance(action, str):
-                return getattr(self, action)(*args)
             return action(self, *args)
 
     def undo(self) -> None:

@@ -261,10 +261,11 @@ class WordBoardTurn(_Shell):
         before = game.scores().get(player or "", 0)
         rack = self.form.play_rack.strip()
         try:
+            # `type(game).x`: the game's own method (shared word-board code; a table may override it)
             if rack and callable(getattr(game, "play_with_rack", None)):
-                self._act(game, "play_with_rack", position, word, rack)
+                self._act(game, type(game).play_with_rack, position, word, rack)
             else:
-                self._act(game, "play", position, word, self.form.bought)
+                self._act(game, type(game).play, position, word, self.form.bought)
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -278,8 +279,10 @@ class WordBoardTurn(_Shell):
 
     def pass_turn(self) -> None:
         game = self.game
-        who = game.current_player if game else ""
-        if self.do("pass_turn"):
+        if game is None:
+            return
+        who = game.current_player
+        if self.do(type(game).pass_turn):
             self.say(f"{who} passed.")
 
     def exchange(self) -> None:
@@ -289,8 +292,10 @@ class WordBoardTurn(_Shell):
             self.fail("Say how many tiles are exchanged (a number from 1 to 7).")
             return
         game = self.game
-        who = game.current_player if game else ""
-        if self.do("exchange", n):
+        if game is None:
+            return
+        who = game.current_player
+        if self.do(type(game).exchange, n):
             self.say(f"{who} exchanged {n} tiles.")
 
 
@@ -300,7 +305,7 @@ class WordBoardTurn(_Shell):
         if game is None:
             return
         try:
-            verdict: Verdict = self._act(game, "challenge", challenger)
+            verdict: Verdict = self._act(game, type(game).challenge, challenger)
         except TableError as exc:
             self.fail(str(exc))
             return
@@ -428,7 +433,7 @@ class WordBoardTurn(_Shell):
             return
         racks = {p: self.form.racks.get(p, "") for p in game.players}
         try:
-            self._act(game, "end_game", racks, agreed)
+            self._act(game, type(game).end_game, racks, agreed)
         except TableError as exc:
             self.fail(str(exc))
             return

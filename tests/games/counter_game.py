@@ -143,7 +143,7 @@ def CounterScreen(app: Any):
     game = app.game
     items: list[ft.Control] = [_counts(app)]
     if game.current_player is not None:
-        items.append(ft.FilledButton(f"Tap for {game.current_player}", on_click=lambda e: app.do("tap")))
+        items.append(ft.FilledButton(f"Tap for {game.current_player}", on_click=lambda e: app.do(CounterTable.tap)))
     else:
         items.append(ft.Text("Winner: " + " and ".join(game.winner())))
     if game.can_undo():

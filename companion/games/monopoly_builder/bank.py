@@ -38,10 +38,10 @@ def _deed_rows(app: AppState, game: BuilderTable) -> list[ft.Control]:
             column: list[ft.Control] = [ft.Text(text, size=12)]
             if d in mortgages:
                 column.append(ft.TextButton(f"Mortgage {pr.deed_name(d)} (+{theme.money_prefixed(value)})",
-                                            on_click=lambda e, o=mortgages[d], d=d: app.do("mortgage", o, d)))
+                                            on_click=lambda e, o=mortgages[d], d=d: app.do(BuilderTable.mortgage, o, d)))
             elif d in unmortgages:
                 column.append(ft.TextButton(f"Unmortgage {pr.deed_name(d)} (-{theme.money_prefixed(value)})",
-                                            on_click=lambda e, o=unmortgages[d], d=d: app.do("unmortgage", o, d)))
+                                            on_click=lambda e, o=unmortgages[d], d=d: app.do(BuilderTable.unmortgage, o, d)))
             # No wrapping here: a wrapping row cannot hold the expanding text (Flutter draws a grey box).
             rows.append(ft.Row([
                 ft.Container(width=8, height=28, bgcolor=theme.group(g.id), border_radius=2),

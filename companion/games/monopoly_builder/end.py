@@ -63,6 +63,6 @@ def BuilderEnd(app: AppState, game: BuilderTable) -> ft.Control:
         ], wrap=True))
     else:
         if game.offered(EndGame):
-            side.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do("end_game")))
+            side.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do(BuilderTable.end_game)))
         side.append(ft.TextButton("Back to the turn", on_click=lambda e: app.go("builder_turn")))
     return side_by_side(items, side)

@@ -46,7 +46,7 @@ def bank_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     take = tab.take if tab.take in takes else takes[0]
 
     def record() -> None:
-        app.do("bank_trade", give, take)
+        app.do(BuilderTable.bank_trade, give, take)
         _after(app, tab)
 
     return [
@@ -73,7 +73,7 @@ def free_parking_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     ok = any(m.give == given and m.take == take for m in offered)
 
     def record() -> None:
-        app.do("free_parking", dict(tab.parking), take)
+        app.do(BuilderTable.free_parking, dict(tab.parking), take)
         _after(app, tab)
 
     return [
@@ -100,7 +100,7 @@ def forced_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
     take = tab.take if tab.take in theirs else theirs[0]
 
     def record() -> None:
-        app.do("forced_trade", target, give, take)
+        app.do(BuilderTable.forced_trade, target, give, take)
         _after(app, tab)
 
     return [
@@ -169,7 +169,7 @@ def player_trade_panel(app: AppState, game: BuilderTable) -> list[ft.Control]:
         if not (tab.trade_give.cash_ok() and tab.trade_get.cash_ok()):
             app.fail("Type the cash as a number of M, like 50 (or leave it empty).")
             return
-        app.do("trade", trader, partner, tab.trade_give.as_dict(), tab.trade_get.as_dict())
+        app.do(BuilderTable.trade, trader, partner, tab.trade_give.as_dict(), tab.trade_get.as_dict())
         _after(app, tab)
 
     return [

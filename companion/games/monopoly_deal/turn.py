@@ -46,11 +46,12 @@ from companion.ui.components.choice import Choice
 from companion.ui.components.game_screen import game_screen
 from companion.ui.components.layout import split_flex, wide
 from companion.ui.models import AppState
+from companion.ui.table import TableAction
 
 DISCARD = "__discard__"  # the tab's `face` while the referee picks the cards over the hand limit
 
 
-def act(app: AppState, action: str, *args: Any) -> None:
+def act(app: AppState, action: TableAction, *args: Any) -> None:
     """Record one tap; on success the tab's draft starts again."""
     app.do(action, *args)
     if not app.error:
@@ -106,9 +107,9 @@ def payment_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> l
     items.append(ft.Semantics(identifier="payment-note", content=ft.Text(note, size=14, color="#1B5E20")))
     row: list[ft.Control] = []
     if game.offered(Pay):
-        row.append(ft.FilledButton(f"{payer} pays {total}M", on_click=lambda e: act(app, "pay", payer, chosen)))
+        row.append(ft.FilledButton(f"{payer} pays {total}M", on_click=lambda e: act(app, DealTable.pay, payer, chosen)))
     if any(m.player == payer for m in game.offered(JustSayNo)):
-        row.append(ft.OutlinedButton(f"Just Say No ({payer})", on_click=lambda e: act(app, "just_say_no", payer)))
+        row.append(ft.OutlinedButton(f"Just Say No ({payer})", on_click=lambda e: act(app, DealTable.just_say_no, payer)))
     items.append(ft.Row(row, wrap=True, spacing=6, run_spacing=6))
     return items
 
@@ -119,7 +120,7 @@ def double_button(app: AppState, game: DealTable) -> list[ft.Control]:
     for m in game.offered(DoubleRent):
         plays = game.st.plays_left
         out.append(ft.OutlinedButton(f"{m.player} adds Double the Rent ({plays} play{'s' if plays != 1 else ''} "
-                                     "left)", on_click=lambda e, who=m.player: act(app, "double_rent", who)))
+                                     "left)", on_click=lambda e, who=m.player: act(app, DealTable.double_rent, who)))
     return out
 
 
@@ -132,9 +133,9 @@ def answer_panel(app: AppState, game: DealTable, tab: DealTab, w: Waiting) -> li
     accept = f"{who} accepts the Just Say No" if against_jsn else f"{who} accepts"
     row: list[ft.Control] = []
     if any(m.player == who for m in game.offered(Accept)):
-        row.append(ft.FilledButton(accept, on_click=lambda e: act(app, "accept", who)))
+        row.append(ft.FilledButton(accept, on_click=lambda e: act(app, DealTable.accept, who)))
     if any(m.player == who for m in game.offered(JustSayNo)):
-        row.append(ft.OutlinedButton(f"Just Say No ({who})", on_click=lambda e: act(app, "just_say_no", who)))
+        row.append(ft.OutlinedButton(f"Just Say No ({who})", on_click=lambda e: act(app, DealTable.just_say_no, who)))
     return [ft.Row(row, wrap=True, spacing=6, run_spacing=6), *doubles]
 
 
@@ -165,7 +166,7 @@ def rent_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face: F
         whom = chosen.target or "everyone"
         amount = game.st.rent_for(player, chosen.colour)
         items.append(ft.FilledButton(f"Charge {whom} {amount}M",
-                                     on_click=lambda e: act(app, "rent", face.key, chosen.colour, chosen.target)))
+                                     on_click=lambda e: act(app, DealTable.rent, face.key, chosen.colour, chosen.target)))
         if any(f.key == "Double The Rent" for f in game.hand_faces(player)):
             items.append(ft.Text("Double the Rent is its own tap, right after this rent is charged.", size=13,
                                  italic=True))
@@ -177,14 +178,14 @@ def action_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face:
     key, action = face.key, face.action
     plays = [m for m in offers if not isinstance(m, BankCard)]
     if action == "pass_go" and plays:
-        return [ft.FilledButton("Play Pass Go: draw 2", on_click=lambda e: act(app, "pass_go", key))]
+        return [ft.FilledButton("Play Pass Go: draw 2", on_click=lambda e: act(app, DealTable.pass_go, key))]
     if action == "its_my_birthday" and plays:
         return [ft.FilledButton(f"Everyone pays {player} {game.st.limits.birthday}M",
-                                on_click=lambda e: act(app, "birthday", key))]
+                                on_click=lambda e: act(app, DealTable.birthday, key))]
     if action == "debt_collector" and plays:
         amount = game.st.limits.debt_collector
         return [ft.Text(f"Who pays {player} {amount}M?", size=13),
-                Choice([(m.target, m.target) for m in plays], "", lambda p: act(app, "debt_collector", key, p))]
+                Choice([(m.target, m.target) for m in plays], "", lambda p: act(app, DealTable.debt_collector, key, p))]
     if action == "just_say_no":
         return [ft.Text("Just Say No answers an action played against you; on your own turn it can only be "
                         "banked.", size=13)]
@@ -211,11 +212,11 @@ def action_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face:
     if action == "deal_breaker":
         return [*items, ft.Text(f"Take which of {target}'s complete sets?", size=13),
                 _row([card_button(f"{game.colour_name(m.colour)} set", (m.colour,),
-                                  partial(act, app, "deal_breaker", key, target, m.colour)) for m in mine])]
+                                  partial(act, app, DealTable.deal_breaker, key, target, m.colour)) for m in mine])]
     takes = list(dict.fromkeys(m.take for m in mine))
     if action == "sly_deal":
         return [*items, ft.Text(f"Take which of {target}'s cards?", size=13),
-                card_row(takes, lambda c: act(app, "sly_deal", key, target, c))]
+                card_row(takes, lambda c: act(app, DealTable.sly_deal, key, target, c))]
     if action == "forced_deal":
         items += [ft.Text(f"Take which of {target}'s cards?", size=13), card_row(takes, lambda c: _set(app, tab, take=c),
                                                                               tab.take)]
@@ -223,7 +224,7 @@ def action_flow(app: AppState, game: DealTable, tab: DealTab, player: str, face:
         if gives:
             take = tab.take
             items += [ft.Text(f"Give {target} which of {player}'s cards?", size=13),
-                      card_row(gives, lambda c: act(app, "forced_deal", key, target, take, c))]
+                      card_row(gives, lambda c: act(app, DealTable.forced_deal, key, target, take, c))]
         return items
     return items
 
@@ -243,14 +244,14 @@ def card_flow(app: AppState, game: DealTable, tab: DealTab, player: str) -> list
     if face.kind == "wild" and lays:
         items.append(ft.Text("Lay it in which colour?", size=13))
         items.append(_row([card_button(game.colour_name(m.colour or ""), (m.colour or "",),
-                                       partial(act, app, "lay", face.key, m.colour)) for m in lays]))
+                                       partial(act, app, DealTable.lay, face.key, m.colour)) for m in lays]))
     elif face.kind == "rent":
         items += rent_flow(app, game, tab, player, face, [m for m in offers if isinstance(m, Rent)])
     elif face.kind == "building":
         if builds:
             items.append(ft.Text(f"Put the {face.key.lower()} on which complete set?", size=13))
             items.append(_row([card_button(game.colour_name(m.colour), (m.colour,),
-                                           partial(act, app, "build", face.key, m.colour)) for m in builds]))
+                                           partial(act, app, DealTable.build, face.key, m.colour)) for m in builds]))
         else:
             need = "a complete set (not railroads or utilities)" if face.action == "house" else \
                 "a complete set with a house"
@@ -258,9 +259,9 @@ def card_flow(app: AppState, game: DealTable, tab: DealTab, player: str) -> list
     elif face.kind == "action":
         items += action_flow(app, game, tab, player, face, offers)
     elif face.kind == "property" and lays:
-        items.append(ft.FilledButton("Lay it", on_click=lambda e: act(app, "lay", face.key, None)))
+        items.append(ft.FilledButton("Lay it", on_click=lambda e: act(app, DealTable.lay, face.key, None)))
     if any(isinstance(m, BankCard) for m in offers):
-        items.append(ft.OutlinedButton(f"Bank it as {face.value}M", on_click=lambda e: act(app, "bank", face.key)))
+        items.append(ft.OutlinedButton(f"Bank it as {face.value}M", on_click=lambda e: act(app, DealTable.bank, face.key)))
     # The identifier sits on the heading: a Semantics around the whole panel would merge its texts into one
     # label, and a player's screen reader (and the browser test) would no longer find each line.
     return [ft.Container(bgcolor="#E3F2FD", padding=8, border_radius=8,
@@ -277,10 +278,10 @@ def pick_face(app: AppState, game: DealTable, tab: DealTab, face: Face) -> None:
     if face.kind in ("money", "property") and len(offers) == 1:
         m = offers[0]
         if isinstance(m, BankCard):
-            act(app, "bank", face.key)
+            act(app, DealTable.bank, face.key)
             return
         if isinstance(m, Lay):
-            act(app, "lay", face.key, None)
+            act(app, DealTable.lay, face.key, None)
             return
     _set(app, tab, face=face.key, target=None, colour=None, doubles=0, take=None)
 
@@ -321,9 +322,9 @@ def discard_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> 
     ]
     if any(m.unseen for m in game.offered(Discard)):
         items.append(ft.OutlinedButton(f"{need} go face down under the draw pile",
-                                       on_click=lambda e: act(app, "discard", [], True)))
+                                       on_click=lambda e: act(app, DealTable.discard, [], True)))
     if len(chosen) == need:
-        items.append(ft.FilledButton(f"Discard {need}", on_click=lambda e: act(app, "discard", list(chosen))))
+        items.append(ft.FilledButton(f"Discard {need}", on_click=lambda e: act(app, DealTable.discard, list(chosen))))
     else:
         items.append(picker(app, game, tab, player, add, f"Pick {need - len(chosen)} more card(s) to discard",
                             game.hand_faces(player)))
@@ -342,7 +343,7 @@ def wild_panel(app: AppState, game: DealTable, tab: DealTab, player: str) -> lis
     if tab.wild in wilds:
         wild = tab.wild
         items.append(_row([card_button(f"Move to {game.colour_name(c)}", (c,),
-                                       partial(act, app, "move_wild", wild, c)) for c in wilds[wild]]))
+                                       partial(act, app, DealTable.move_wild, wild, c)) for c in wilds[wild]]))
     return items
 
 
@@ -370,7 +371,7 @@ def DealTurn(app: AppState, game: DealTable) -> ft.Control:
     elif game.offered(EndTurn):
         # Filled once the plays are used up; outlined before, so it does not look like the next step.
         button = ft.FilledButton if st.plays_left == 0 or st.hands[player] == 0 else ft.OutlinedButton
-        top.append(button(f"End {player}'s turn", on_click=lambda e: act(app, "end_turn")))
+        top.append(button(f"End {player}'s turn", on_click=lambda e: act(app, DealTable.end_turn)))
     if top:
         items.append(ft.Row(top, wrap=True, spacing=6))
     if w.kind == "play":
@@ -386,7 +387,7 @@ def DealTurn(app: AppState, game: DealTable) -> ft.Control:
     if w.kind in ("answer", "pay"):
         items += answer_panel(app, game, tab, w)
     elif w.kind == "draw" and game.offered(Draw):
-        items.append(ft.FilledButton(w.sentence[:1].upper() + w.sentence[1:], on_click=lambda e: act(app, "draw")))
+        items.append(ft.FilledButton(w.sentence[:1].upper() + w.sentence[1:], on_click=lambda e: act(app, DealTable.draw)))
     elif w.kind == "play" and tab.face == DISCARD:
         items += discard_panel(app, game, tab, player)
     elif w.kind == "play" and tab.face:

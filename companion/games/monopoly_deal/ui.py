@@ -37,7 +37,7 @@ def DealStory(app: AppState, game: DealTable) -> ft.Control:
 
 
 def _agree(app: AppState) -> None:
-    app.do("end_by_agreement")
+    app.do(DealTable.end_by_agreement)
     if not app.error:
         app.go("end")
 

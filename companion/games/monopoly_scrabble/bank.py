@@ -58,7 +58,7 @@ def BankScreen(app: AppState, game: MonopolyScrabbleTable) -> ft.Control:
                              "and the tile's price for a Bank tile):", weight=ft.FontWeight.BOLD))
         items.append(ft.Row([
             ft.OutlinedButton(f"Swap blank on {s.square} ({'own tile' if s.source == 'rack' else 'Bank tile'})",
-                              on_click=lambda e, s=s: app.do("blank_swap", s.square, s.source == "bank"))
+                              on_click=lambda e, s=s: app.do(MonopolyScrabbleTable.blank_swap, s.square, s.source == "bank"))
             for s in swaps], wrap=True))
     items.append(ft.Row([ft.Text("Transactions", weight=ft.FontWeight.BOLD),
                          ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.games.monopoly_scrabble.rules import VARIANT
+from companion.games.monopoly_scrabble.table import MonopolyScrabbleTable
 from companion.ui import theme
 from companion.ui.models import AppState
 
@@ -57,7 +58,7 @@ def MonopolyScrabbleSteps(app: AppState, word_entry: bool = True) -> ft.Control:
     if fee is not None and step is not None:
         items.append(ft.Text(f"{fee.player} is in Jail: pay {theme.money_prefixed(step.amount)} to Free Parking, "
                              "then play normally.", weight=ft.FontWeight.BOLD))
-        items.append(ft.FilledButton("Pay jail fee", on_click=lambda e: app.do("pay_jail")))
+        items.append(ft.FilledButton("Pay jail fee", on_click=lambda e: app.do(MonopolyScrabbleTable.pay_jail)))
     card = legal.card
     if card is not None:
         deck = "Chance" if card.deck == "chance" else "Community Chest"
@@ -78,7 +79,7 @@ def MonopolyScrabbleSteps(app: AppState, word_entry: bool = True) -> ft.Control:
     choices = legal.bingo_choices()
     if choices:
         items.append(ft.Text(f"Bingo! {choices[0].player} chooses a Property Card:", weight=ft.FontWeight.BOLD))
-        items.append(ft.Row([ft.OutlinedButton(f"Take {names[c.group]}", on_click=lambda e, g=c.group: app.do("bingo_choice", g))
+        items.append(ft.Row([ft.OutlinedButton(f"Take {names[c.group]}", on_click=lambda e, g=c.group: app.do(MonopolyScrabbleTable.bingo_choice, g))
                              for c in choices], wrap=True))
     sales = legal.sales()
     if sales and step is not None:
@@ -86,7 +87,7 @@ def MonopolyScrabbleSteps(app: AppState, word_entry: bool = True) -> ft.Control:
                              "Property Cards to the Bank at half their value.", weight=ft.FontWeight.BOLD,
                              color="#B71C1C"))
         items.append(ft.Row([ft.OutlinedButton(f"Sell {names[s.group]}",
-                                               on_click=lambda e, s=s: app.do("sell", s.player, s.group))
+                                               on_click=lambda e, s=s: app.do(MonopolyScrabbleTable.sell, s.player, s.group))
                              for s in sales], wrap=True))
     if "played_out" in legal.end_reasons() and step is not None:
         items.append(ft.Text(st.describe_step(step) + ".", weight=ft.FontWeight.BOLD))
@@ -116,7 +117,7 @@ def record_card(app: AppState, effect: str, group: str | None = None) -> None:
             space = value
         else:
             steps = value
-    app.do("card", effect, amount, group, space, steps)
+    app.do(MonopolyScrabbleTable.card, effect, amount, group, space, steps)
     if not app.error:
         tab.amount = ""
         tab.space = ""
