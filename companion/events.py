@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
@@ -71,7 +72,7 @@ class Undo(Event):
     type: Literal["undo"] = "undo"
 
 
-class RulesState:
+class RulesState(ABC):
     """Base of a game's folded state (a dataclass with `settings` None until `start`, and `finished`).
 
     `apply(event)`: a `start` goes to `_start` (once); before it, and once `finished`, every event is
@@ -95,12 +96,13 @@ class RulesState:
             raise IllegalAction("the game is over")
         self._handle(event)
 
+    @abstractmethod
     def _start(self, event: Any) -> None:
-        raise NotImplementedError
+        """Set the game up from its `start` event (its settings, the seats, what is dealt)."""
 
+    @abstractmethod
     def handlers(self) -> dict[type[Event], Callable[[Any], None]]:
         """The game's events (other than `start`) and the method that applies each."""
-        raise NotImplementedError
 
     def _handle(self, event: Event) -> None:
         handler = self.handlers().get(type(event))

@@ -24,3 +24,19 @@ def test_broken_logs_are_refused_in_one_sentence(text: str, words: str) -> None:
         load_events(text, EVENT_ADAPTER)
     assert words in str(exc.value)
     assert "\n" not in str(exc.value)
+
+
+def test_a_game_state_that_leaves_out_a_hook_cannot_be_made() -> None:
+    """`RulesState`'s hooks are abstract: a game's state without `handlers` fails when it is made (and under
+    mypy), not when its first event is applied at the table."""
+    from companion.events import RulesState
+
+    class NoHandlers(RulesState):
+        settings = None
+        finished = False
+
+        def _start(self, event: object) -> None:
+            pass
+
+    with pytest.raises(TypeError, match="handlers"):
+        NoHandlers()  # type: ignore[abstract]

@@ -6,6 +6,7 @@ says what went wrong in one sentence, and holds what every profile editor does w
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,7 +50,7 @@ def save_table_profile(app: AppState, profile: Any, file_name: str,
     return path
 
 
-class TableProfileActions:
+class TableProfileActions(ABC):
     """A profile editor's taps for one tab, the part every game's editor shares: the game's editor
     subclasses it with its `variant`, its `profile_file` and its profile module's `load`/`save` (imported
     when first used), and adds its own editing taps."""
@@ -61,11 +62,13 @@ class TableProfileActions:
         self.app = app
         self.tab: Any = app.local(self.variant)
 
+    @abstractmethod
     def load(self, path: Path | None = None) -> Any:
-        raise NotImplementedError
+        """The game's profile from `path` (None: the box defaults)."""
 
+    @abstractmethod
     def store(self, profile: Any, path: Path) -> Path:
-        raise NotImplementedError
+        """Save `profile` at `path`; the path written."""
 
     def table_profile(self) -> Any:
         """The profile being edited, else the table's saved one, else the box defaults."""
