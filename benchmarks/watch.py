@@ -180,7 +180,8 @@ def _after(before: list[str], tiles: list[tuple[int, int, str]]) -> list[str]:
 
 
 def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bool, seed: int,
-               show: bool, write_to: Path | None = None, sure_new_tile: float = WatchConfig().sure_new_tile) -> Tally:
+               show: bool, write_to: Path | None = None, sure_new_tile: float = WatchConfig().sure_new_tile,
+               patient: bool = False) -> Tally:
     """Build the game's stream with `fault`, watch it, and tally what the watcher did."""
     st = streams.build_stream(game.keyframes, fps=fps, fault=fault, seed=seed, settle=settle,
                               quick_next=quick_next, jpeg_quality=90)
@@ -201,7 +202,10 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
     pending_answer: int | None = None
     proposed_at: dict[int, tuple[float, float, float]] = {}
     deadline = [m.end for m in st.moves]
-    if quick_next:
+    if quick_next or patient:
+        # The referee waits until the next move has been laid: a move still open when the next player's
+        # tiles appear is committed by the watcher then (the issue's "new tiles of the next player seen
+        # first" rule), or counted a tap at the end of the next move.
         deadline = [st.moves[min(i + 1, len(st.moves) - 1)].end for i in range(len(st.moves))]
 
     def first_open() -> int | None:
@@ -375,6 +379,10 @@ def main(argv: list[str] | None = None) -> int:
                          "(0: only the reader's own doubt asks, the rule before the ask policy)")
     ap.add_argument("--quick-next", action="store_true",
                     help="the next player lays tiles before the earlier move's countdown ends")
+    ap.add_argument("--patient", action="store_true",
+                    help="a tap is counted only when a move is still open at the end of the next move (the "
+                         "next player's tiles commit an open move); default: at the end of its own still "
+                         "period (settle + 3 s after it was laid)")
     ap.add_argument("--rendered", type=int, default=3, help="rendered games (6 moves each)")
     ap.add_argument("--settle-sweep", default="", help="settle times to compare on the rendered games")
     ap.add_argument("--models", choices=["shipped", "heldout"], default="shipped")
@@ -418,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     for fault in args.faults.split(","):
         for k, game in enumerate(games):
             tally = watch_game(game, fault, args.fps, args.settle, args.quick_next, k + 1, args.show,
-                               args.write_frames, args.sure_new_tile)
+                               args.write_frames, args.sure_new_tile, args.patient)
             per_fault[fault].add(tally)
             grand.add(tally)
             extra = f" (+{tally.empty} unchanged photos, commits on them {tally.spurious})" if tally.empty else ""

@@ -205,7 +205,10 @@ def test_with_the_clocks_running_the_players_clock_tap_ends_the_move(tmp_path, p
     for position, word in (("8D", "HOTEL"), ("E7", "NOT")):
         game.play(position, word)
         boards.append(game.board.rows())
-    video = write(build(boards, hold=8.0, final_hold=25.0), tmp_path / "classic.y4m")
+    # Seed 4: at the fake camera's 640x480 a tile's point number is ~6 px and some renders misread it; then
+    # the ask policy (vision.watch.WatchConfig.ask_contradicted) rightly asks about that letter (seeds 1-3
+    # ask about one tile of HOTEL), which is not what this test of the clock tap is about.
+    video = write(build(boards, hold=8.0, final_hold=25.0, seed=4), tmp_path / "classic.y4m")
     with app_server(tmp_path) as url:
         browser = launch(playwright_instance, [*FAKE_CAMERA, f"--use-file-for-fake-video-capture={video}"])
         ref = new_tab(browser, url, viewport=LAPTOP, permissions=["camera"])
