@@ -1,6 +1,6 @@
 """The code's own promises, checked like any behaviour: the code passes `mypy --strict` (the folders listed
-under [tool.mypy] in pyproject.toml, companion/, vision/ and lexicon/, less the modules its `exclude` names as
-not strict yet) and the whole tree passes ruff.
+under [tool.mypy] in pyproject.toml: every module of companion/, vision/ and lexicon/) and the whole tree passes
+ruff.
 
 Both tools are dev dependencies installed by `./dev.sh`; they run on the checked-out files, so a
 change that breaks typing or lint fails the suite, not only a reviewer's eye.

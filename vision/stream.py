@@ -76,7 +76,7 @@ def straighten(key: Keyframe) -> U8:
     m = CANVAS_MARGIN * CANVAS_CELL
     n = SIZE * CANVAS_CELL
     side = round(n + 2 * m)
-    dst = np.float32([[m, m], [m + n, m], [m + n, m + n], [m, m + n]])
+    dst = np.asarray([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], np.float32)
     h = cv2.getPerspectiveTransform(np.asarray(key.corners, np.float32).reshape(4, 2), dst)
     return cv2.warpPerspective(key.image, h, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
@@ -128,8 +128,8 @@ class Camera:
         pts += np.array([w / 2, h / 2]) + rng.uniform(-0.03, 0.03, 2) * h
         self.quad = pts.astype(np.float32)
         self.canvas_side = canvas_side
-        self.h = cv2.getPerspectiveTransform(np.float32([[0, 0], [canvas_side, 0], [canvas_side, canvas_side],
-                                                         [0, canvas_side]]), self.quad)
+        self.h = cv2.getPerspectiveTransform(np.asarray([[0, 0], [canvas_side, 0], [canvas_side, canvas_side],
+                                                         [0, canvas_side]], np.float32), self.quad)
         table = np.full((h, w, 3), rng.integers(60, 140, 3), np.float32)
         grain = cv2.resize(rng.normal(0, 10, (h // 8, w // 8)).astype(np.float32), (w, h))
         self.table = np.clip(table + grain[:, :, None], 0, 255).astype(np.uint8)
@@ -145,14 +145,14 @@ class Camera:
         rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
         other.quad = (((self.quad - centre) @ rot.T) + centre + shift).astype(np.float32)
         s = self.canvas_side
-        other.h = cv2.getPerspectiveTransform(np.float32([[0, 0], [s, 0], [s, s], [0, s]]), other.quad)
+        other.h = cv2.getPerspectiveTransform(np.asarray([[0, 0], [s, 0], [s, s], [0, s]], np.float32), other.quad)
         return other
 
     def grid_corners(self) -> list[list[float]]:
         m = CANVAS_MARGIN * CANVAS_CELL
         n = SIZE * CANVAS_CELL
-        pts = np.float32([[m, m], [m + n, m], [m + n, m + n], [m, m + n]]).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.h).reshape(4, 2).round(2).tolist()  # type: ignore[no-any-return]
+        pts = np.asarray([[m, m], [m + n, m], [m + n, m + n], [m, m + n]], np.float32).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.h).reshape(4, 2).round(2).tolist()
 
     def frame(self, canvas: U8) -> U8:
         w, h = self.size
@@ -162,7 +162,7 @@ class Camera:
 
     def square_xy(self, r: float, c: float) -> tuple[float, float]:
         m = CANVAS_MARGIN * CANVAS_CELL
-        p = np.float32([[[m + (c + 0.5) * CANVAS_CELL, m + (r + 0.5) * CANVAS_CELL]]])
+        p = np.asarray([[[m + (c + 0.5) * CANVAS_CELL, m + (r + 0.5) * CANVAS_CELL]]], np.float32)
         q = cv2.perspectiveTransform(p, self.h)[0, 0]
         return float(q[0]), float(q[1])
 
@@ -262,7 +262,7 @@ def motion_blur(image: U8, length: int, angle: float) -> U8:
     k = np.zeros((length, length), np.float32)
     k[length // 2, :] = 1.0
     rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
-    k = cv2.warpAffine(k, rot, (length, length))
+    k = np.asarray(cv2.warpAffine(k, rot, (length, length)), np.float32)
     k /= max(float(k.sum()), 1e-6)
     return cv2.filter2D(image, -1, k)
 

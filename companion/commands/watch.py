@@ -34,7 +34,8 @@ import argparse
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
 from companion.cli import CommandError
 
@@ -149,7 +150,8 @@ def _table(log: Path) -> Any:
         raise CommandError(f"{log} is not a JSON game log") from None
     variant, _state = replay_text(text)  # the same checks and sentences as `companion replay`
     spec = GAMES.get(variant)
-    module_name = (spec.ui or "").split(":")[0].rsplit(".", 1)[0] + ".table"
+    rules_module = cast(ModuleType, spec.rules)  # a module, typed by the protocol it meets
+    module_name = rules_module.__name__.rsplit(".", 1)[0] + ".table"  # the game folder's table.py
     _, events = load_events(text, spec.adapter, variant)
     table = importlib.import_module(module_name).rebuild("watch", {}, events)
     if not isinstance(table, WordTable):
