@@ -55,6 +55,8 @@ from typing import Any, ParamSpec, Self, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from companion.events import Event, GameLog, LogFormatError, dump_events, load_events
+from companion.gcg import GcgError
+from companion.rules.errors import RulesError
 
 # "TRef" in ASCII: marks a SQLite file as a table referee game file (PRAGMA application_id).
 APPLICATION_ID = 0x54526566
@@ -572,8 +574,6 @@ class Store:
     @_guarded
     def fold(self, game_id: str) -> Any:
         """The game's current state: its log folded through the rules."""
-        from companion.rules.errors import RulesError
-
         variant = _variant(self._row(game_id)[1])
         try:
             return GameLog(variant.new_state, self.events(game_id)).state
@@ -611,9 +611,6 @@ class Store:
     def import_gcg(self, text: str, *, pin: str | None = None, game_id: str | None = None) -> str:
         """A new game from a GCG record (the first game whose record format is GCG: classic Scrabble)."""
         from companion.games import GAMES
-        from companion.gcg import GcgError
-        from companion.rules.errors import RulesError
-
         spec = next(iter(GAMES.with_gcg()), None)
         if spec is None or spec.from_gcg is None:
             raise StoreError("no game reads GCG records: import the game's JSON log instead")
@@ -624,8 +621,6 @@ class Store:
         return self._import(spec.id, events, pin, game_id)
 
     def _import(self, variant: str, events: Sequence[Event], pin: str | None, game_id: str | None) -> str:
-        from companion.rules.errors import RulesError
-
         if not events:
             raise StoreError("the game log has no events: there is nothing to import")
         try:

@@ -172,7 +172,7 @@ def test_a_reading_with_a_blank_is_an_answer_only_where_its_tiles_lie_legally() 
     """The reader does not check where the new tiles lie when a blank is among them (it asks the blank's
     letter first) and still scores them: `--answer read` must not take such a reading as a play unless the
     tiles are one legal play. A real reading's fields (vision.read.BoardReading), the rules' own check."""
-    from companion.commands.watch import _not_a_play
+    from companion.commands.watch_run import _not_a_play
     from vision.read import BoardReading, NewTile
 
     rows = ["." * 15] * 7 + ["...HOTEL......."] + ["." * 15] * 7
