@@ -21,11 +21,6 @@ DOCS = sorted((REPO / "docs").glob("*.md"))
 PAGES = [REPO / "README.md", *DOCS]
 ARCHITECTURE = REPO / "docs" / "architecture.md"
 
-# Pages written on other branches this session (issue #22's phone set-up guide, issue #25's install guide):
-# the lead merges them; until then a link to them is accepted while the file is absent, and checked like
-# any other once it is there. Remove a name once its page is on main.
-WRITTEN_ON_OTHER_BRANCHES: set[str] = set()  # docs a branch not yet merged writes (none now)
-
 FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^)\s]+)\)")
@@ -106,8 +101,7 @@ def test_every_relative_link_resolves(page: Path) -> None:
             broken.append(f"{target} (outside the repository)")
             continue
         if not goal.exists():
-            if relative(goal) not in WRITTEN_ON_OTHER_BRANCHES:
-                broken.append(f"{target} (no such file)")
+            broken.append(f"{target} (no such file)")
             continue
         if anchor and goal.suffix == ".md" and anchor not in anchors(goal):
             broken.append(f"{target} (no heading with that anchor in {relative(goal)})")
