@@ -247,3 +247,48 @@ def test_the_app_can_be_added_to_a_phones_home_screen(tmp_path, playwright_insta
             assert errors == [], errors
         finally:
             context.close()
+
+
+def _ink(png: bytes, box: dict[str, float], page_box: dict[str, float]) -> Any:
+    """The screenshot region of `box` (CSS pixels, relative to the page) as a grey image."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    scale = image.shape[1] / page_box["width"]
+    x0, y0 = int(box["x"] * scale), int(box["y"] * scale)
+    return image[y0:y0 + int(box["height"] * scale), x0:x0 + int(box["width"] * scale)]
+
+
+def test_the_icons_still_draw_from_the_cut_down_icon_font(tmp_path, playwright_instance):  # noqa: F811
+    """The served icon font holds a few dozen icons (`companion.ui.icon_font`): a button's icon the app
+    names (the turn screen's "Upload photo", `Icons.UPLOAD_FILE`, white on the filled button) is drawn,
+    not left out. Checked on the screenshot: left of the label, where the icon sits, there is as much
+    white ink as a glyph puts there, and none on a plain part of the button."""
+    browser = launch(playwright_instance)
+    with app_server(tmp_path) as url:
+        tab = new_tab(browser, url)
+        try:
+            tab.click("New game")
+            tab.click("Classic Scrabble")
+            tab.click("Start game")
+            _shown(tab, "Ann to play")
+            button = tab.button("Upload photo").first
+            button.wait_for(timeout=25_000)
+            tab.page.wait_for_timeout(1000)
+            box = button.bounding_box()
+            assert box and box["width"] > 60, box
+            png = tab.page.screenshot()
+            region = _ink(png, box, {"width": PHONE["width"]})
+            h, w = region.shape
+            # FilledButton.icon: 16 px of padding, the 18 px icon, 8 px, then the label.
+            icon = region[h // 4: 3 * h // 4, int(w * 0.02): 16 + 18 + 6]
+            white = float((icon > 200).mean())
+            edge = region[h // 4: 3 * h // 4, -12:-4]  # the button's right end: its colour only
+            tab.shot("join-icon-upload-photo")
+            assert float((edge > 200).mean()) < 0.02, "the button is not where its semantics node says"
+            assert 0.08 < white < 0.6, f"white ink where the icon is: {white:.0%}"
+        except Exception:
+            failure_shot(tab, "join-icon")
+            raise
+    browser.close()

@@ -7,9 +7,10 @@ come back (`benchmarks/phone_join.py`). This module owns how that client reaches
 - **Only what this app's client asks for.** Pyodide (Python in the browser), debug symbols and source
   maps, the experimental renderers, and the KaTeX and Cupertino fonts (the app shows no maths and no iOS
   icons: no `Markdown`/`Math` control, only `ft.Icons`; Flutter loads every family in `FontManifest.json`
-  at start, so they are also taken out of that manifest) are not served. Both renderer builds stay:
-  Chromium-based browsers with WebAssembly GC (Chrome/Edge/Samsung Internet 119+, Android's browsers) run
-  `main.dart.wasm` with `skwasm`; Safari (every browser on an iPhone) and Firefox are not on Flutter's
+  at start, so they are also taken out of that manifest) are not served. The Material icons font keeps
+  only the icons the app's code names and Flutter's own widgets draw (`icon_font`: 1.3 MB -> 6 KB).
+  Both renderer builds stay: Chromium-based browsers with WebAssembly GC (Chrome/Edge/Samsung Internet
+  119+, Android's browsers) run `main.dart.wasm` with `skwasm`; Safari (every browser on an iPhone) and Firefox are not on Flutter's
   wasm allow-list and run `main.dart.js` with CanvasKit (`flutter_bootstrap.js` chooses).
 - **Compressed once.** Each text or wasm file is gzipped when the client is prepared, and the prepared
   copy is kept in the data folder under a key of the flet-web version and this module's recipe, so a
@@ -48,6 +49,7 @@ from flet.controls.types import RouteUrlStrategy, WebRenderer
 from flet_web import get_package_web_dir, patch_index_html
 from starlette.responses import FileResponse, PlainTextResponse, Response
 
+from companion.ui import icon_font
 from lexicon.store import cache_dir
 
 APP_NAME = "Table referee"
@@ -58,8 +60,9 @@ THEME_COLOR = "#1B5E20"
 BACKGROUND_COLOR = "#FFFFFF"
 
 PREFIX = "/client/"
-# Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
-RECIPE = 12
+# Raise when the preparation below (or `icon_font`'s) changes, so a kept copy of an older recipe is not
+# reused.
+RECIPE = 13
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -99,11 +102,12 @@ def _wanted(rel: str) -> bool:
     return not (rel.startswith(SKIP_DIRS) or rel.endswith(SKIP_SUFFIXES) or rel in SKIP_FILES)
 
 
-def _source_key(web_dir: Path) -> str:
-    """What the prepared copy depends on: this recipe, our icons, and flet-web's files (names, sizes,
-    times; reading 75 MB to hash it on every start is what the copy saves)."""
+def _source_key(web_dir: Path, icon_names: frozenset[str]) -> str:
+    """What the prepared copy depends on: this recipe, our icons, the Material icons the app's code names
+    (the icon font keeps only those), and flet-web's files (names, sizes, times; reading 75 MB to hash it
+    on every start is what the copy saves)."""
     renderer = os.environ.get("FLET_WEB_RENDERER", "")  # written into the page
-    digest = hashlib.sha256(f"recipe {RECIPE} renderer {renderer}".encode())
+    digest = hashlib.sha256(f"recipe {RECIPE} renderer {renderer} icons {sorted(icon_names)}".encode())
     for base in (web_dir, ICONS_DIR):
         for path in sorted(base.rglob("*")):
             if path.is_file():
@@ -234,7 +238,8 @@ class Client:
         if web_dir is None:
             web_dir = Path(get_package_web_dir())  # type: ignore[no-untyped-call]  # flet-web 1.0.5: unannotated
         self.web_dir = web_dir
-        key = _source_key(web_dir)
+        self.icon_names = icon_font.app_icon_names()
+        key = _source_key(web_dir, self.icon_names)
         self.folder = cache_root / key
         self.entries: dict[str, Entry] = {}
         if not (self.folder / "ready.json").is_file():
@@ -250,6 +255,9 @@ class Client:
             if path.is_file() and _wanted(rel) and rel not in ("index.html", "manifest.json"):
                 out[rel] = (path, None)
         out["assets/FontManifest.json"] = (None, _fonts((self.web_dir / "assets/FontManifest.json").read_bytes()))
+        icons = icon_font.subset_icon_font(self.web_dir, self.icon_names)
+        if icons is not None:  # else the whole font, as flet-web ships it
+            out[icon_font.FONT] = (None, icons)
         for icon in sorted(ICONS_DIR.glob("*.png")):
             out[f"icons/{icon.name}"] = (icon, None)
         out["favicon.png"] = (ICONS_DIR / "icon-192.png", None)
