@@ -32,6 +32,7 @@ websocket, uploads, Flet's OAuth callback) to Flet.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import gzip
 import hashlib
 import json
@@ -440,6 +441,12 @@ def _holds_control(value: Any) -> bool:
     return False
 
 
+# The session id the connecting client asked for (the one its tab kept), for the connection being registered:
+# set when its register message is read, in the task that then runs Flet's `before_main` for a new session
+# (`companion.ui.main`), which gives a tab that was a referee its seat back (`Hub.reseat`).
+ASKED_SESSION: contextvars.ContextVar[str] = contextvars.ContextVar("asked_session", default="")
+
+
 class SessionResume:
     """A tab that comes back to its session (its Wi-Fi dropped for a moment) keeps the page it shows.
 
@@ -472,6 +479,7 @@ class SessionResume:
                 message = _unpack(event.get("bytes"))
                 if message is not None and message[0] == REGISTER_CLIENT and isinstance(message[1], dict):
                     self.asked_session = str(message[1].get("session_id") or "")
+                    ASKED_SESSION.set(self.asked_session)
             return event
 
         return watched

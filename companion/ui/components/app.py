@@ -76,14 +76,20 @@ def wide_screen(app: AppState, own: Any) -> bool:
     return bool(own.wide) if own is not None else app.screen in WIDE_SHELL_SCREENS
 
 
-def first_state(route: str) -> AppState:
-    """A new tab's state from the address it opened: a table's address shows that table (watching); the
-    home address shows the list of tables, or the only game in progress when there is just one."""
+def first_state(route: str, key: str = "") -> AppState:
+    """A new tab's state from the address it opened: a table's address shows that table (watching, or as
+    its referee when the tab `key` may change it: a referee's tab back on a new session, `Hub.reseat`);
+    the home address shows the list of tables, or the only game in progress when there is just one."""
     game_id = table_from_path(route)
     if not game_id:
         open_games = HUB.open_tables()
         game_id = open_games[0].id if len(open_games) == 1 else ""
-    if game_id and HUB.table(game_id) is not None:
+    game = HUB.table(game_id) if game_id else None
+    if game is not None and HUB.is_referee(game, key):
+        app = AppState(screen="follow", role="follower", session_key=key)
+        app.open_table(game_id)
+        return app
+    if game is not None:
         return AppState(screen="follow", role="follower", table=game_id)
     app = AppState(screen="home", role="referee")
     if game_id:
@@ -96,7 +102,7 @@ def App() -> ft.Control:
     page = ft.context.page
 
     def opening_state() -> AppState:
-        return first_state(page.route)
+        return first_state(page.route, page.session.id if page.session is not None else "")
 
     def no_echoes() -> list[str]:
         return []
