@@ -300,3 +300,20 @@ def test_a_tab_back_on_its_session_keeps_its_page_and_gets_its_screen_drawn_anew
     # A new tab (no session kept) still gets Flet's answer as it is.
     other = _visit(ws, "", 2)[0]
     assert other[1]["session_id"] != session and "_c" in other[1]["page_patch"]
+
+
+def test_one_process_makes_the_brotli_copies_and_a_stale_lock_is_taken_over(tmp_path):
+    """Every app started on a machine before the copies exist (a test run starts dozens) would otherwise
+    spend minutes of CPU each on the same files."""
+    import os
+    import time
+
+    from companion.ui.client import BROTLI_LOCK, BROTLI_LOCK_STALE, Client
+
+    first, second = Client.__new__(Client), Client.__new__(Client)
+    first.folder = second.folder = tmp_path
+    assert first._take_brotli_lock() and (tmp_path / BROTLI_LOCK).is_file()
+    assert not second._take_brotli_lock(), "a second process waits for the first one's copies"
+    old = time.time() - BROTLI_LOCK_STALE - 60
+    os.utime(tmp_path / BROTLI_LOCK, (old, old))  # the first process stopped mid-way long ago
+    assert second._take_brotli_lock()

@@ -90,6 +90,10 @@ SKIP_FONT_FAMILIES = ("packages/flutter_math_fork/", "packages/cupertino_icons/"
 # background (`Client._add_brotli`), and kept with the prepared client.
 BROTLI_QUALITY = 11
 BROTLI_READY = "brotli.json"
+# One process makes the copies; its lock is taken over when untouched this long (the largest file takes
+# about 130 s on this loaded machine).
+BROTLI_LOCK = "brotli.lock"
+BROTLI_LOCK_STALE = 900
 # Worth gzipping: text and wasm (PNG, woff2 are compressed already; the icon font is not).
 COMPRESS_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".frag", ".bin", "NOTICES")
 # Our own files, beside the package: the manifest's icons.
@@ -269,11 +273,40 @@ class Client:
             self._prepare(self.folder)
         self._load(self.folder)
         self.brotli_thread: threading.Thread | None = None
-        if not (self.folder / BROTLI_READY).is_file() and _brotli() is not None:
+        self._brotli_looked_at = time.monotonic()
+        if not (self.folder / BROTLI_READY).is_file() and _brotli() is not None and self._take_brotli_lock():
             # Brotli at quality 11 takes minutes of CPU (measured above): made once, on a thread at low
-            # priority while the app serves gzip; a later start finds it made.
+            # priority while the app serves gzip, by one process (the others pick the copies up when
+            # they are made: `look_for_brotli`); a later start finds them made.
             self.brotli_thread = threading.Thread(target=self._add_brotli, daemon=True, name="client-brotli")
             self.brotli_thread.start()
+
+    def _take_brotli_lock(self) -> bool:
+        """Whether this process makes the brotli copies: the first to create the lock file does; a lock
+        left by a process that stopped mid-way (not touched for BROTLI_LOCK_STALE s) is taken over."""
+        lock = self.folder / BROTLI_LOCK
+        for _ in range(2):
+            try:
+                os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                return True
+            except FileExistsError:
+                try:
+                    if time.time() - lock.stat().st_mtime < BROTLI_LOCK_STALE:
+                        return False
+                    lock.unlink()
+                except OSError:
+                    return False
+            except OSError:
+                return False
+        return False
+
+    def look_for_brotli(self) -> None:
+        """Serve the brotli copies another process has made since (checked at most every few seconds)."""
+        now = time.monotonic()
+        if not self.brotli_ready and self.brotli_thread is None and now - self._brotli_looked_at > 5:
+            self._brotli_looked_at = now
+            if (self.folder / BROTLI_READY).is_file():
+                self._load(self.folder)
 
     # -- preparing (once per flet-web version) --------------------------------------------------------
     def _sources(self) -> dict[str, tuple[Path | None, bytes | None]]:
@@ -349,8 +382,10 @@ class Client:
             os.utime(folder / "ready.json")  # in use: not "unused for a month"
         try:
             with_br = set(json.loads((folder / BROTLI_READY).read_text()))
+            self.brotli_ready = True
         except (OSError, ValueError):
             with_br = set()
+            self.brotli_ready = False
         self.version = str(ready["version"])
         self.base = f"{PREFIX}{self.version}/"
         files = folder / "files"
@@ -387,6 +422,7 @@ class Client:
                 path = files / rel
                 target = path.with_name(path.name + ".br")
                 if not target.is_file():
+                    os.utime(self.folder / BROTLI_LOCK)  # still at work: not a stale lock
                     packed = brotli.compress(path.read_bytes(), quality=BROTLI_QUALITY)
                     if len(packed) >= 0.97 * path.with_name(path.name + ".gz").stat().st_size:
                         continue  # not worth a second copy
@@ -400,6 +436,9 @@ class Client:
         except OSError as exc:  # a full disk, a removed folder: gzip goes on being served
             log.warning("the brotli copies of the web client could not be written: %s", exc)
             return
+        finally:
+            with contextlib.suppress(OSError):
+                (self.folder / BROTLI_LOCK).unlink()
         self._load(self.folder)
 
     # -- serving ----------------------------------------------------------------------------------------
@@ -468,6 +507,9 @@ class ClientServer:
     async def _serve(self, entry: Entry, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # Brotli when offered (Chromium offers it to HTTPS pages only), else gzip, else the file.
         path, coding = entry.path, ""
+        if entry.br is None and _accepts(scope, "br"):
+            self.client.look_for_brotli()
+            entry = self.client.lookup(scope["path"]) or entry
         if entry.br is not None and _accepts(scope, "br"):
             path, coding = entry.br, "br"
         elif entry.gz is not None and _accepts(scope, "gzip"):

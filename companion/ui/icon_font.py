@@ -86,7 +86,10 @@ def keep_codepoints(web_dir: Path, names: Iterable[str]) -> set[int] | None:
     """The codepoints to keep: the named icons' and the client's own widgets'. None if the client's
     icon table cannot be read."""
     indexes = flet_icon_indexes()
-    found = client_icon_codepoints((web_dir / "main.dart.js").read_text(encoding="utf-8"), len(indexes))
+    try:
+        found = client_icon_codepoints((web_dir / "main.dart.js").read_text(encoding="utf-8"), len(indexes))
+    except OSError:
+        found = None
     if found is None:
         log.warning("the web client's icon table was not found: serving the whole icon font")
         return None
