@@ -42,6 +42,7 @@ import mimetypes
 import os
 import re
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -90,10 +91,16 @@ SKIP_FONT_FAMILIES = ("packages/flutter_math_fork/", "packages/cupertino_icons/"
 # background (`Client._add_brotli`), and kept with the prepared client.
 BROTLI_QUALITY = 11
 BROTLI_READY = "brotli.json"
-# One process makes the copies; its lock is taken over when untouched this long (the largest file takes
-# about 130 s on this loaded machine).
-BROTLI_LOCK = "brotli.lock"
-BROTLI_LOCK_STALE = 900
+BROTLI_LOCK = "brotli.lock"  # one process makes the copies (an OS lock: freed when its process ends)
+# The order the copies are made in: every small file (seconds in all), then the WebAssembly build that
+# Chromium runs, then the JavaScript build Safari runs, then the rest.
+BROTLI_FIRST = ("canvaskit/skwasm.wasm", "main.dart.wasm", "main.dart.js", "canvaskit/canvaskit.wasm")
+
+
+def _brotli_order(rel: str, size: int) -> tuple[int, int]:
+    if size < 300_000:
+        return (0, size)
+    return (1, BROTLI_FIRST.index(rel)) if rel in BROTLI_FIRST else (2, size)
 # Worth gzipping: text and wasm (PNG, woff2 are compressed already; the icon font is not).
 COMPRESS_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".frag", ".bin", "NOTICES")
 # Our own files, beside the package: the manifest's icons.
@@ -274,7 +281,7 @@ class Client:
         self._load(self.folder)
         self.brotli_thread: threading.Thread | None = None
         self._brotli_looked_at = time.monotonic()
-        if not (self.folder / BROTLI_READY).is_file() and _brotli() is not None and self._take_brotli_lock():
+        if not self.brotli_done and _brotli() is not None and self._take_brotli_lock():
             # Brotli at quality 11 takes minutes of CPU (measured above): made once, on a thread at low
             # priority while the app serves gzip, by one process (the others pick the copies up when
             # they are made: `look_for_brotli`); a later start finds them made.
@@ -282,31 +289,40 @@ class Client:
             self.brotli_thread.start()
 
     def _take_brotli_lock(self) -> bool:
-        """Whether this process makes the brotli copies: the first to create the lock file does; a lock
-        left by a process that stopped mid-way (not touched for BROTLI_LOCK_STALE s) is taken over."""
-        lock = self.folder / BROTLI_LOCK
-        for _ in range(2):
-            try:
-                os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-                return True
-            except FileExistsError:
-                try:
-                    if time.time() - lock.stat().st_mtime < BROTLI_LOCK_STALE:
-                        return False
-                    lock.unlink()
-                except OSError:
-                    return False
-            except OSError:
-                return False
-        return False
+        """Whether this process makes the brotli copies: the one holding the lock on `brotli.lock` (an OS
+        lock, released when its process ends, however it ends)."""
+        try:
+            fd = os.open(self.folder / BROTLI_LOCK, os.O_CREAT | os.O_RDWR)
+        except OSError:
+            return False
+        try:
+            if sys.platform == "win32":
+                import msvcrt
+
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._brotli_lock_fd: int | None = fd  # held open (locked) until the copies are made
+        return True
+
+    def _release_brotli_lock(self) -> None:
+        fd: int | None = getattr(self, "_brotli_lock_fd", None)
+        if fd is not None:
+            self._brotli_lock_fd = None
+            with contextlib.suppress(OSError):
+                os.close(fd)  # closing releases the lock
 
     def look_for_brotli(self) -> None:
         """Serve the brotli copies another process has made since (checked at most every few seconds)."""
         now = time.monotonic()
-        if not self.brotli_ready and self.brotli_thread is None and now - self._brotli_looked_at > 5:
+        if not self.brotli_done and self.brotli_thread is None and now - self._brotli_looked_at > 5:
             self._brotli_looked_at = now
-            if (self.folder / BROTLI_READY).is_file():
-                self._load(self.folder)
+            self._load(self.folder)
 
     # -- preparing (once per flet-web version) --------------------------------------------------------
     def _sources(self) -> dict[str, tuple[Path | None, bytes | None]]:
@@ -381,11 +397,10 @@ class Client:
         with contextlib.suppress(OSError):
             os.utime(folder / "ready.json")  # in use: not "unused for a month"
         try:
-            with_br = set(json.loads((folder / BROTLI_READY).read_text()))
-            self.brotli_ready = True
-        except (OSError, ValueError):
-            with_br = set()
-            self.brotli_ready = False
+            made = json.loads((folder / BROTLI_READY).read_text())
+            with_br, self.brotli_done = set(made["files"]), bool(made["done"])
+        except (OSError, ValueError, KeyError, TypeError):
+            with_br, self.brotli_done = set(), False
         self.version = str(ready["version"])
         self.base = f"{PREFIX}{self.version}/"
         files = folder / "files"
@@ -407,22 +422,22 @@ class Client:
         self.entries = entries  # one assignment: a request being served sees the old map or the new
 
     def _add_brotli(self) -> None:
-        """Write a brotli copy beside each gzipped file (where it is smaller), then serve them."""
+        """Write a brotli copy beside each gzipped file (where it is smaller), the files phones fetch
+        first, serving each as soon as it is made (`brotli.json` lists them; other processes read it)."""
         brotli = _brotli()
         assert brotli is not None
         with contextlib.suppress(OSError):  # Linux: this thread's own priority, the app's stays
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
         ready = json.loads((self.folder / "ready.json").read_text())
         files = self.folder / "files"
+        todo = [rel for rel, info in ready["files"].items() if info["gz"]]
+        todo.sort(key=lambda rel: _brotli_order(rel, (files / rel).stat().st_size))
         made: list[str] = []
         try:
-            for rel, info in ready["files"].items():
-                if not info["gz"]:
-                    continue
+            for n, rel in enumerate(todo):
                 path = files / rel
                 target = path.with_name(path.name + ".br")
                 if not target.is_file():
-                    os.utime(self.folder / BROTLI_LOCK)  # still at work: not a stale lock
                     packed = brotli.compress(path.read_bytes(), quality=BROTLI_QUALITY)
                     if len(packed) >= 0.97 * path.with_name(path.name + ".gz").stat().st_size:
                         continue  # not worth a second copy
@@ -430,16 +445,19 @@ class Client:
                     tmp.write_bytes(packed)
                     os.replace(tmp, target)
                 made.append(rel)
-            tmp = self.folder / f"{BROTLI_READY}.tmp{os.getpid()}"
-            tmp.write_text(json.dumps(made))
-            os.replace(tmp, self.folder / BROTLI_READY)
+                tmp = self.folder / f"{BROTLI_READY}.tmp{os.getpid()}"
+                tmp.write_text(json.dumps({"files": made, "done": n == len(todo) - 1}))
+                os.replace(tmp, self.folder / BROTLI_READY)
+                self._load(self.folder)
+            if not made or made[-1] != todo[-1]:  # the last file was not worth a copy: say it is done
+                tmp = self.folder / f"{BROTLI_READY}.tmp{os.getpid()}"
+                tmp.write_text(json.dumps({"files": made, "done": True}))
+                os.replace(tmp, self.folder / BROTLI_READY)
+                self._load(self.folder)
         except OSError as exc:  # a full disk, a removed folder: gzip goes on being served
             log.warning("the brotli copies of the web client could not be written: %s", exc)
-            return
         finally:
-            with contextlib.suppress(OSError):
-                (self.folder / BROTLI_LOCK).unlink()
-        self._load(self.folder)
+            self._release_brotli_lock()
 
     # -- serving ----------------------------------------------------------------------------------------
     def lookup(self, path: str) -> Entry | None:
