@@ -284,9 +284,12 @@ class Client:
         if not self.brotli_done and _brotli() is not None and self._take_brotli_lock():
             # Brotli at quality 11 takes minutes of CPU (measured above): made once, on a thread at low
             # priority while the app serves gzip, by one process (the others pick the copies up when
-            # they are made: `look_for_brotli`); a later start finds them made.
-            self.brotli_thread = threading.Thread(target=self._add_brotli, daemon=True, name="client-brotli")
-            self.brotli_thread.start()
+            # they are made, and carry on if it stops: `look_for_brotli`); a later start finds them made.
+            self._start_brotli()
+
+    def _start_brotli(self) -> None:
+        self.brotli_thread = threading.Thread(target=self._add_brotli, daemon=True, name="client-brotli")
+        self.brotli_thread.start()
 
     def _take_brotli_lock(self) -> bool:
         """Whether this process makes the brotli copies: the one holding the lock on `brotli.lock` (an OS
@@ -320,9 +323,12 @@ class Client:
     def look_for_brotli(self) -> None:
         """Serve the brotli copies another process has made since (checked at most every few seconds)."""
         now = time.monotonic()
-        if not self.brotli_done and self.brotli_thread is None and now - self._brotli_looked_at > 5:
+        if not self.brotli_done and self.brotli_thread is None and _brotli() is not None \
+                and now - self._brotli_looked_at > 5:
             self._brotli_looked_at = now
             self._load(self.folder)
+            if not self.brotli_done and self._take_brotli_lock():  # the process making them has stopped
+                self._start_brotli()
 
     # -- preparing (once per flet-web version) --------------------------------------------------------
     def _sources(self) -> dict[str, tuple[Path | None, bytes | None]]:
