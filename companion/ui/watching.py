@@ -94,9 +94,10 @@ class WatchWords:
     A list that cannot be loaded (a player's own file gone) vouches for nothing: the watcher then asks,
     as it does with no list.
 
-    Loading measured on this 2-core machine (`benchmarks/watch_words.py`): ENABLE from the compiled cache
-    ~2-5 ms; compiled from the text on first use (a fresh cache folder) ~2 s; the app's default list is
-    loaded already at start-up (`JUDGE.warm()`), so this is ~0 for a table on the default."""
+    Loading measured on this shared 2-core machine (`benchmarks/watch_words.py`, load average 24): ENABLE
+    from the compiled cache 20 ms; compiled from its text on first use (an empty cache folder) 4.7-6.7 s;
+    `TableWatch.start()` meanwhile returns in 2.4 ms. The app loads its default list at start-up
+    (`JUDGE.warm()`), so a table on the default finds it loaded."""
 
     def __init__(self, name: str, load: Callable[[str], Any]) -> None:
         self.name = name
