@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
                         help="the game log the stream continues (classic or monopoly): the board starts as the "
                              "game's and moves go through its table (money and token effects printed)")
     parser.add_argument("--tiles", default="en", metavar="en|ro|FILE", help="tile set without --game (default en)")
-    parser.add_argument("--words", default=None, metavar="NAME|FILE",
+    parser.add_argument("--words", default=None, metavar="NAME|FILE|none",
                         help="the word list that vouches for a letter the reader is not sure of (when that "
                              "letter is the only one making words there, the watcher does not ask about it): a "
                              "list's name (ENABLE, or one in your lexicons folder), a word list file, or 'none'. "
