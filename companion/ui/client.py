@@ -432,6 +432,25 @@ def _holds_control(value: Any) -> bool:
     return False
 
 
+# The sessions whose latest connection resumed with the tree the tab kept (`SessionResume` left the page's
+# controls out of its answer): on the page's `connect` event the app draws their screen again as new
+# controls (`components/app.py`, `kept_its_tree`). Any other connection of a known session (a reload)
+# gets Flet's whole page, with the ids the server has: drawing it again as new controls there replaced
+# every control the tab had just drawn, and a tap on one of them in that moment reached the server for
+# a control it no longer had, which Flet drops without a word ("Control with ID 1214 not found": CI's
+# lost tap after a reload, reproduced with Flet's debug log).
+_KEPT_TREE: set[str] = set()
+
+
+def kept_its_tree(session_id: str) -> bool:
+    """Whether the tab of `session_id` came back keeping the tree it showed (asked once per connection:
+    the answer is forgotten)."""
+    if session_id in _KEPT_TREE:
+        _KEPT_TREE.discard(session_id)
+        return True
+    return False
+
+
 class SessionResume:
     """A tab that comes back to its session (its Wi-Fi dropped for a moment) keeps the page it shows.
 
@@ -464,6 +483,12 @@ class SessionResume:
                 message = _unpack(event.get("bytes"))
                 if message is not None and message[0] == REGISTER_CLIENT and isinstance(message[1], dict):
                     self.asked_session = str(message[1].get("session_id") or "")
+                    # Noted before Flet reads the message, so before the page's `connect` event (if Flet
+                    # makes a new session instead, there is no such event and the note is never asked).
+                    if self.reconnecting and self.asked_session:
+                        _KEPT_TREE.add(self.asked_session)
+                    else:
+                        _KEPT_TREE.discard(self.asked_session)
             return event
 
         return watched
