@@ -442,6 +442,16 @@ def _holds_control(value: Any) -> bool:
 _KEPT_TREE: set[str] = set()
 
 
+def _note_connection(session_id: str, reconnecting: bool) -> None:
+    """Note whether the tab of `session_id` comes back keeping its tree: when its register message is read,
+    before Flet reads it, so before the page's `connect` event (if Flet makes a new session instead, there
+    is no such event and the note is never asked)."""
+    if reconnecting and session_id:
+        _KEPT_TREE.add(session_id)
+    else:
+        _KEPT_TREE.discard(session_id)
+
+
 def kept_its_tree(session_id: str) -> bool:
     """Whether the tab of `session_id` came back keeping the tree it showed (asked once per connection:
     the answer is forgotten)."""
@@ -482,13 +492,8 @@ class SessionResume:
             if self.asked_session is None and event.get("type") == "websocket.receive":
                 message = _unpack(event.get("bytes"))
                 if message is not None and message[0] == REGISTER_CLIENT and isinstance(message[1], dict):
+                    _note_connection(str(message[1].get("session_id") or ""), self.reconnecting)
                     self.asked_session = str(message[1].get("session_id") or "")
-                    # Noted before Flet reads the message, so before the page's `connect` event (if Flet
-                    # makes a new session instead, there is no such event and the note is never asked).
-                    if self.reconnecting and self.asked_session:
-                        _KEPT_TREE.add(self.asked_session)
-                    else:
-                        _KEPT_TREE.discard(self.asked_session)
             return event
 
         return watched
