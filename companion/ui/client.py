@@ -615,6 +615,7 @@ class SessionResume:
             if self.asked_session is None and event.get("type") == "websocket.receive":
                 message = _unpack(event.get("bytes"))
                 if message is not None and message[0] == REGISTER_CLIENT and isinstance(message[1], dict):
+                    _note_connection(str(message[1].get("session_id") or ""), self.reconnecting)
                     self.asked_session = str(message[1].get("session_id") or "")
                     ASKED_SESSION.set(self.asked_session)
             return event
@@ -647,3 +648,32 @@ class SessionResume:
         kept = {k: v for k, v in page.items() if k in ("_c", "_i") or not _holds_control(v)}
         packed: bytes = msgpack.packb([message[0], {**body, "page_patch": kept}], use_bin_type=True)
         return bytes([PACKET_MESSAGE]) + packed
+
+
+# The sessions whose latest connection resumed with the tree the tab kept (`SessionResume` left the page's
+# controls out of its answer): on the page's `connect` event the app draws their screen again as new
+# controls (`components/app.py`, `kept_its_tree`). Any other connection of a known session (a reload)
+# gets Flet's whole page, with the ids the server has: drawing it again as new controls there replaced
+# every control the tab had just drawn, and a tap on one of them in that moment reached the server for
+# a control it no longer had, which Flet drops without a word ("Control with ID 1214 not found": CI's
+# lost tap after a reload, reproduced with Flet's debug log).
+_KEPT_TREE: set[str] = set()
+
+
+def _note_connection(session_id: str, reconnecting: bool) -> None:
+    """Note whether the tab of `session_id` comes back keeping its tree: when its register message is read,
+    before Flet reads it, so before the page's `connect` event (if Flet makes a new session instead, there
+    is no such event and the note is never asked)."""
+    if reconnecting and session_id:
+        _KEPT_TREE.add(session_id)
+    else:
+        _KEPT_TREE.discard(session_id)
+
+
+def kept_its_tree(session_id: str) -> bool:
+    """Whether the tab of `session_id` came back keeping the tree it showed (asked once per connection:
+    the answer is forgotten)."""
+    if session_id in _KEPT_TREE:
+        _KEPT_TREE.discard(session_id)
+        return True
+    return False

@@ -14,6 +14,7 @@ from typing import Any
 import flet as ft
 
 from companion.games.spec import RESERVED_SCREEN_KEYS
+from companion.ui.client import kept_its_tree
 from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
 from companion.ui.components.join import JoinScreen
@@ -110,8 +111,8 @@ def App() -> ft.Control:
     # mypy cannot solve use_state's `StateT | Callable[[], StateT]` for an @ft.observable class (Never).
     app: AppState = ft.use_state(opening_state)[0]  # type: ignore[arg-type]
     _, redraw = ft.use_state(0)
-    # How many times this tab's connection came back: the screen's key, so it is drawn again as new
-    # controls after a drop (the client kept its old ones: `client.SessionResume`).
+    # How many times this tab's connection came back keeping its old controls: the screen's key, so it
+    # is drawn again as new controls after such a drop (`client.SessionResume`, `reconnected` below).
     connection, set_connection = ft.use_state(0)
     # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
     # not come back yet: an echo arriving after the tab moved on must not move it back. (One list for the
@@ -136,9 +137,12 @@ def App() -> ft.Control:
     def reconnected() -> None:
         # A follower whose Wi-Fi dropped for a moment: its session (and this state) outlived the
         # connection, but the hub forgot it and Flet dropped the updates meanwhile. Watch the table
-        # again and redraw it now, so it catches up without waiting for the next change.
+        # again and redraw it now, so it catches up without waiting for the next change. As new controls
+        # only when the tab kept its old tree (`client.kept_its_tree`); a reloaded tab was sent the
+        # server's own tree, and new controls would make a tap on what it just drew go nowhere.
         subscribe()
-        set_connection(lambda n: n + 1)
+        if kept_its_tree(page.session.id):
+            set_connection(lambda n: n + 1)
         page.run_task(bump)
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
