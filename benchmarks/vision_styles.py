@@ -167,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                 f" {let_ok:5d}/{let_n:5d} = {let_ok / max(let_n, 1):.4f}"
                 f" {f'{blank_ok}/{blank_n}' if blank_n else '-':>7s} {failures:11d} {doubtful:8d}")
         print(line, flush=True)
+        # written after every set, so a long run stopped early keeps what it read
+        args.records.write_text(json.dumps(records), encoding="utf-8")
     args.records.write_text(json.dumps(records), encoding="utf-8")
     log(f"per-square records: {args.records}")
     return 0
