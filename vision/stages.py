@@ -78,9 +78,9 @@ MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the t
 # FAINT_CLOSE px, a centred letter-sized blob the letter network calls plainly one letter (>=
 # FAINT_LETTER_FROM, "not a letter" <= FAINT_NOT_LETTER_AT_MOST). Leave-one-set-out (held-out models): umich's
 # worn S on O8 of photo_i4 and rectified_w16 (read blank) read S at 0.99 and 1.00, its broken I on H4 at 0.71
-# (left a blank); of the real blanks of umich (17) and jheidel (51) the loose look finds a blob on 12, the
-# network calls none of them a letter above 0.77 or with "not a letter" under 0.43 (jheidel 170717 O15: I
-# 0.77 at a cut of 0.9; at 0.94 A 0.31). Such a letter is never sure (its mark is not the finder's glyph).
+# (left a blank); on the real blanks of umich and jheidel (judged tiles) it takes a letter on none (blanks
+# found 10/17 and 32/51, as before; see FAINT_CENTRED_WITHIN). Such a letter is never sure (its mark is not
+# the finder's glyph).
 FAINT_INK_CUT = 0.94
 FAINT_CLOSE = 3
 FAINT_LETTER_FROM = 0.8
