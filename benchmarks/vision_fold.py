@@ -5,8 +5,8 @@
 
 Renders (`vision.synth.render(..., fold_degrees=D)`: each half turned D degrees about the fold, a valley for
 D > 0, a ridge for D < 0, seen by a phone's camera; seeds 900 and up, which no model trained on) are located
-twice: with the fold test switched off (`vision.locate.FOLD_SUSPECT` infinite: one homography, as before
-issue 27's fold work) and as shipped (a plane per half when the halves disagree). For each grid line down the
+twice: with the fold test switched off (`vision.locate.FOLD_SUSPECT` infinite and no look for the other
+half of a board found half (`_half_boards`): one homography, as before issue 27's fold work) and as shipped (a plane per half when the halves disagree). For each grid line down the
 board (columns 0..15) the offset is the worst distance, over the 16 lines across, between where the located
 grid puts the line crossing and where the render drew it, in squares; the tables print the median over
 seeds. Then each render is read (`read_board`, automatic corners, no Tesseract) both ways: occupancy
@@ -53,7 +53,7 @@ def line_offsets(found: locate.GridLocation, crossings: np.ndarray) -> np.ndarra
     if found.fold is not None:
         pred = locate.fold_points(found.fold, uv)
     else:
-        h = cv2.getPerspectiveTransform(np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]),
+        h = cv2.getPerspectiveTransform(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32),
                                         np.asarray(found.corners, np.float32))
         pred = locate._apply(np.asarray(h, np.float64), uv)
     pred = pred.reshape(16, 16, 2)
@@ -102,6 +102,7 @@ def folded_renders(degrees: list[float], seeds: int, styles: list[str], read: bo
         cases = [(st, render(st, SEED_FROM + k, fold_degrees=deg)) for st in styles for k in range(seeds)]
         for mode, suspect in (("one plane", float("inf")), ("per half", shipped)):
             locate.FOLD_SUSPECT = suspect
+            locate._half_boards = no_half_boards if mode == "one plane" else half_boards
             offsets: list[np.ndarray] = []
             folded = missing = 0
             for _, case in cases:
@@ -123,6 +124,15 @@ def folded_renders(degrees: list[float], seeds: int, styles: list[str], read: bo
                 line += f"{occ:>8.2%}  {let:>7.2%}  {sum(f[3] for f in figs):>6}"
             print(line, flush=True)
     locate.FOLD_SUSPECT = shipped
+    locate._half_boards = half_boards
+
+
+def no_half_boards(img: np.ndarray, h: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """One plane as before issue 27's fold work: no look for the rest of a board across a fold either."""
+    return []
+
+
+half_boards = locate._half_boards
 
 
 def flat_photos() -> None:
@@ -139,9 +149,17 @@ def flat_photos() -> None:
         record["gap"] = max((g for _, g, _, _ in out), default=0.0)
         return out
 
-    locate._fold_gaps = recording  # type: ignore[assignment]
+    original_aspect = locate._aspect
+
+    def recording_aspect(h: np.ndarray) -> float:
+        record["aspect"] = original_aspect(h)
+        return record["aspect"]
+
+    locate._fold_gaps = recording
+    locate._aspect = recording_aspect
     suspected = kept = 0
     names: list[str] = []
+    aspects: list[float] = []
     for meta_path in sorted(SHARED_BOARDS.glob("*/*.json")):
         meta = json.loads(meta_path.read_text())
         image = cv2.imread(str(meta_path.with_name(meta["image"])), cv2.IMREAD_COLOR)
@@ -154,15 +172,22 @@ def flat_photos() -> None:
             continue
         gap = float(record.get("gap", 0.0))
         gaps.append(gap)
+        if "aspect" in record:
+            aspects.append(float(record["aspect"]))
         suspected += gap > locate.FOLD_SUSPECT
-        if found.fold is not None:
+        if found.fold is not None or "other half" in found.method:
             kept += 1
-            names.append(f"{meta_path.parent.name}/{meta_path.stem}")
-    locate._fold_gaps = original  # type: ignore[assignment]
+            names.append(f"{meta_path.parent.name}/{meta_path.stem} {found.method}")
+    locate._fold_gaps = original
+    locate._aspect = original_aspect
     q = np.percentile(gaps, [50, 90, 99]) if gaps else [np.nan] * 3
     print(f"{len(gaps)} located photos: halves' first fits moved the grid by median {q[0]:.3f}, 90% {q[1]:.3f}, "
           f"99% {q[2]:.3f}, max {max(gaps, default=0.0):.3f} squares (FOLD_SUSPECT {locate.FOLD_SUSPECT}); "
-          f"fitted per half: {suspected}; kept folded: {kept} {names}")
+          f"fitted per half: {suspected}; kept folded or taken for a half: {kept} {names}")
+    if aspects:
+        print(f"grid aspect (width / height as photographed): {min(aspects):.2f}-{max(aspects):.2f} "
+              f"(HALF_ASPECT {locate.HALF_ASPECT}: a half board is looked for outside "
+              f"{locate.HALF_ASPECT:.2f}-{1 / locate.HALF_ASPECT:.2f})")
 
 
 def main(argv: list[str] | None = None) -> int:

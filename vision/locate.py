@@ -742,6 +742,11 @@ FOLD_SUSPECT = 0.12
 # from where the one-plane fit has it: less changes no square's crop noticeably (a tile sits off-grid by up to
 # a third of a square anyway), and flat boards never get there (same measurement).
 FOLD_FROM = 0.15
+# ... and when the halves' own maps explain at least FOLD_BETTER more of their traced lines than the one plane
+# explains of all (both at the finest tracing). On the renders folded 4-20 degrees a side the halves explain
+# 0.98-1.00 and one plane 0.02-0.24 less; on the labelled photos, whose boards lie (nearly) flat, the halves'
+# maps explained as much or less, but for one photo 0.011 more (benchmarks/vision_fold.py --flat).
+FOLD_BETTER = 0.02
 _SWAP = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], dtype=np.float64)  # (u, v) <-> (v, u)
 _SWAP_ROWS = [4, 3, 5, 1, 0, 2, 7, 6, 8]  # a traced point's row of `_trace_lines` with u and v swapped
 
@@ -772,7 +777,8 @@ def _solve_half(a_mat: F64, w: F64, right: bool) -> tuple[F64, float] | None:
     one, zero = np.ones_like(u), np.zeros_like(u)
     rows = np.where(is_v[:, None], np.stack([u, v, one, zero, zero, zero, -t * u, -t * v, -t], axis=1),
                     np.stack([zero, zero, zero, u, v, one, -t * u, -t * v, -t], axis=1))
-    solved = _solve_lines(rows, w[sel])
+    with np.errstate(divide="ignore", invalid="ignore"):  # a degenerate fit is dropped by its residuals
+        solved = _solve_lines(rows, w[sel])
     if solved is None:
         return None
     shift = np.array([[1, 0, -du], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
@@ -814,22 +820,114 @@ def _fold_gaps(a_mat: F64, w: F64, g_one: F64) -> list[tuple[int, float, F64, F6
     return out
 
 
-def _fit_halves(img: U8, halves: list[F64]) -> tuple[list[F64], float] | None:
-    """Each half's grid->image map traced and fitted on its own half only, at the one-plane fit's three
-    scales, from the given starts (in the frame where the fold runs down the centre column); and the smaller
-    of the two halves' inlier shares. None when a half's lines cannot be traced."""
-    shares = [0.0, 0.0]
+def _fit_half(img: U8, start: F64, right: bool) -> tuple[F64, float] | None:
+    """One half's grid->image map traced and fitted on that half only (in the frame where the fold runs down
+    the centre column), at the one-plane fit's three scales from `start`, and its inlier share; None when its
+    lines cannot be traced."""
+    h, share = start, 0.0
     for cell, reach in ((16, 0.45), (24, 0.3), (32, 0.2)):
-        for k, right in enumerate((False, True)):
-            traced = _trace_lines(img, halves[k], cell, reach)
-            if traced is None:
-                return None
-            a_mat, w, to_img = traced
-            solved = _solve_half(a_mat, w, right)
-            if solved is None:
-                return None
-            halves[k], shares[k] = _corrected(to_img, cell, solved[0]), solved[1]
-    return halves, min(shares)
+        traced = _trace_lines(img, h, cell, reach)
+        if traced is None:
+            return None
+        a_mat, w, to_img = traced
+        solved = _solve_half(a_mat, w, right)
+        if solved is None:
+            return None
+        h, share = _corrected(to_img, cell, solved[0]), solved[1]
+    return h, share
+
+
+# A half whose fit explains this share of its traced lines is taken as found; below, the half is fitted again
+# from other starts (the one-plane fit, the other half's fit carried across the fold) and the best kept.
+HALF_FOUND = 0.95
+
+
+def _fit_halves(img: U8, starts: list[list[F64]]) -> tuple[list[F64], float] | None:
+    """Both halves fitted on their own (`_fit_half`), each from the first of its `starts` that explains
+    HALF_FOUND of its lines (else the best), then from the other half's fit; and the smaller of the two
+    halves' inlier shares. None when a half's lines cannot be traced from any start."""
+    found: list[tuple[F64, float] | None] = [None, None]
+    for k, right in enumerate((False, True)):
+        best: tuple[F64, float] | None = None
+        for start in starts[k]:
+            fit = _fit_half(img, start, right)
+            if fit is not None and (best is None or fit[1] > best[1]):
+                best = fit
+            if best is not None and best[1] >= HALF_FOUND:
+                break
+        found[k] = best
+    for k, right in enumerate((False, True)):
+        other = found[1 - k]
+        mine = found[k]
+        if other is not None and (mine is None or mine[1] < HALF_FOUND):
+            fit = _fit_half(img, _across_fold(img, other[0], right), right)
+            if fit is not None and (mine is None or fit[1] > mine[1]):
+                found[k] = fit
+    left, right_fit = found
+    if left is None or right_fit is None:
+        return None
+    return [left[0], right_fit[0]], min(left[1], right_fit[1])
+
+
+# How far the half across the fold may turn from the plane of the half already found, as the parameters of
+# the maps that keep the fold line in place (`_across_fold`): a1 stretches the half across the fold (its far
+# edge +-3 squares), a2 shears it along the fold (+-1.1 squares) and a3 is its perspective (its far squares
+# 0.55-1.45 times as big): more than a board folded 25 degrees each side shows in the renders.
+_ACROSS_RANGE = ((-0.4, 0.4, 0.04), (-0.15, 0.15, 0.03), (-0.06, 0.06, 0.015))
+
+
+def _across_fold(img: U8, h_found: F64, right: bool) -> F64:
+    """A start for the half across the fold from the half whose map `h_found` is known (in the frame where the
+    fold runs down the centre column; `right`: the half wanted).
+
+    The two halves share the fold line, so the wanted half's map is `h_found` followed by a map of the plane
+    that leaves the fold line u = 7.5 in place: about the fold's middle, p -> p + a (u - 7.5) (homogeneous),
+    three parameters a. They are searched on
+    a grid (`_ACROSS_RANGE`, then a finer one around the best) for the lines of the half: the most line
+    evidence on its 8 lines down and 16 across, against the evidence half-way between them (as `_comb` does),
+    in the grid straightened by `h_found` with 3 squares of margin."""
+    c, pad = 16, 3
+    side = (SIZE + 2 * pad) * c
+    to_img = h_found @ np.array([[1 / c, 0, -pad], [0, 1 / c, -pad], [0, 0, 1]], dtype=np.float64)
+    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    gx, gy = (cv2.GaussianBlur(g, (5, 5), 0) for g in _line_maps(warped))
+    cols = np.arange(8, SIZE + 1) if right else np.arange(0, 8)
+    squares = np.arange(8, SIZE) if right else np.arange(0, 7)  # columns wholly on the half
+    along_v = (np.arange(SIZE)[:, None] + np.array([0.3, 0.7])[None, :]).ravel()
+    along_u = (squares[:, None] + np.array([0.3, 0.7])[None, :]).ravel().astype(np.float64)
+    # (u, v) samples: on the lines down, half-way between them, on the lines across, half-way between them
+    down_on = np.stack(np.meshgrid(cols.astype(np.float64), along_v), -1).reshape(-1, 2)
+    down_off = down_on + np.array([0.5 if right else -0.5, 0.0])
+    across_on = np.stack(np.meshgrid(along_u, np.arange(LINES, dtype=np.float64)), -1).reshape(-1, 2)
+    across_off = across_on[across_on[:, 1] < SIZE] + np.array([0.0, 0.5])
+    # and the lines must stop at the grid's edge: a grid squeezed short of it finds lines past its end
+    beyond = np.stack(np.meshgrid(np.array([16.0, 17.0] if right else [-1.0, -2.0]), along_v), -1).reshape(-1, 2)
+
+    def scores(cands: F64) -> F64:
+        out = np.zeros(len(cands))
+        for pts, g, sign in ((down_on, gx, 1.0), (down_off, gx, -1.0), (across_on, gy, 1.0), (across_off, gy, -1.0),
+                             (beyond, gx, -0.5)):
+            d = pts[:, 0] - FOLD_AT  # (about the fold's middle: the parameters then stay small)
+            den = 1 + cands[:, 2:3] * d[None, :]
+            u = FOLD_AT + (d[None, :] + cands[:, 0:1] * d[None, :]) / den
+            v = FOLD_AT + (pts[None, :, 1] - FOLD_AT + cands[:, 1:2] * d[None, :]) / den
+            x = np.clip(np.rint((u + pad) * c), 0, side - 1).astype(np.intp)
+            y = np.clip(np.rint((v + pad) * c), 0, side - 1).astype(np.intp)
+            out += sign * g[y, x].mean(axis=1)
+        return out
+
+    def grid(ranges: tuple[tuple[float, float, float], ...]) -> F64:
+        axes = [np.arange(lo, hi + step / 2, step) for lo, hi, step in ranges]
+        return np.stack(np.meshgrid(*axes, indexing="ij"), -1).reshape(-1, 3)
+
+    cands = grid(_ACROSS_RANGE)
+    best = cands[int(np.argmax(scores(cands)))]
+    fine = grid(tuple((b - step, b + step, step / 3) for b, (_, _, step) in zip(best, _ACROSS_RANGE)))
+    best = fine[int(np.argmax(scores(fine)))]
+    centre = np.array([[1, 0, -FOLD_AT], [0, 1, -FOLD_AT], [0, 0, 1]], dtype=np.float64)
+    keep_fold = np.linalg.inv(centre) @ (np.eye(3) + np.outer(best, np.array([1.0, 0.0, 0.0]))) @ centre
+    return np.asarray(h_found @ keep_fold, dtype=np.float64)
 
 
 def _fold_net(img: U8, left: F64, right: F64) -> F64:
@@ -1022,7 +1120,33 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
     if share <= 0.0:
         raise NoBoardFound("no Scrabble grid lines could be traced in the photo: photograph the whole board "
                            "from above, or mark its four corners")
-    folded = _folded(refine_img, h, suspects, first_to_img)
+    corners, fold, confidence = _assess(img, refine_img, s_ref, h, share, None)
+    folded = _folded(refine_img, h, share, suspects, first_to_img)
+    if folded is not None:
+        # (kept only as sure a grid as the one plane: on the labelled photos two fits per half, of boards seen
+        # steeply from the side, were kept by the halves' shares alone and their confidence fell to a third)
+        c2, f2, conf2 = _assess(img, refine_img, s_ref, h, share, folded)
+        if conf2 >= confidence:
+            corners, fold, confidence = c2, f2, conf2
+    method = best.method + ("+lines" if share > 0 else "")
+    if confidence < DOUBT_BELOW or not HALF_ASPECT < _aspect(h) < 1 / HALF_ASPECT:
+        # A grid half a board wide beside the fold (one half's outline, lit apart from the other, taken for
+        # the board): the rest of the board may lie across the fold
+        for net, share_half in _half_boards(refine_img, h):
+            c2, f2, conf2 = _assess(img, refine_img, s_ref, h, share_half, (net, share_half))
+            if conf2 >= DOUBT_BELOW and conf2 > confidence:
+                corners, fold, confidence, method = c2, f2, conf2, method + "+other half"
+    return GridLocation(corners=corners.astype(np.float32), confidence=confidence,
+                        doubtful=confidence < DOUBT_BELOW,
+                        method=method + ("+fold" if fold is not None else ""),
+                        fold=None if fold is None else fold.astype(np.float32))
+
+
+def _assess(img: U8, refine_img: U8, s_ref: float, h: F64, share: float, folded: tuple[F64, float] | None
+            ) -> tuple[F64, F64 | None, float]:
+    """The grid's corners (oriented, `img`'s pixels), its net when `folded` (net and share of `refine_img`)
+    and the confidence that it is the board's grid, from the one-plane fit `h` (`refine_img`'s pixels, which
+    are `s_ref` of `img`'s) and its inlier `share` otherwise."""
     if folded is not None:
         net, share = folded  # (the halves' lines: the one-plane fit explains a folded board's lines poorly)
         grid_corners = net[[0, 0, 2, 2], [0, 2, 2, 0]]
@@ -1050,26 +1174,71 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
               float(-corners[:, 1].min()), float(corners[:, 1].max() - ih))
     if out > 0.5 * square:
         confidence *= 0.5
-    confidence = float(np.clip(confidence, 0.0, 1.0))
-    return GridLocation(corners=corners.astype(np.float32), confidence=confidence,
-                        doubtful=confidence < DOUBT_BELOW,
-                        method=best.method + ("+lines" if share > 0 else "") + ("+fold" if fold is not None else ""),
-                        fold=None if fold is None else fold.astype(np.float32))
+    return corners, fold, float(np.clip(confidence, 0.0, 1.0))
 
 
-def _folded(img: U8, h: F64, suspects: list[tuple[int, F64, F64]], first_to_img: F64) -> tuple[F64, float] | None:
+# A grid this much narrower one way than the other as photographed (width / height, or its inverse) may be
+# half a folding board (`_half_boards`): a half is 7.5 squares by 15, so it shows about half the board's own
+# 0.85-1.2, 0.42-0.6 on the renders. The labelled photos (boards lying flat, some photographed from the side)
+# show 0.90-1.52 (benchmarks/vision_fold.py --flat). Below DOUBT_BELOW the half board is looked for anyway.
+HALF_ASPECT = 0.65
+
+
+def _aspect(h: F64) -> float:
+    """Width over height of the grid `h` as the photo shows it (mean of the opposite sides)."""
+    c = _grid_corners(h)
+    width = float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3]))
+    height = float(np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1]))
+    return width / max(height, 1e-9)
+
+
+def _half_boards(img: U8, h: F64) -> list[tuple[F64, float]]:
+    """Whole boards (net, smaller half's share) that a doubtful grid `h` could be half of.
+
+    One half of a folding board, lit apart from the other, makes an outline of its own, and a comb at half
+    the squares' spacing fits it: 15 "columns" over the 7.5 columns from the fold to the board's edge. Each
+    reading is tried (the fold down the centre column or across the centre row, the grid found being the left or
+    the right half): the found half is refitted as a half, the other half searched for across the fold
+    (`_across_fold`) and fitted (`_fit_half`)."""
+    out: list[tuple[F64, float]] = []
+    for axis in (0, 1):
+        swap = _SWAP if axis else np.eye(3)
+        for found_right in (False, True):
+            # board squares -> the found grid's squares: u_found = 2 (u - 7.5) for the right half, 2 u for the left
+            half = h @ swap @ np.array([[2, 0, -2 * FOLD_AT if found_right else 0.0], [0, 1, 0], [0, 0, 1]])
+            found = _fit_half(img, half, found_right)
+            if found is None:
+                continue
+            other = _fit_half(img, _across_fold(img, found[0], not found_right), not found_right)
+            if other is None:
+                continue
+            left, right = (other[0], found[0]) if found_right else (found[0], other[0])
+            net = _fold_net(img, left, right)
+            out.append((net.transpose(1, 0, 2) if axis else net, min(found[1], other[1])))
+    return out
+
+
+def _folded(img: U8, h: F64, share_one: float, suspects: list[tuple[int, F64, F64]], first_to_img: F64
+            ) -> tuple[F64, float] | None:
     """The net of a board whose halves are not one plane (`img`'s pixels) and the smaller of its halves' shares
     of traced evidence explained, or None when it lies flat.
 
     `suspects` (`_fold_suspects` of the first tracing, whose straightened->image map is `first_to_img`) name
     the axes along which its halves looked apart; each half is then fitted on its own (`_fit_halves`) and the
     fold kept, along the axis whose halves' fits move the grid most, when they move it by more than FOLD_FROM
-    squares from the one-plane fit `h` and explain their halves' lines at least as well."""
+    squares from the one-plane fit `h` and explain their halves' lines FOLD_BETTER better than `h` (whose
+    inlier share is `share_one`) explains the board's."""
     best: tuple[float, F64, float] | None = None
+    if suspects:
+        # the final one-plane map traced once more: its share, like the halves', is then of lines traced
+        # from the map itself (the last pass traced from the one before)
+        traced = _trace_lines(img, h, 32, 0.2)
+        solved = _solve_lines(traced[0], traced[1]) if traced is not None else None
+        share_one = max(share_one, solved[1] if solved is not None else 0.0)
     for axis, g_left, g_right in suspects:
         swap = _SWAP if axis else np.eye(3)
         one = h @ swap
-        starts = [_corrected(first_to_img @ swap, 16, g) for g in (g_left, g_right)]
+        starts = [[_corrected(first_to_img @ swap, 16, g), one] for g in (g_left, g_right)]
         fitted = _fit_halves(img, starts)
         if fitted is None:
             continue
@@ -1077,7 +1246,7 @@ def _folded(img: U8, h: F64, suspects: list[tuple[int, F64, F64]], first_to_img:
         square = float(np.mean([np.linalg.norm(q) for q in np.diff(_grid_corners(one), axis=0)])) / SIZE
         gap = max(float(np.linalg.norm(_apply(m, _half_points(r)) - _apply(one, _half_points(r)), axis=1).max())
                   for m, r in ((left, False), (right, True))) / square
-        if gap > FOLD_FROM and (best is None or gap > best[0]):
+        if gap > FOLD_FROM and share >= share_one + FOLD_BETTER and (best is None or gap > best[0]):
             net = _fold_net(img, left, right)
             best = (gap, net.transpose(1, 0, 2) if axis else net, share)
     return None if best is None else (best[1], best[2])
