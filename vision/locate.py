@@ -734,10 +734,13 @@ def _outer_edges(img: U8, h_grid: F64, cell: int = 32, reach: float = 0.3) -> F6
 
 FOLD_AT = SIZE / 2  # squares: the fold runs down the middle of the centre column or row
 NET = (0.0, FOLD_AT, float(SIZE))  # grid coordinates of the net's points along each axis
-# The halves' fits on the one-plane fit's first tracing (16 px squares, lines looked for within 0.45 squares)
-# differ from it by at most FOLD_SUSPECT squares on a board lying flat; beyond, the halves are fitted on their
-# own. Measured by benchmarks/vision_fold.py --flat over the labelled photos (see docs/reader-fold.md).
-FOLD_SUSPECT = 0.12
+# Where the halves' fits on the one-plane fit's first tracing (16 px squares, lines looked for within 0.45
+# squares) move a point of their half more than FOLD_SUSPECT squares from it, the halves are fitted on their
+# own (each fit costs ~6 tracings). On the labelled photos (benchmarks/vision_fold.py --flat) they move it by
+# median 0.075, 90% 0.23, max 0.57 squares (some boards are not quite flat either): at 0.12, 56 of 188 photos
+# were fitted per half (none kept) and the locator's slowest 2 MP photo took 0.5 s CPU; at 0.2 fewer. Renders
+# folded 6 degrees a side show 0.18-0.27, 10 degrees 0.3-0.5: the folds that cost a reading are all caught.
+FOLD_SUSPECT = 0.2
 # A fold is kept when the halves fitted on their own move a point of the grid by more than FOLD_FROM squares
 # from where the one-plane fit has it: less changes no square's crop noticeably (a tile sits off-grid by up to
 # a third of a square anyway), and flat boards never get there (same measurement).
@@ -1129,7 +1132,7 @@ def locate_grid(image_bgr: npt.NDArray[Any]) -> GridLocation:
         if conf2 >= confidence:
             corners, fold, confidence = c2, f2, conf2
     method = best.method + ("+lines" if share > 0 else "")
-    if confidence < DOUBT_BELOW or not HALF_ASPECT < _aspect(h) < 1 / HALF_ASPECT:
+    if not HALF_ASPECT < _aspect(h) < 1 / HALF_ASPECT:
         # A grid half a board wide beside the fold (one half's outline, lit apart from the other, taken for
         # the board): the rest of the board may lie across the fold
         for net, share_half in _half_boards(refine_img, h):
@@ -1180,7 +1183,8 @@ def _assess(img: U8, refine_img: U8, s_ref: float, h: F64, share: float, folded:
 # A grid this much narrower one way than the other as photographed (width / height, or its inverse) may be
 # half a folding board (`_half_boards`): a half is 7.5 squares by 15, so it shows about half the board's own
 # 0.85-1.2, 0.42-0.6 on the renders. The labelled photos (boards lying flat, some photographed from the side)
-# show 0.90-1.52 (benchmarks/vision_fold.py --flat). Below DOUBT_BELOW the half board is looked for anyway.
+# show 0.90-1.52 (benchmarks/vision_fold.py --flat). (Looking for it on every doubtful grid too cost the
+# doubtful labelled photos ~0.3 s each and found nothing.)
 HALF_ASPECT = 0.65
 
 
