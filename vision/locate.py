@@ -24,6 +24,10 @@ How it works, and why:
    the lines stop at the grid's edge (floor tiles and graph paper do not) and whether every inner line
    is really there (a half-spacing grid on a close-up of part of a board is not). Below 0.5 the result
    is `doubtful`, so the app asks the user for the corners.
+5. Folding boards (issue 27): when the halves either side of the centre column or row fit apart, each half
+   gets its own map and the grid is kept as a 3x3 net (`GridLocation.fold`, straightened by `fold_warp`);
+   a grid found half a board wide beside a fold is completed across it. See "folding boards" below and
+   docs/reader-fold.md.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ point number in a DejaVu font, a bevel and a shadow; the board is then seen in m
 table under uneven light. Issue 27 added thin tall print, pale wood, black condensed and dark green tiles,
 a Crossword board with yellow tiles whose two halves are not one plane, glare patches on premium squares,
 and (`render(..., varied=True)`, as training and the benchmarks read them) blanks plain or printed in lower
-case, steep angles, warm or cold light and quarter or half turns. `BLIND_STYLES` are read only blind. The
+case, steep angles, warm or cold light and quarter or half turns; `render(..., fold_degrees=...)` folds any board
+in three dimensions (each half turned about the fold, seen by a phone camera), its `crossings` where every grid
+line crossing really is. `BLIND_STYLES` are read only blind. The
 result carries the photo, the grid's corners and the 15-row label, so the trainer can learn from it and
 tests and benchmarks can read it like a labelled photo.
 
