@@ -146,6 +146,9 @@ class GridPlace:
     doubtful: bool  # the locator was unsure
     given: bool  # the corners came from the caller (a board-less look is then a warning, not an error)
     warnings: list[str] = field(default_factory=list)
+    # A board found folded (`vision.locate.GridLocation.fold`): the 3x3 net in `photo`'s pixels; its quarters
+    # are straightened each by its own map. None: the corners are one plane.
+    fold: F32 | None = None
 
     @property
     def corners_in_photo(self) -> list[list[float]]:
@@ -161,9 +164,10 @@ def _parse_corners(corners: npt.ArrayLike) -> F32:
     return arr.reshape(4, 2)
 
 
-def _locate(image: U8) -> tuple[F32, str, bool]:
+def _locate(image: U8) -> tuple[F32, str, bool, F32 | None]:
     found = locate.locate_grid(image)
-    return np.asarray(found.corners, np.float32), str(found.method), bool(found.doubtful)
+    fold = None if found.fold is None else np.asarray(found.fold, np.float32)
+    return np.asarray(found.corners, np.float32), str(found.method), bool(found.doubtful), fold
 
 
 def _board_side(pts: F32) -> float:
@@ -172,15 +176,18 @@ def _board_side(pts: F32) -> float:
                      np.linalg.norm(pts[3] - pts[2]), np.linalg.norm(pts[0] - pts[3])))
 
 
-def place_grid(photo: Photo, corners: npt.ArrayLike | None) -> GridPlace:
+def place_grid(photo: Photo, corners: npt.ArrayLike | None, fold: F32 | None = None) -> GridPlace:
     """The grid's corners, given (in the whole photo's pixels) or found, in a decode sharp enough to cut
-    squares of at least CELL pixels from. Raises `ValueError` for malformed corners, `NoBoardFound`."""
+    squares of at least CELL pixels from. Raises `ValueError` for malformed corners, `NoBoardFound`.
+    `fold`: with given corners, the net of a board found folded (`GridPlace.fold`, whole photo's pixels)."""
     warnings: list[str] = []
     if corners is not None:
         pts = _parse_corners(corners) * np.float32(photo.scale)
         located, doubtful = "given", False
+        if fold is not None:
+            fold = np.asarray(fold, np.float32) * np.float32(photo.scale)
     else:
-        pts, located, doubtful = _locate(photo.image)
+        pts, located, doubtful, fold = _locate(photo.image)
         if doubtful:
             warnings.append("the board's corners were found with low confidence: check the overlay or give them")
     side = _board_side(pts)
@@ -188,8 +195,10 @@ def place_grid(photo: Photo, corners: npt.ArrayLike | None) -> GridPlace:
         # The board is small in a reduced decode: decode the same bytes sharper, so the straightened squares
         # are made from at least CELL pixels each rather than blown up.
         finer = photo.finer(photo.scale * SIZE * CELL / side)
+        if fold is not None:
+            fold = fold * np.float32(finer.scale / photo.scale)
         pts, photo = pts * np.float32(finer.scale / photo.scale), finer
-    return GridPlace(photo, pts, located, doubtful, corners is not None, warnings)
+    return GridPlace(photo, pts, located, doubtful, corners is not None, warnings, fold)
 
 
 def turned_place(place: GridPlace, turn: int) -> GridPlace:
@@ -197,7 +206,9 @@ def turned_place(place: GridPlace, turn: int) -> GridPlace:
     upright: its corners rolled and placed again as given corners (the locator's own judgement is the
     caller's to keep)."""
     rolled = np.roll(place.corners, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / place.photo.scale
-    return place_grid(place.photo, rolled)
+    # the net turns with the corners (rolling the corner list by k turns the 3x3 net a quarter turn k times)
+    fold = None if place.fold is None else np.rot90(place.fold, -_ROLL_FOR_GLYPH_TURN[turn]) / place.photo.scale
+    return place_grid(place.photo, rolled, fold)
 
 
 # ---- 2. The squares: straightened, occupancy, the tiles' marks read
@@ -222,7 +233,7 @@ def _straighten(place: GridPlace) -> U8:
     img, pts = place.photo.image, place.corners
     side = _board_side(pts)
     # Shrink very large photos first (a 12 MP photo's board is far bigger than the straightened image).
-    work, work_pts = img, pts
+    work, work_pts, f = img, pts, 1.0
     if side > _MAX_BOARD_PX:
         f = _MAX_BOARD_PX / side
         # by exact halves first (linear interpolation at 1/2 averages 2x2 pixels), then area interpolation
@@ -235,6 +246,8 @@ def _straighten(place: GridPlace) -> U8:
             work = cv2.resize(work, None, fx=f / done, fy=f / done, interpolation=cv2.INTER_AREA)
         f = work.shape[1] / img.shape[1]
         work_pts = pts * f
+    if place.fold is not None:  # a folded board: each quarter straightened by the map of its half
+        return locate.fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
     return warp_board(work, work_pts, CELL, MARGIN)
 
 
