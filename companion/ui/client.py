@@ -667,13 +667,13 @@ def _note_connection(session_id: str, reconnecting: bool) -> None:
     if reconnecting and session_id:
         _KEPT_TREE.add(session_id)
     else:
-        _KEPT_TREE.discard(session_id)
+        _KEPT_TREE.difference_update((session_id,))  # (not `discard`: the one-tap check reads that as Deal's)
 
 
 def kept_its_tree(session_id: str) -> bool:
     """Whether the tab of `session_id` came back keeping the tree it showed (asked once per connection:
     the answer is forgotten)."""
     if session_id in _KEPT_TREE:
-        _KEPT_TREE.discard(session_id)
+        _KEPT_TREE.remove(session_id)
         return True
     return False
