@@ -42,6 +42,7 @@ from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
 from vision.read import BoardReading, NewTile, read_board
+from vision.sequence import NEW_LETTER_DOUBT
 
 SIZE = 15
 # A reading's doubt about which side of the board faces the camera (vision.read's orientation doubt).
@@ -677,10 +678,12 @@ class Watcher:
         same board: its sensor noise and compression differ). The reader's letter on a tile can turn on a
         few levels of noise: a blank on jheidel's O15, read from four pictures of one still board with the
         same corners, was a sure I (0.95) in two and a doubtful I (0.49) in the other two. When the second
-        reading has other tiles or letters, or the reader doubts it (below its own doubt line, not the ask
-        policy's: on the tests' 960x720 frames a right I read at 0.95 and then below 0.9 would ask), it
-        replaces the proposal (a doubt asks): a move is committed only when two pictures agree on it. One
-        more full read per proposal."""
+        reading has another letter or a tile more, a known tile gone, or a new tile's letter below the
+        reader's own doubt line (vision.sequence.NEW_LETTER_DOUBT; not the ask policy's 0.9: on the tests'
+        960x720 frames a right I read 0.95, then below 0.9), it replaces the proposal (a doubt asks): a move
+        is committed only when two pictures agree on it. A tile the second picture misses is no
+        disagreement (a rendered black N's occupancy came and went between pictures). One more full read
+        per proposal."""
         proposal = self._proposal
         assert proposal is not None
         self._confirmed = proposal
@@ -688,9 +691,10 @@ class Watcher:
             again = self._read(frame, self._game)
         except (NotAnImage, NoBoardFound):
             return
-        same = ({(tile.square, tile.letter) for tile in again.new_tiles or []}
-                == {(tile.square, tile.letter) for tile in proposal.new_tiles or []})
-        if not same or again.changed or again.doubtful:
+        agrees = ({(tile.square, tile.letter) for tile in again.new_tiles or []}
+                  <= {(tile.square, tile.letter) for tile in proposal.new_tiles or []})
+        unclear = any(again.confidence[r][c] < NEW_LETTER_DOUBT for r, c in map(_square_of, again.new_tiles or []))
+        if not agrees or again.changed or unclear:
             self._reading = again
 
     def _read_again_if_moved(self, frame: Frame, look: Look, reading: BoardReading) -> BoardReading:
