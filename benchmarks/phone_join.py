@@ -1,6 +1,6 @@
 """How long a phone waits to join a table: from opening the address to "New game" usable on screen.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT]
+    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT] [--https]
 
 The real app (`companion app` as a subprocess), headless Chromium with a phone-sized page (390x844).
 "Usable" is the "New game" button present in Flutter's semantics tree (switched on by one click on
@@ -22,7 +22,10 @@ First visit: a fresh context (empty cache). Second visit: a new tab in the same 
 (compressed sizes and headers; CDP's `encodedDataLength`, or the forwarder's count), and how many
 requests. Wall times are medians over the runs; this 2-core machine is shared, so the load average is
 printed too, and `--before CHECKOUT` runs an earlier version's app beside this one and measures the two
-in turn, so that a comparison meets the same load. Four pages at once also share the machine's 2 cores to compile and draw (a real phone has
+in turn, so that a comparison meets the same load. `--https` measures each case over HTTPS as well (the
+app's `--https`, a self-signed certificate the browser is told to accept), the way a phone that takes
+the board photo joins: Chromium offers brotli there, and the app's brotli copies (made in the background
+on a first start) are waited for before measuring. Four pages at once also share the machine's 2 cores to compile and draw (a real phone has
 its own): the `four phones, no throttle` line shows what that alone costs.
 """
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import ssl
 import statistics
 import subprocess
 import sys
@@ -167,6 +171,23 @@ class Traffic:
             self.from_cache += 1  # no body crossed the network (a 304 is the page revalidated)
 
 
+# What Chromium offers a plain-HTTP page on the network (http://192.168...): gzip, not brotli. To
+# 127.0.0.1, a "potentially trustworthy" origin, it offers br and zstd even over HTTP, so HTTP rows send
+# this header to measure what a phone on the table's Wi-Fi gets (checked: Chromium sends the context's
+# header instead of its own). One difference stays: a loopback page is a secure context, a LAN one is not.
+LAN_HTTP_ENCODINGS = {"Accept-Encoding": "gzip, deflate"}
+
+
+def new_context(browser: Any, url: str) -> Any:
+    # ignore_https_errors: the app's self-signed certificate (a phone asks its user once to trust it).
+    # (Chromium keeps nothing in its HTTP cache from a site whose certificate it was told to accept
+    # despite an error: a second HTTPS visit downloads everything again, in this benchmark as on a phone
+    # that tapped through the warning instead of installing the certificate.)
+    extra = LAN_HTTP_ENCODINGS if url.startswith("http:") else None
+    return browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True, has_touch=True, ignore_https_errors=True,
+                               extra_http_headers=extra)
+
+
 def visit(context: Any, url: str, mbit: float | None) -> tuple[float, Traffic]:
     """Open `url` in a new tab of `context`; seconds until "New game" is usable, and the traffic."""
     page = context.new_page()
@@ -190,7 +211,7 @@ def visit(context: Any, url: str, mbit: float | None) -> tuple[float, Traffic]:
 
 
 def one_phone(browser: Any, url: str, mbit: float | None) -> dict[str, float]:
-    context = browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True, has_touch=True)
+    context = new_context(browser, url)
     try:
         first, t1 = visit(context, url, mbit)
         second, t2 = visit(context, url, mbit)
@@ -204,7 +225,7 @@ def phones_at_once(browser: Any, url: str, n: int, second: bool = False) -> list
     """`n` fresh phones open `url` at the same moment (one thread each: Playwright's sync API wants its
     own thread per page, so each phone drives its page from the main thread in turn is not possible; a
     barrier starts the `goto`s together and each page is polled until usable)."""
-    contexts = [browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True, has_touch=True) for _ in range(n)]
+    contexts = [new_context(browser, url) for _ in range(n)]
     try:
         if second:
             for c in contexts:  # warm each phone's cache first, one at a time
@@ -243,13 +264,28 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+# The app's self-signed certificate is not checked (the browser contexts accept it too).
+UNVERIFIED = ssl.create_default_context()
+UNVERIFIED.check_hostname = False
+UNVERIFIED.verify_mode = ssl.CERT_NONE
+
+
+def encoding_of(url: str, accept: str) -> str:
+    """The Content-Encoding the app answers `url` with when `accept` is offered."""
+    request = urllib.request.Request(url, headers={"Accept-Encoding": accept}, method="HEAD")
+    with urllib.request.urlopen(request, timeout=10, context=UNVERIFIED) as r:
+        return str(r.headers.get("Content-Encoding", ""))
+
+
 @contextmanager
-def app_at(checkout: Path, data: Path) -> Iterator[str]:
+def app_at(checkout: Path, data: Path, https: bool = False) -> Iterator[str]:
     """`python -m companion app` from `checkout` (its own code first on sys.path); yields its URL."""
     port = free_port()
+    scheme = "https" if https else "http"
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data)],
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data),
+                             *(["--https"] if https else [])],
                             cwd=checkout, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.time() + 180  # a first start prepares the compressed client
@@ -257,13 +293,13 @@ def app_at(checkout: Path, data: Path) -> Iterator[str]:
             if proc.poll() is not None:
                 raise RuntimeError("the app exited: " + (data / "server.log").read_text()[-2000:])
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                with urllib.request.urlopen(f"{scheme}://127.0.0.1:{port}/", timeout=2, context=UNVERIFIED):
                     break
             except OSError:
                 if time.time() > deadline:
                     raise RuntimeError("the app did not answer within 180 s") from None
                 time.sleep(0.5)
-        yield f"http://127.0.0.1:{port}"
+        yield f"{scheme}://127.0.0.1:{port}"
     finally:
         proc.terminate()
         try:
@@ -276,17 +312,18 @@ def app_at(checkout: Path, data: Path) -> Iterator[str]:
 def measure(browser: Any, url: str, case: str) -> dict[str, float]:
     """One run of `case` against the app at `url`."""
     port = int(url.rsplit(":", 1)[1])
+    scheme = url.split(":", 1)[0]
     if case in ("loop", "20", "8"):
         return one_phone(browser, url, None if case == "loop" else float(case))
     if case == "link20":
         with SharedLink(port, 20.0, LATENCY_MS) as link:
-            r = one_phone(browser, f"http://127.0.0.1:{link.port}", None)
+            r = one_phone(browser, f"{scheme}://127.0.0.1:{link.port}", None)
             return {**r, "link_mb": link.bytes_down / 1e6}
     if case == "fourloop":
         times = phones_at_once(browser, url, 4)
         return {"median": median(times), "slowest": max(times), "link_mb": 0.0}
     with SharedLink(port, 20.0, LATENCY_MS) as link:
-        times = phones_at_once(browser, f"http://127.0.0.1:{link.port}", 4)
+        times = phones_at_once(browser, f"{scheme}://127.0.0.1:{link.port}", 4)
         return {"median": median(times), "slowest": max(times), "link_mb": link.bytes_down / 1e6}
 
 
@@ -320,6 +357,8 @@ def main() -> None:
                         help="comma list of: loop (no throttle), 20, 8 (emulated Mbit/s), link20 (one phone "
                              "through the shared-link forwarder), four (four phones on one 20 Mbit/s link), "
                              "fourloop (four phones, no throttle)")
+    parser.add_argument("--https", action="store_true",
+                        help="measure every case over HTTPS too (the app's --https; Chromium offers brotli there)")
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of an earlier version (e.g. `git worktree add /tmp/before main~1`): each "
                              "run measures it and this one in turn, so both meet the same machine load")
@@ -331,13 +370,23 @@ def main() -> None:
     loads: list[float] = []
     with ExitStack() as stack, sync_playwright() as p:
         urls = {}
-        for who, checkout in checkouts:
-            data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-            urls[who] = stack.enter_context(app_at(checkout, data))
+        for https in (False, True) if args.https else (False,):
+            for who, checkout in checkouts:
+                data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+                label = f"{who}, https" if https else who
+                urls[label] = url = stack.enter_context(app_at(checkout, data, https))
+                if https and who == "this":
+                    # The brotli copies are made in the background on a first start: measure with them.
+                    deadline = time.time() + 1800
+                    while encoding_of(url + "/main.dart.wasm", "br, gzip") != "br" and time.time() < deadline:
+                        time.sleep(5)
+                offered = "gzip, deflate, br, zstd" if https else LAN_HTTP_ENCODINGS["Accept-Encoding"]
+                print(f"{label}: main.dart.wasm served as {encoding_of(url + '/main.dart.wasm', offered)!r} "
+                      f"to Chromium's Accept-Encoding ({offered})", flush=True)
         browser = launch(p)
         try:
             for url in urls.values():
-                visit(browser.new_context(), url, None)  # each server's first page (Flet's setup) not timed
+                visit(new_context(browser, url), url, None)  # each server's first page (Flet's setup) not timed
             results: dict[tuple[str, str], list[dict[str, float]]] = {}
             for case in cases:
                 for _ in range(args.runs):

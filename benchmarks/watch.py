@@ -42,7 +42,7 @@ import os
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,10 +95,14 @@ class Tally:
     moves_below_sure: int = 0  # commits holding a new tile below SURE (what "any doubt asks" would ask)
     unsure_asked: int = 0  # questions asked only because a new tile was below WatchConfig.sure_new_tile
     unsure_asked_right: int = 0  # ... whose reading was right (committing it would have been exact)
+    # questions by reason (`ask_reason`), and of them those on an ordinary move (`ordinary`)
+    reasons: Counter[str] = field(default_factory=Counter)
+    reasons_ordinary: Counter[str] = field(default_factory=Counter)
+    ordinary_changes: int = 0  # changes that are ordinary moves (see `ordinary`)
 
     def add(self, other: Tally) -> None:
         for name in ("changes", "empty", "exact", "asked", "silent", "partial", "taps", "spurious",
-                     "moves_below_sure", "unsure_asked", "unsure_asked_right"):
+                     "moves_below_sure", "unsure_asked", "unsure_asked_right", "ordinary_changes"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.latency += other.latency
         self.latency_wall += other.latency_wall
@@ -108,6 +112,8 @@ class Tally:
         self.seconds += other.seconds
         self.tiles += other.tiles
         self.policy_moves += other.policy_moves
+        self.reasons += other.reasons
+        self.reasons_ordinary += other.reasons_ordinary
 
 
 def _clean(grid: list[str]) -> list[str]:
@@ -211,10 +217,11 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
     def first_open() -> int | None:
         return next((i for i, done in enumerate(resolved) if not done and game.truth[i][0]), None)
 
-    for i, (tiles, _) in enumerate(game.truth):
+    for i, (tiles, score) in enumerate(game.truth):
         if not tiles:
             resolved[i] = True
             tally.empty += 1
+        tally.ordinary_changes += ordinary(tiles, score)
     tally.changes = len(game.truth) - tally.empty
     for t, data in st.frames:
         window = next((i for i, m in enumerate(st.moves) if t <= m.end), len(st.moves) - 1)
@@ -267,6 +274,12 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                 watcher.set_board(watcher.board)
         elif status.phase is Phase.ASKING and m is not None and pending_answer is None:
             tally.asked += 1
+            reason = ask_reason(status.question or "", status.squares, watcher.reading)
+            tally.reasons[reason] += 1
+            if ordinary(*game.truth[m]):
+                tally.reasons_ordinary[reason] += 1
+                tally.notes.append(f"t={t}: asked on an ordinary move, change {m + 1} {game.truth[m][0]}: "
+                                   f"[{reason}] {status.question}")
             if (status.question or "").startswith("not sure of the letter") and watcher.reading is not None:
                 # asked only for the ask policy: would committing the reading have been right?
                 reading = watcher.reading
@@ -292,6 +305,62 @@ def watch_game(game: Game, fault: str, fps: float, settle: float, quick_next: bo
                                    f"(last: {status.phase.value}: {status.message})")
                 watcher.set_board(boards[i + 1])
     return tally
+
+
+def ordinary(tiles: list[tuple[int, int, str]], score: int | None) -> bool:
+    """An ordinary move: tiles put down that are one legal play (a score exists: not two plays between
+    two photos), none of them a blank. Nothing about it is doubtful in itself, so the watcher should
+    commit it with no question; a question on it costs the referee a tap that no real doubt called for
+    (unless the fault of the stream made one: a bump, glare over the move...)."""
+    return bool(tiles) and score is not None and all(letter != "?" for _, _, letter in tiles)
+
+
+# What a question is about, from the sentence `vision.watch.Watcher` asks with (its start), in the order
+# `Watcher._doubt` / `_unexplained` / `_judge` ask them; "letter" and "not one legal play" are split
+# further by `ask_reason`.
+ASK_REASONS = (
+    ("a tile of the game's board looks gone", "a known tile gone or moved"),
+    ("a blank tile was played", "a blank"),
+    ("the new tiles are not one legal play", "not one legal play"),
+    ("the reader is unsure of this move", "the reader's own doubt about the move"),
+    ("the move cannot be scored", "the move cannot be scored"),
+    ("not sure of the letter", "letter"),
+    ("the board looks changed on", "a change on the move's line where no tile is read"),
+    ("tiles were added in the line", "tiles added in the move's line from another side"),
+)
+
+
+def ask_reason(question: str, squares: Any, reading: Any) -> str:
+    """The reason a question was asked, for the asks table (`ASK_REASONS`). A letter question is split by
+    the ask policy's rule that raised it (`vision.watch.Watcher._unsure_letters`): evidence against the
+    letter (its point number reads another letter's value, or its nearest stored example is another
+    letter) or a confidence below `sure_new_tile` with nothing vouching; "not one legal play" by whether
+    the new tiles, as read, lie in one line."""
+    reason = next((name for start, name in ASK_REASONS if question.startswith(start)), "other: " + question[:40])
+    if reason == "not one legal play" and reading is not None:
+        new = [(int(t.square[1:]) - 1, ord(t.square[0]) - 65) for t in reading.new_tiles or []]
+        in_line = len({r for r, _ in new}) == 1 or len({c for _, c in new}) == 1
+        return "not one legal play: " + ("in one line (a gap, or not joined)" if in_line else "not in one line")
+    if reason == "letter":
+        tags: set[str] = set()
+        if reading is not None and reading.evidence:
+            for r, c in squares:
+                tags |= set(reading.evidence[r][c].split(","))
+        if "!number" in tags:
+            return "letter: its point number reads another letter's value"
+        if "!shape" in tags:
+            return "letter: its nearest stored example is another letter"
+        return "letter: below the sure band, nothing vouching"
+    return reason
+
+
+def _asks_table(t: Tally, indent: str = "  ") -> str:
+    """The asks by reason, each with how many were on ordinary moves (`ordinary`)."""
+    if not t.reasons:
+        return f"{indent}(no questions)"
+    rows = [f"{indent}{n:4d} {reason} (on ordinary moves {t.reasons_ordinary[reason]})"
+            for reason, n in t.reasons.most_common()]
+    return "\n".join(rows)
 
 
 def _tally_tiles(tally: Tally, reading: Any, rows: list[str], want: list[tuple[int, int, str]],
@@ -440,6 +509,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"all games {fault:5s}: exact {t.exact}/{t.changes}, asked {t.asked}, silently wrong {t.silent}, "
               f"partial {t.partial}, taps {t.taps}, spurious {t.spurious}; latency median {_median(t.latency)} s "
               f"(wall {_median(t.latency_wall)} s)")
+        print(f"  asked by reason ({t.asked}; on ordinary moves {sum(t.reasons_ordinary.values())} of "
+              f"{t.ordinary_changes} ordinary moves: one legal play, no blank):")
+        print(_asks_table(t, "    "))
     cpu_per_second = sum(grand.cpu) / max(grand.seconds, 1e-9)
     print(f"all: exact {grand.exact}/{grand.changes}, asked {grand.asked}, silently wrong {grand.silent}, "
           f"partial {grand.partial}, taps {grand.taps}, spurious {grand.spurious}")

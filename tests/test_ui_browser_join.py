@@ -247,3 +247,123 @@ def test_the_app_can_be_added_to_a_phones_home_screen(tmp_path, playwright_insta
             assert errors == [], errors
         finally:
             context.close()
+
+
+def _ink(png: bytes, box: dict[str, float], page_box: dict[str, float]) -> Any:
+    """The screenshot region of `box` (CSS pixels, relative to the page) as a grey image."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    scale = image.shape[1] / page_box["width"]
+    x0, y0 = int(box["x"] * scale), int(box["y"] * scale)
+    return image[y0:y0 + int(box["height"] * scale), x0:x0 + int(box["width"] * scale)]
+
+
+def test_the_icons_still_draw_from_the_cut_down_icon_font(tmp_path, playwright_instance):  # noqa: F811
+    """The served icon font holds a few dozen icons (`companion.ui.icon_font`): a button's icon the app
+    names (the turn screen's "Upload photo", `Icons.UPLOAD_FILE`, white on the filled button) is drawn,
+    not left out. Checked on the screenshot: left of the label, where the icon sits, there is as much
+    white ink as a glyph puts there, and none on a plain part of the button."""
+    browser = launch(playwright_instance)
+    with app_server(tmp_path) as url:
+        tab = new_tab(browser, url)
+        try:
+            tab.click("New game")
+            tab.click("Classic Scrabble")
+            tab.click("Start game")
+            _shown(tab, "Ann to play")
+            button = tab.button("Upload photo").first
+            button.wait_for(timeout=25_000)
+            tab.page.wait_for_timeout(1000)
+            box = button.bounding_box()
+            assert box and box["width"] > 60, box
+            png = tab.page.screenshot()
+            region = _ink(png, box, {"width": PHONE["width"]})
+            h, w = region.shape
+            # FilledButton.icon: 16 px of padding, the 18 px icon, 8 px, then the label.
+            icon = region[h // 4: 3 * h // 4, int(w * 0.02): 16 + 18 + 6]
+            white = float((icon > 200).mean())
+            edge = region[h // 4: 3 * h // 4, -12:-4]  # the button's right end: its colour only
+            tab.shot("join-icon-upload-photo")
+            assert float((edge > 200).mean()) < 0.02, "the button is not where its semantics node says"
+            assert 0.08 < white < 0.6, f"white ink where the icon is: {white:.0%}"
+        except Exception:
+            failure_shot(tab, "join-icon")
+            raise
+    browser.close()
+
+
+def _session_id(tab: Tab) -> str:
+    """The Flet session id the tab keeps (in its sessionStorage) and presents when it connects again."""
+    return str(tab.page.evaluate(
+        "Object.entries(sessionStorage).filter(([k]) => k.includes('session_id')).map(([, v]) => v).join()"))
+
+
+@pytest.mark.parametrize("lost", ["session-expired", "server-restarted"])
+def test_a_referee_whose_session_the_server_dropped_gets_the_referees_seat_back(tmp_path, playwright_instance,  # noqa: F811
+                                                                                 lost):
+    """The referee's tab is away longer than the server keeps a session (FLET_SESSION_TIMEOUT, 2 s here,
+    evicted within the next 10 s), or the server restarts: the tab comes back on a new session, and is the
+    referee again (its turn controls, a change it makes counts), while a follower's tab that went through
+    the same comes back watching, and a new tab is not offered the game without the PIN."""
+    browser = launch(playwright_instance)
+    port = free_port()
+    env = {"FLET_SESSION_TIMEOUT": "2"}
+    server = app_server(tmp_path, env=env, port=port)
+    url = server.__enter__()
+    link = Link(port) if lost == "session-expired" else None
+    through = f"http://127.0.0.1:{link.port}" if link else url
+    ref = new_tab(browser, through)
+    try:
+        ref.click("New game")
+        ref.click("Classic Scrabble")
+        ref.fill("Referee PIN (optional)", "2468")
+        ref.click("Start game")
+        _shown(ref, "Ann to play")
+        ref.page.wait_for_url(re.compile(r"/table/[0-9a-f]+$"), timeout=25_000)
+        table = ref.page.url.rsplit("/", 1)[1]
+        fol = new_tab(browser, f"{through}/table/{table}")
+        _shown(fol, "Watching (read-only)")
+        before = (_session_id(ref), _session_id(fol))
+        assert all(before), before
+        if link:
+            link.cut()
+            ref.page.wait_for_timeout(14_000)  # the server notices, keeps the sessions 2 s, evicts them
+            link.restore()
+        else:
+            server.__exit__(None, None, None)
+            server = app_server(tmp_path, env=env, port=port)
+            server.__enter__()
+        # Both tabs reconnect by themselves, each on a new session (the server no longer had theirs).
+        ref.page.wait_for_function(f"Object.values(sessionStorage).every(v => v !== {before[0]!r})",
+                                   timeout=60_000)
+        ref.page.wait_for_function("document.documentElement.dataset.connection === 'connected'", timeout=30_000)
+        assert _session_id(ref) not in ("", before[0])
+        # The referee's controls, and a change the referee makes counts.
+        ref.button("Pass").first.wait_for(timeout=25_000)
+        assert ref.find("Watching (read-only)").count() == 0
+        ref.click("Pass")
+        _shown(ref, "Bob to play")
+        # The follower is still a follower, and sees the change.
+        fol.page.wait_for_function(f"Object.values(sessionStorage).every(v => v !== {before[1]!r})",
+                                   timeout=60_000)
+        _shown(fol, "Bob to play")
+        _shown(fol, "Watching (read-only)")
+        assert fol.button("Pass").count() == 0
+        # A new tab (a phone that scanned the table's code) watches; "Referee this game" wants the PIN.
+        other = new_tab(browser, f"{through}/table/{table}")
+        _shown(other, "Watching (read-only)")
+        other.click("Referee this game")
+        other.text("That PIN is not the referee's PIN.", place="error", contains=True)
+        assert other.button("Pass").count() == 0
+    except Exception:
+        failure_shot(ref, f"join-seat-{lost}-ref")
+        if "fol" in locals():
+            failure_shot(fol, f"join-seat-{lost}-follower")
+        raise
+    finally:
+        if link:
+            link.close()
+        server.__exit__(None, None, None)
+        browser.close()

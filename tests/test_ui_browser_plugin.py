@@ -4,6 +4,10 @@ it, and after a restart the open game resumes. No file outside the test is touch
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+from typing import Any
+
 import pytest
 from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
 from browser.harness import failure_shot
@@ -11,6 +15,13 @@ from browser.harness import failure_shot
 pytestmark = pytest.mark.browser
 
 PLUG_IN = {"COMPANION_GAMES": "tests.games.counter_game:GAME"}
+
+
+def _saved_events(data_dir: Path) -> list[str]:
+    from companion.store import Store
+
+    with Store(data_dir / "games.sqlite") as store:
+        return [f"game {info.id}: {info.last_seq} events, {info.status}" for info in store.games()]
 
 
 def test_a_plugged_in_game_plays_and_resumes_in_the_app(tmp_path, playwright_instance):  # noqa: F811
@@ -51,6 +62,10 @@ def test_a_plugged_in_game_plays_and_resumes_in_the_app(tmp_path, playwright_ins
             ref.text("Winner: Ann")
         except Exception:
             failure_shot(ref, "plugin-2")
+            # A tap the server never recorded, or one recorded and never drawn: the store tells them apart
+            # (CI failed once waiting for "Winner: Ann" with neither known; server.log follows, from the
+            # harness, with any tap Flet dropped).
+            print(f"the store holds: {_saved_events(tmp_path)}")
             raise
     browser.close()
 
@@ -59,3 +74,59 @@ def test_a_plugged_in_game_plays_and_resumes_in_the_app(tmp_path, playwright_ins
     with Store(tmp_path / "games.sqlite") as store:
         (info,) = store.games()
         assert info.variant == "counter" and info.last_seq == 6 and info.status == "finished"
+
+
+def test_a_tap_right_after_a_reload_reaches_the_game(tmp_path, playwright_instance):  # noqa: F811
+    """A reloaded tab is sent the page as the server has it; a tap on what it drew counts, however soon.
+
+    The page's `connect` event used to draw the screen again as new controls on every reconnect, a
+    reload too: until those reached the tab, it showed controls the server no longer had, and a tap on
+    one went to an unknown control id, which Flet drops without a word (CI: "Referee this game" tapped
+    on a reloaded follower did nothing, `test_ui_browser_tables`). On a loaded machine that window is
+    long; here it is made long on purpose: what the server sends after its answer to the reloaded page
+    is held back (a websocket route) until after the tap."""
+    browser = launch(playwright_instance)
+    with app_server(tmp_path, env=PLUG_IN) as url:
+        ref = new_tab(browser, url)
+        try:
+            ref.click("New game")
+            ref.click("Counter (test game)")
+            ref.text("Two players tap in turn; the first to 3 wins.")
+            ref.click("Start game")
+            ref.text("Counts: Ann 0, Bob 0", place="counter")
+
+            held: list[Any] = []
+            route: dict[str, Any] = {"answered": False, "hold": True}
+
+            def hold_after_the_answer(ws: Any) -> None:
+                server = ws.connect_to_server()
+                route["ws"] = ws
+                ws.on_message(server.send)
+
+                def from_server(message: Any) -> None:
+                    if route["answered"] and route["hold"]:
+                        held.append(message)
+                    else:
+                        route["answered"] = True  # the answer to the tab's register: the page it draws
+                        ws.send(message)
+
+                server.on_message(from_server)
+
+            ref.page.route_web_socket(re.compile(r"/ws(\?.*)?$"), hold_after_the_answer)
+            ref.page.reload()
+            ref.page.locator("flt-semantics-placeholder").dispatch_event("click")
+            ref.text("Counts: Ann 0, Bob 0", place="counter")  # the page of the server's answer
+            # The server has handled the page's `connect` event by now (what it sent since is held).
+            ref.page.wait_for_timeout(3000)
+            ref.click("Tap for Ann")
+            ref.page.wait_for_timeout(1500)  # the tap has reached the server
+            route["hold"] = False
+            for message in held:
+                route["ws"].send(message)
+            ref.text("Counts: Ann 1, Bob 0", place="counter")
+        except Exception:
+            failure_shot(ref, "plugin-reload")
+            raise
+    browser.close()
+    log = (tmp_path / "server.log").read_text()
+    assert "was dropped" not in log, log

@@ -5,8 +5,9 @@ own tab and reached at its own address; each table's QR code is read back from a
 OpenCV's QR detector and must name that table's address on the network, and a follower opens exactly
 that address and sees that game, and only its changes. Then the referee PIN after reconnecting: a
 reloaded tab comes back to its own session (the referee's carries on, a follower's still only watches),
-and a tab whose server restarts under it reconnects with a session the server never saw: it comes back
-watching and cannot change the game until the PIN is given. And a table whose save waits for the game
+and tabs whose server restarts under them reconnect with sessions the server never saw: the referee's
+tab is the referee again (its old session id started the game), the follower's comes back watching and
+cannot change the game until the PIN is given. And a table whose save waits for the game
 file (another connection holds its write lock) holds up no other table, and shows its change only once
 it is saved.
 """
@@ -205,24 +206,31 @@ def test_the_referee_pin_holds_after_a_reload_and_after_a_reconnect(tmp_path, pl
         except Exception:
             failure_shot(ref, "pin-reload")
             raise
-    # The server stops and starts again on the same address and data: the open tab reconnects by itself
-    # (Flet's "Working..." overlay) with a session the new server never saw, on its table's address.
+    # The server stops and starts again on the same address and data: the open tabs reconnect by themselves
+    # (Flet's "Working..." overlay) with sessions the new server never saw, on their table's address. The
+    # referee's tab is the referee again (it presents the session id that started the game: `Hub.reseat`);
+    # the follower's still only watches and needs the PIN.
     port = int(url.rsplit(":", 1)[1])
     with app_server(tmp_path, port=port):
         try:
-            ref.text("Watching (read-only)", timeout=60_000)
-            ref.text("Ann to play", place="follow-status")
+            ref.button("Pass").first.wait_for(timeout=60_000)
+            ref.text("Ann to play")
             ref.shot("t05-reconnected-after-restart-360")
-            assert ref.button("Pass").count() == 0
-            ref.fill("Referee PIN", "1111")
-            ref.click("Referee this game")
-            ref.text("That PIN is not the referee's PIN.", place="error")
-            ref.fill("Referee PIN", "8642")
-            ref.click("Referee this game")
             ref.click("Pass")
             ref.text("Bob to play")
+            fol.text("Bob to play", place="follow-status", timeout=60_000)
+            fol.text("Watching (read-only)")
+            assert fol.button("Pass").count() == 0
+            fol.fill("Referee PIN", "1111")
+            fol.click("Referee this game")
+            fol.text("That PIN is not the referee's PIN.", place="error")
+            fol.fill("Referee PIN", "8642")
+            fol.click("Referee this game")
+            fol.button("Pass").first.wait_for(timeout=25_000)  # (a fourth pass in a row would end the game)
+            fol.text("Bob to play")
         except Exception:
             failure_shot(ref, "pin-restart")
+            failure_shot(fol, "pin-restart-follower")
             raise
     browser.close()
 

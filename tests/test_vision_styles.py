@@ -20,7 +20,7 @@ from vision.locate import locate_grid
 from vision.occupancy import FEATURES, SquareLook, measure
 from vision.read import read_board
 from vision.recognise import MlpRecogniser, TileCrop, tile_letter, without_point_number
-from vision.synth import STYLES, render
+from vision.synth import STYLES, TRAINED_STYLES, render
 from vision.train import SYNTH_TRAIN_SEEDS, TEST_SEED_FROM
 
 # Floors under what render TEST_SEED_FROM+20 of each style measured with the shipped models (trained on other
@@ -64,7 +64,7 @@ def test_renders_are_labelled_boards_and_repeatable() -> None:
     assert len(STYLES) >= 6 and max(SYNTH_TRAIN_SEEDS) < TEST_SEED_FROM
 
 
-@pytest.mark.parametrize("style", sorted(STYLES))
+@pytest.mark.parametrize("style", sorted(TRAINED_STYLES))  # blind styles still to be read: only blind
 def test_each_style_reads_with_automatic_corners_and_is_never_sure_when_wrong(style: str) -> None:
     case = render(style, TEST_SEED_FROM + 20)
     reading = read_board(case.image, tiles="en", second_opinion=False)

@@ -27,12 +27,25 @@ import numpy.typing as npt
 
 from companion.rules.tiles import TileSet
 from vision import locate
-from vision.cells import CELL, MARGIN, SIZE, U8, cell_window, find_glyph, glyph_features, warp_board
+from vision.cells import (
+    CELL,
+    MARGIN,
+    SIZE,
+    U8,
+    Glyph,
+    _glyph_in_mask,  # the finder's own blob choice, on the looser mask of faint print (cells.py is the
+    cell_window,  # training cache's key: the faint look lives here, where only reading uses it)
+    find_glyph,
+    glyph_features,
+    ink_ratio,
+    warp_board,
+)
 from vision.decode import Photo
 from vision.errors import NoBoardFound
 from vision.evidence import letter_evidence
 from vision.mlp import Mlp
 from vision.occupancy import PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
+from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 from vision.orientation import number_votes, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
@@ -60,6 +73,21 @@ RESCUE_LETTER_FROM = 0.95
 RESCUE_NOT_LETTER_AT_MOST = 0.02
 RESCUED_OCCUPANCY = 0.9
 MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
+# Faint print (issue 27): a tile judged occupied on which the glyph finder found no letter is a blank only if
+# a looser look finds none either: ink under FAINT_INK_CUT of its local background, strokes closed by
+# FAINT_CLOSE px, a centred letter-sized blob the letter network calls plainly one letter (>=
+# FAINT_LETTER_FROM, "not a letter" <= FAINT_NOT_LETTER_AT_MOST). Leave-one-set-out (held-out models): umich's
+# worn S on O8 of photo_i4 and rectified_w16 (read blank) read S at 0.99 and 1.00, its broken I on H4 at 0.71
+# (left a blank); on the real blanks of umich and jheidel (judged tiles) it takes a letter on none (blanks
+# found 10/17 and 32/51, as before; see FAINT_CENTRED_WITHIN). Such a letter is never sure (its mark is not
+# the finder's glyph).
+FAINT_INK_CUT = 0.94
+FAINT_CLOSE = 3
+FAINT_LETTER_FROM = 0.8
+FAINT_NOT_LETTER_AT_MOST = 0.1
+# umich's faint letters sit within 0.04 of the centre; the one blank the loose look turned into a letter
+# (jheidel 170717 O15, a light mark: Z 0.99) sat 0.20 and 0.15 off.
+FAINT_CENTRED_WITHIN = 0.12
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
@@ -118,6 +146,9 @@ class GridPlace:
     doubtful: bool  # the locator was unsure
     given: bool  # the corners came from the caller (a board-less look is then a warning, not an error)
     warnings: list[str] = field(default_factory=list)
+    # A board found folded (`vision.locate.GridLocation.fold`): the 3x3 net in `photo`'s pixels; its quarters
+    # are straightened each by its own map. None: the corners are one plane.
+    fold: F32 | None = None
 
     @property
     def corners_in_photo(self) -> list[list[float]]:
@@ -133,9 +164,10 @@ def _parse_corners(corners: npt.ArrayLike) -> F32:
     return arr.reshape(4, 2)
 
 
-def _locate(image: U8) -> tuple[F32, str, bool]:
+def _locate(image: U8) -> tuple[F32, str, bool, F32 | None]:
     found = locate.locate_grid(image)
-    return np.asarray(found.corners, np.float32), str(found.method), bool(found.doubtful)
+    fold = None if found.fold is None else np.asarray(found.fold, np.float32)
+    return np.asarray(found.corners, np.float32), str(found.method), bool(found.doubtful), fold
 
 
 def _board_side(pts: F32) -> float:
@@ -144,15 +176,18 @@ def _board_side(pts: F32) -> float:
                      np.linalg.norm(pts[3] - pts[2]), np.linalg.norm(pts[0] - pts[3])))
 
 
-def place_grid(photo: Photo, corners: npt.ArrayLike | None) -> GridPlace:
+def place_grid(photo: Photo, corners: npt.ArrayLike | None, fold: F32 | None = None) -> GridPlace:
     """The grid's corners, given (in the whole photo's pixels) or found, in a decode sharp enough to cut
-    squares of at least CELL pixels from. Raises `ValueError` for malformed corners, `NoBoardFound`."""
+    squares of at least CELL pixels from. Raises `ValueError` for malformed corners, `NoBoardFound`.
+    `fold`: with given corners, the net of a board found folded (`GridPlace.fold`, whole photo's pixels)."""
     warnings: list[str] = []
     if corners is not None:
         pts = _parse_corners(corners) * np.float32(photo.scale)
         located, doubtful = "given", False
+        if fold is not None:
+            fold = np.asarray(fold, np.float32) * np.float32(photo.scale)
     else:
-        pts, located, doubtful = _locate(photo.image)
+        pts, located, doubtful, fold = _locate(photo.image)
         if doubtful:
             warnings.append("the board's corners were found with low confidence: check the overlay or give them")
     side = _board_side(pts)
@@ -160,8 +195,10 @@ def place_grid(photo: Photo, corners: npt.ArrayLike | None) -> GridPlace:
         # The board is small in a reduced decode: decode the same bytes sharper, so the straightened squares
         # are made from at least CELL pixels each rather than blown up.
         finer = photo.finer(photo.scale * SIZE * CELL / side)
+        if fold is not None:
+            fold = fold * np.float32(finer.scale / photo.scale)
         pts, photo = pts * np.float32(finer.scale / photo.scale), finer
-    return GridPlace(photo, pts, located, doubtful, corners is not None, warnings)
+    return GridPlace(photo, pts, located, doubtful, corners is not None, warnings, fold)
 
 
 def turned_place(place: GridPlace, turn: int) -> GridPlace:
@@ -169,7 +206,9 @@ def turned_place(place: GridPlace, turn: int) -> GridPlace:
     upright: its corners rolled and placed again as given corners (the locator's own judgement is the
     caller's to keep)."""
     rolled = np.roll(place.corners, _ROLL_FOR_GLYPH_TURN[turn], axis=0) / place.photo.scale
-    return place_grid(place.photo, rolled)
+    # the net turns with the corners (rolling the corner list by k turns the 3x3 net a quarter turn k times)
+    fold = None if place.fold is None else np.rot90(place.fold, -_ROLL_FOR_GLYPH_TURN[turn]) / place.photo.scale
+    return place_grid(place.photo, rolled, fold)
 
 
 # ---- 2. The squares: straightened, occupancy, the tiles' marks read
@@ -194,7 +233,7 @@ def _straighten(place: GridPlace) -> U8:
     img, pts = place.photo.image, place.corners
     side = _board_side(pts)
     # Shrink very large photos first (a 12 MP photo's board is far bigger than the straightened image).
-    work, work_pts = img, pts
+    work, work_pts, f = img, pts, 1.0
     if side > _MAX_BOARD_PX:
         f = _MAX_BOARD_PX / side
         # by exact halves first (linear interpolation at 1/2 averages 2x2 pixels), then area interpolation
@@ -207,6 +246,8 @@ def _straighten(place: GridPlace) -> U8:
             work = cv2.resize(work, None, fx=f / done, fy=f / done, interpolation=cv2.INTER_AREA)
         f = work.shape[1] / img.shape[1]
         work_pts = pts * f
+    if place.fold is not None:  # a folded board: each quarter straightened by the map of its half
+        return locate.fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
     return warp_board(work, work_pts, CELL, MARGIN)
 
 
@@ -253,6 +294,26 @@ def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: flo
             and not_letter <= RESCUE_NOT_LETTER_AT_MOST)
 
 
+def faint_glyph(window: U8, exclude: tuple[float, float] | None = None) -> Glyph | None:
+    """A centred letter-sized dark mark of faint or broken print (worn tiles) that `find_glyph` passed over:
+    ink under FAINT_INK_CUT of its local background, strokes closed, within FAINT_CENTRED_WITHIN of the
+    square's centre. (Dark ink only: the light marks of dark windows found this loosely were a blank's
+    shadowed edge, read Z at 0.99 on jheidel 170717 O15.)"""
+    ratio = ink_ratio(window, CELL)
+    mask = cv2.morphologyEx((ratio < FAINT_INK_CUT).astype(np.uint8), cv2.MORPH_CLOSE,
+                            np.ones((FAINT_CLOSE, FAINT_CLOSE), np.uint8))
+    found = _glyph_in_mask(np.asarray(mask, np.uint8), window.shape[0], CELL, False, exclude)
+    if found is None or not centred(found) or max(abs(found.dx), abs(found.dy)) > FAINT_CENTRED_WITHIN:
+        return None
+    return found
+
+
+def _plainly_faint_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
+    best = int(letter_probs.argmax())
+    return (primary.net.classes[best] != BLANK and float(letter_probs[best]) >= FAINT_LETTER_FROM
+            and not_letter <= FAINT_NOT_LETTER_AT_MOST)
+
+
 def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquares:
     """Straighten the board, decide which squares hold tiles and read every tile's mark (one network pass).
 
@@ -286,11 +347,25 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
         glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True,
                                                 exclude=(edge.dx, edge.dy) if edge else None)
         crops.append(TileCrop(window, glyph))
+    n_tiles, n_crops = len(tile_squares), len(crops)
+    # Tiles with no letter found: a second, looser look for faint print (read in the same network pass).
+    faint: list[tuple[int, TileCrop]] = []
+    for i in range(n_tiles):
+        if crops[i].glyph is None:
+            edge = look.edges.get(tile_squares[i])
+            g = faint_glyph(crops[i].window, (edge.dx, edge.dy) if edge else None)
+            if g is not None:
+                faint.append((i, TileCrop(crops[i].window, g)))
     primary = models.letters
-    raw, inputs = primary.probabilities_and_inputs(crops)
+    raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint])
     noise = primary.not_letter(raw)
     probs = primary.letters_only(raw)  # one network pass serves both
-    n_tiles = len(tile_squares)
+    for k, (i, crop) in enumerate(faint):
+        j = n_crops + k
+        if _plainly_faint_letter(primary, probs[j], float(noise[j])):
+            crops[i] = crop
+            probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
+    probs, noise, inputs = probs[:n_crops], noise[:n_crops], inputs[:n_crops]
     rescued = [i for i in range(n_tiles, len(crops)) if _plainly_a_letter(primary, probs[i], float(noise[i]))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY

@@ -53,6 +53,7 @@ from vision import (
     opencv_u8 as cv2,  # typed 8-bit OpenCV calls, so `blank_tiles` and `_measured` keep their text
 )
 from vision import points as points_module
+from vision import synth as synth_module
 from vision.cells import (
     CELL,
     GLYPH,
@@ -81,6 +82,7 @@ from vision.synth import (
     NARROW_TOUCH_SHARE,
     NARROW_TOUCHED,
     STYLES,
+    TRAINED_STYLES,
     render,
     synthetic_glyphs,
     training_fonts,
@@ -215,8 +217,7 @@ def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
 
 def synth_data(style: str, seed: int, cache: Path | None) -> PhotoData:
     """Training data from one rendered board, cached like a photo's (keyed by the renderer's code too)."""
-    synth_code = (Path(__file__).resolve().parent / "synth.py").read_bytes()
-    key = hashlib.sha1(f"synth:{style}:{seed}:{_code_version()}".encode() + synth_code).hexdigest()[:16]
+    key = hashlib.sha1(f"synth:{style}:{seed}:{_code_version()}".encode() + _render_code(style)).hexdigest()[:16]
     if cache is not None and (cache / f"{key}.pkl").exists():
         data: PhotoData = pickle.loads((cache / f"{key}.pkl").read_bytes())
         return data
@@ -228,9 +229,24 @@ def synth_data(style: str, seed: int, cache: Path | None) -> PhotoData:
     return data
 
 
+def _render_code(style: str) -> bytes:
+    """What a render of `style` depends on: the renderer's functions and constants and the style's own entry
+    (not the whole of synth.py, so adding a style or a comment does not measure every other style again)."""
+    parts = [inspect.getsource(f) for f in (synth_module.render, synth_module._flat_board, synth_module._tile_image,
+                                            synth_module.random_grid, synth_module._with_blanks,
+                                            synth_module._layout, synth_module._font, synth_module.Style)]
+    parts.append(repr((STYLES[style], synth_module.SIZE, synth_module.NARROW_FONT, synth_module.FONT_DIR,
+                       synth_module._VALUES, synth_module._BAG, synth_module.STRONG_PERSPECTIVE_SHARE,
+                       synth_module.WARM_COLD_SHARE, synth_module.QUARTER_TURN_SHARE, synth_module.BLANKS_SHARE,
+                       synth_module._CLASSIC)))
+    return "".join(parts).encode() + synth_module.LAYOUT.read_bytes()
+
+
 def load_synth(cache: Path | None, log: Callable[[str], None], seeds: range = SYNTH_TRAIN_SEEDS) -> list[PhotoData]:
-    parts = [synth_data(style, seed, cache) for style in STYLES for seed in seeds]
-    log(f"synthetic boards: {len(parts)} ({len(STYLES)} styles x {len(seeds)})")
+    """Rendered boards of every style models train on (`vision.synth.TRAINED_STYLES`: not the blind styles
+    still to be read)."""
+    parts = [synth_data(style, seed, cache) for style in TRAINED_STYLES for seed in seeds]
+    log(f"synthetic boards: {len(parts)} ({len(TRAINED_STYLES)} styles x {len(seeds)})")
     return parts
 
 

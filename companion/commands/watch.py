@@ -22,6 +22,12 @@ answer with a legal play, a move the table refuses, or a step the game waits for
 stops the watch there. With `--board FILE` (15 lines of 15 characters, `.` empty) the stream starts on
 that board instead of an empty one.
 
+The game's word list is the watcher's evidence, as in the app: a new tile the reader is not sure of,
+whose letter is the only one that makes words there, is not asked about. `--words NAME|FILE|none` names
+it; by default it is the game's list with `--game` (a classic log's settings name it; a Monopoly Scrabble
+log only on its challenges, else ENABLE, the app's default), else ENABLE for English tiles and none for a
+tile set without a word list (the Romanian set, a tile file). The list used is printed first.
+
 Exit status: 0 every move was committed by the watcher with no question; 1 the referee would have been
 needed (a question was asked, a move refused, or the watch stopped); 2 bad input (no such file, a video
 or frame that is not an image, a stream cut off, a video that shows no board, a malformed board file):
@@ -52,6 +58,12 @@ def register(subparsers: Any) -> None:
                         help="the game log the stream continues (classic or monopoly): the board starts as the "
                              "game's and moves go through its table (money and token effects printed)")
     parser.add_argument("--tiles", default="en", metavar="en|ro|FILE", help="tile set without --game (default en)")
+    parser.add_argument("--words", default=None, metavar="NAME|FILE|none",
+                        help="the word list that vouches for a letter the reader is not sure of (when that "
+                             "letter is the only one making words there, the watcher does not ask about it): a "
+                             "list's name (ENABLE, or one in your lexicons folder), a word list file, or 'none'. "
+                             "Default: the game's list with --game; else ENABLE for --tiles en, and none for a "
+                             "tile set without a word list (ro, a FILE): every unsure letter is then asked about")
     parser.add_argument("--settle", type=float, default=None, metavar="S",
                         help="seconds of a still board with no hand before a move is committed")
     parser.add_argument("--fps", type=float, default=None, metavar="F",

@@ -27,7 +27,9 @@ from companion.rules.errors import IllegalPlacement, RulesDataError
 from companion.rules.placement import validate_placement
 from companion.rules.tiles import load_tileset
 from companion.ui.table import TableError
+from companion.ui.watching import words_fit
 from companion.ui.word_table import WordTable
+from lexicon.store import LexiconError, default_lexicon_name, load_lexicon
 from vision.decode import decode_image
 from vision.errors import NotAnImage, VisionError
 from vision.read import read_board
@@ -103,7 +105,43 @@ def _table(log: Path) -> Any:
     if not isinstance(table, WordTable):
         raise CommandError(f"the game log is a {spec.label} game: watching reads word boards (classic or "
                            "Monopoly Scrabble)")
+    table.lexicon = _log_lexicon(table, events) or table.lexicon
     return table
+
+
+def _log_lexicon(table: Any, events: list[Any]) -> str:
+    """The word list the game's log names ('' when none): a classic game's settings hold it; a Monopoly
+    Scrabble log names it only on its challenges (the latest one's list). The app keeps a Monopoly
+    Scrabble table's list with the table's settings, which a log file does not carry."""
+    settings = getattr(table.engine.state, "settings", None)
+    named = str(getattr(settings, "lexicon", "") or "")
+    for event in events:
+        if getattr(event, "type", "") == "challenge" and getattr(event, "lexicon", ""):
+            named = named or str(event.lexicon)
+    return named
+
+
+def _words(choice: str | None, table: Any, tiles: str) -> tuple[Any, str]:
+    """The watcher's word list (its membership test, or None) and its name ('' for none): `--words`
+    (a name, a file, or `none`), else the game's list with `--game`, else the default list (ENABLE) when
+    it fits the tile set (English tiles: `companion.ui.watching.words_fit`, as the app decides), else none."""
+    if choice is not None and choice.strip().lower() == "none":
+        return None, ""
+    if choice is not None:
+        try:
+            lexicon = load_lexicon(choice)
+        except LexiconError as exc:
+            raise CommandError(str(exc)) from None
+        return lexicon.__contains__, lexicon.name
+    name = str(table.lexicon) if table is not None else default_lexicon_name()
+    if not words_fit(name, tiles):
+        return None, ""
+    try:
+        lexicon = load_lexicon(name)
+    except LexiconError as exc:
+        raise CommandError(f"the game's word list {name} cannot be loaded ({exc}): give --words NAME|FILE, "
+                           "or --words none") from None
+    return lexicon.__contains__, lexicon.name
 
 
 def _board_file(path: Path) -> list[str]:
@@ -158,7 +196,8 @@ class _Watch:
         self.tiles = tiles
         extra = {"settle_seconds": args.settle} if args.settle is not None else {}
         self.config = WatchConfig(tiles=tiles, **extra)
-        self.watcher = Watcher(board, self.config)
+        words, self.words_name = _words(args.words, table, tiles)
+        self.watcher = Watcher(board, self.config, words=words)
         self.events: list[dict[str, Any]] = []  # moves and questions in time order
         self.stopped = ""
         self.repeats = 0
@@ -258,7 +297,8 @@ class _Watch:
 
 def _print_text(out: dict[str, Any], events: list[dict[str, Any]], table: Any) -> None:
 
-    print(f"{out['frames']} frames watched")
+    print(f"{out['frames']} frames watched, word list: "
+          f"{out['words'] or 'none (an unsure letter is always asked about)'}")
     for e in events:
         if e["type"] == "move":
             who = f" {e['player']}:" if e.get("player") else ""
@@ -342,7 +382,7 @@ def run(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {
         "type": "final", "frames": frames, "committed": sum(m["by"] == "watcher" for m in moves),
         "answered": sum(m["by"] == "answer" for m in moves), "questions": len(questions),
-        "repeats": watch.repeats, "stopped": watch.stopped or None,
+        "repeats": watch.repeats, "stopped": watch.stopped or None, "words": watch.words_name or None,
         "board": table.board.rows() if table is not None else watch.watcher.board}
     if table is not None:
 

@@ -7,16 +7,18 @@ come back (`benchmarks/phone_join.py`). This module owns how that client reaches
 - **Only what this app's client asks for.** Pyodide (Python in the browser), debug symbols and source
   maps, the experimental renderers, and the KaTeX and Cupertino fonts (the app shows no maths and no iOS
   icons: no `Markdown`/`Math` control, only `ft.Icons`; Flutter loads every family in `FontManifest.json`
-  at start, so they are also taken out of that manifest) are not served. Both renderer builds stay:
-  Chromium-based browsers with WebAssembly GC (Chrome/Edge/Samsung Internet 119+, Android's browsers) run
-  `main.dart.wasm` with `skwasm`; Safari (every browser on an iPhone) and Firefox are not on Flutter's
+  at start, so they are also taken out of that manifest) are not served. The Material icons font keeps
+  only the icons the app's code names and Flutter's own widgets draw (`icon_font`: 1.3 MB -> 6 KB).
+  Both renderer builds stay: Chromium-based browsers with WebAssembly GC (Chrome/Edge/Samsung Internet
+  119+, Android's browsers) run `main.dart.wasm` with `skwasm`; Safari (every browser on an iPhone) and Firefox are not on Flutter's
   wasm allow-list and run `main.dart.js` with CanvasKit (`flutter_bootstrap.js` chooses).
 - **Compressed once.** Each text or wasm file is gzipped when the client is prepared, and the prepared
   copy is kept in the data folder under a key of the flet-web version and this module's recipe, so a
   restart reuses it. A request whose `Accept-Encoding` allows gzip gets the `.gz` bytes with
-  `Content-Encoding: gzip`. No brotli: browsers offer `br` only to HTTPS pages, and phones usually join
-  over plain `http://<lan address>`; it would save about a fifth more of the HTTPS download for a compiled
-  dependency more.
+  `Content-Encoding: gzip`. Browsers offer brotli (`br`) only to HTTPS pages, which is how a phone that
+  takes the board photo joins (`--https`: the camera needs a secure context): for them each file also
+  gets a brotli copy (quality 11, a quarter smaller than gzip for the wasm; made once in the background,
+  `BROTLI_QUALITY`), served when offered.
 - **Cached by the phone.** The client's files are served under `/client/<hash of their contents>/` with a
   one-year immutable lifetime; the page itself (`index.html`, and every app address such as
   `/table/<id>`, which are the same page) is revalidated on each visit (`no-cache` with an ETag: a
@@ -31,14 +33,18 @@ websocket, uploads, Flet's OAuth callback) to Flet.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import gzip
 import hashlib
 import json
+import logging
 import mimetypes
 import os
 import re
 import shutil
+import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +54,10 @@ from flet.controls.types import RouteUrlStrategy, WebRenderer
 from flet_web import get_package_web_dir, patch_index_html
 from starlette.responses import FileResponse, PlainTextResponse, Response
 
+from companion.ui import icon_font
 from lexicon.store import cache_dir
+
+log = logging.getLogger(__name__)
 
 APP_NAME = "Table referee"
 SHORT_NAME = "Referee"
@@ -58,8 +67,9 @@ THEME_COLOR = "#1B5E20"
 BACKGROUND_COLOR = "#FFFFFF"
 
 PREFIX = "/client/"
-# Raise when the preparation below changes, so a kept copy of an older recipe is not reused.
-RECIPE = 12
+# Raise when the preparation below (or `icon_font`'s) changes, so a kept copy of an older recipe is not
+# reused.
+RECIPE = 13
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -74,6 +84,23 @@ SKIP_DIRS = ("pyodide/", "canvaskit/experimental_webparagraph/", "assets/package
 SKIP_SUFFIXES = (".symbols", ".map")
 SKIP_FILES = frozenset({"canvaskit/wimp.js", "canvaskit/wimp.wasm", "python-worker.js"})
 SKIP_FONT_FAMILIES = ("packages/flutter_math_fork/", "packages/cupertino_icons/")
+# Brotli's best quality, for the copies served to browsers that offer `br` (Chromium does over HTTPS).
+# Measured on flet-web 1.0.5 (gzip -9 -> brotli 11): main.dart.wasm 2.80 -> 2.13 MB, skwasm.wasm 1.53 ->
+# 1.21 MB, main.dart.js 2.55 -> 1.89 MB: a quarter less to download for a phone on HTTPS. It costs
+# 40-130 s of CPU per large file on this shared machine (gzip -9: 2-12 s), hence made once, in the
+# background (`Client._add_brotli`), and kept with the prepared client.
+BROTLI_QUALITY = 11
+BROTLI_READY = "brotli.json"
+BROTLI_LOCK = "brotli.lock"  # one process makes the copies (an OS lock: freed when its process ends)
+# The order the copies are made in: every small file (seconds in all), then the WebAssembly build that
+# Chromium runs, then the JavaScript build Safari runs, then the rest.
+BROTLI_FIRST = ("canvaskit/skwasm.wasm", "main.dart.wasm", "main.dart.js", "canvaskit/canvaskit.wasm")
+
+
+def _brotli_order(rel: str, size: int) -> tuple[int, int]:
+    if size < 300_000:
+        return (0, size)
+    return (1, BROTLI_FIRST.index(rel)) if rel in BROTLI_FIRST else (2, size)
 # Worth gzipping: text and wasm (PNG, woff2 are compressed already; the icon font is not).
 COMPRESS_SUFFIXES = (".js", ".mjs", ".wasm", ".json", ".html", ".otf", ".ttf", ".frag", ".bin", "NOTICES")
 # Our own files, beside the package: the manifest's icons.
@@ -86,24 +113,26 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 @dataclass(frozen=True)
 class Entry:
-    """One file to serve: where its bytes are, its gzipped copy if any, and its headers."""
+    """One file to serve: where its bytes are, its gzipped and brotli copies if any, and its headers."""
 
     path: Path
     gz: Path | None
     media_type: str
     etag: str
     cache: str
+    br: Path | None = None
 
 
 def _wanted(rel: str) -> bool:
     return not (rel.startswith(SKIP_DIRS) or rel.endswith(SKIP_SUFFIXES) or rel in SKIP_FILES)
 
 
-def _source_key(web_dir: Path) -> str:
-    """What the prepared copy depends on: this recipe, our icons, and flet-web's files (names, sizes,
-    times; reading 75 MB to hash it on every start is what the copy saves)."""
+def _source_key(web_dir: Path, icon_names: frozenset[str]) -> str:
+    """What the prepared copy depends on: this recipe, our icons, the Material icons the app's code names
+    (the icon font keeps only those), and flet-web's files (names, sizes, times; reading 75 MB to hash it
+    on every start is what the copy saves)."""
     renderer = os.environ.get("FLET_WEB_RENDERER", "")  # written into the page
-    digest = hashlib.sha256(f"recipe {RECIPE} renderer {renderer}".encode())
+    digest = hashlib.sha256(f"recipe {RECIPE} renderer {renderer} icons {sorted(icon_names)}".encode())
     for base in (web_dir, ICONS_DIR):
         for path in sorted(base.rglob("*")):
             if path.is_file():
@@ -219,6 +248,15 @@ def _index(web_dir: Path, base: str) -> bytes:
     return html.encode("utf-8")
 
 
+def _brotli() -> Any:
+    """The brotli module, or None when it is not installed (gzip only)."""
+    try:
+        import brotli
+    except ImportError:
+        return None
+    return brotli
+
+
 def default_cache_dir() -> Path:
     """Where the prepared client is kept: the app's cache folder (`lexicon.store.cache_dir`, beside the
     compiled word lists), shared by every data folder, so a test or a second server does not prepare it
@@ -234,12 +272,63 @@ class Client:
         if web_dir is None:
             web_dir = Path(get_package_web_dir())  # type: ignore[no-untyped-call]  # flet-web 1.0.5: unannotated
         self.web_dir = web_dir
-        key = _source_key(web_dir)
+        self.icon_names = icon_font.app_icon_names()
+        key = _source_key(web_dir, self.icon_names)
         self.folder = cache_root / key
         self.entries: dict[str, Entry] = {}
         if not (self.folder / "ready.json").is_file():
             self._prepare(self.folder)
         self._load(self.folder)
+        self.brotli_thread: threading.Thread | None = None
+        self._brotli_looked_at = time.monotonic()
+        if not self.brotli_done and _brotli() is not None and self._take_brotli_lock():
+            # Brotli at quality 11 takes minutes of CPU (measured above): made once, on a thread at low
+            # priority while the app serves gzip, by one process (the others pick the copies up when
+            # they are made, and carry on if it stops: `look_for_brotli`); a later start finds them made.
+            self._start_brotli()
+
+    def _start_brotli(self) -> None:
+        self.brotli_thread = threading.Thread(target=self._add_brotli, daemon=True, name="client-brotli")
+        self.brotli_thread.start()
+
+    def _take_brotli_lock(self) -> bool:
+        """Whether this process makes the brotli copies: the one holding the lock on `brotli.lock` (an OS
+        lock, released when its process ends, however it ends)."""
+        try:
+            fd = os.open(self.folder / BROTLI_LOCK, os.O_CREAT | os.O_RDWR)
+        except OSError:
+            return False
+        try:
+            if sys.platform == "win32":
+                import msvcrt
+
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._brotli_lock_fd: int | None = fd  # held open (locked) until the copies are made
+        return True
+
+    def _release_brotli_lock(self) -> None:
+        fd: int | None = getattr(self, "_brotli_lock_fd", None)
+        if fd is not None:
+            self._brotli_lock_fd = None
+            with contextlib.suppress(OSError):
+                os.close(fd)  # closing releases the lock
+
+    def look_for_brotli(self) -> None:
+        """Serve the brotli copies another process has made since (checked at most every few seconds)."""
+        now = time.monotonic()
+        if not self.brotli_done and self.brotli_thread is None and _brotli() is not None \
+                and now - self._brotli_looked_at > 5:
+            self._brotli_looked_at = now
+            self._load(self.folder)
+            if not self.brotli_done and self._take_brotli_lock():  # the process making them has stopped
+                self._start_brotli()
 
     # -- preparing (once per flet-web version) --------------------------------------------------------
     def _sources(self) -> dict[str, tuple[Path | None, bytes | None]]:
@@ -250,6 +339,9 @@ class Client:
             if path.is_file() and _wanted(rel) and rel not in ("index.html", "manifest.json"):
                 out[rel] = (path, None)
         out["assets/FontManifest.json"] = (None, _fonts((self.web_dir / "assets/FontManifest.json").read_bytes()))
+        icons = icon_font.subset_icon_font(self.web_dir, self.icon_names)
+        if icons is not None:  # else the whole font, as flet-web ships it
+            out[icon_font.FONT] = (None, icons)
         for icon in sorted(ICONS_DIR.glob("*.png")):
             out[f"icons/{icon.name}"] = (icon, None)
         out["favicon.png"] = (ICONS_DIR / "icon-192.png", None)
@@ -310,22 +402,68 @@ class Client:
         ready = json.loads((folder / "ready.json").read_text())
         with contextlib.suppress(OSError):
             os.utime(folder / "ready.json")  # in use: not "unused for a month"
+        try:
+            made = json.loads((folder / BROTLI_READY).read_text())
+            with_br, self.brotli_done = set(made["files"]), bool(made["done"])
+        except (OSError, ValueError, KeyError, TypeError):
+            with_br, self.brotli_done = set(), False
         self.version = str(ready["version"])
         self.base = f"{PREFIX}{self.version}/"
         files = folder / "files"
+        entries: dict[str, Entry] = {}
         for rel, info in ready["files"].items():
             path = files / rel
             media = mimetypes.guess_type(rel)[0] or "application/octet-stream"
             if media.startswith("text/") or media.endswith(("json", "javascript")):
                 media += "; charset=utf-8"
             gz = path.with_name(path.name + ".gz") if info["gz"] else None
+            br = path.with_name(path.name + ".br") if rel in with_br else None
             if rel == "index.html":
-                self.page = Entry(path, gz, "text/html; charset=utf-8", f'"{info["etag"]}"', REVALIDATE)
+                self.page = Entry(path, gz, "text/html; charset=utf-8", f'"{info["etag"]}"', REVALIDATE, br)
                 continue
             etag = f'"{info["etag"]}"'
-            self.entries[self.base + rel] = Entry(path, gz, media, etag, LONG_CACHE)
-            self.entries["/" + rel] = Entry(path, gz, media, etag, REVALIDATE)  # old or hand-typed addresses
-        self.entries["/manifest.json"] = self.entries["/manifest.webmanifest"]
+            entries[self.base + rel] = Entry(path, gz, media, etag, LONG_CACHE, br)
+            entries["/" + rel] = Entry(path, gz, media, etag, REVALIDATE, br)  # old or hand-typed addresses
+        entries["/manifest.json"] = entries["/manifest.webmanifest"]
+        self.entries = entries  # one assignment: a request being served sees the old map or the new
+
+    def _add_brotli(self) -> None:
+        """Write a brotli copy beside each gzipped file (where it is smaller), the files phones fetch
+        first, serving each as soon as it is made (`brotli.json` lists them; other processes read it)."""
+        brotli = _brotli()
+        assert brotli is not None
+        with contextlib.suppress(OSError):  # Linux: this thread's own priority, the app's stays
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        ready = json.loads((self.folder / "ready.json").read_text())
+        files = self.folder / "files"
+        todo = [rel for rel, info in ready["files"].items() if info["gz"]]
+        todo.sort(key=lambda rel: _brotli_order(rel, (files / rel).stat().st_size))
+        made: list[str] = []
+        try:
+            for n, rel in enumerate(todo):
+                path = files / rel
+                target = path.with_name(path.name + ".br")
+                if not target.is_file():
+                    packed = brotli.compress(path.read_bytes(), quality=BROTLI_QUALITY)
+                    if len(packed) >= 0.97 * path.with_name(path.name + ".gz").stat().st_size:
+                        continue  # not worth a second copy
+                    tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+                    tmp.write_bytes(packed)
+                    os.replace(tmp, target)
+                made.append(rel)
+                tmp = self.folder / f"{BROTLI_READY}.tmp{os.getpid()}"
+                tmp.write_text(json.dumps({"files": made, "done": n == len(todo) - 1}))
+                os.replace(tmp, self.folder / BROTLI_READY)
+                self._load(self.folder)
+            if not made or made[-1] != todo[-1]:  # the last file was not worth a copy: say it is done
+                tmp = self.folder / f"{BROTLI_READY}.tmp{os.getpid()}"
+                tmp.write_text(json.dumps({"files": made, "done": True}))
+                os.replace(tmp, self.folder / BROTLI_READY)
+                self._load(self.folder)
+        except OSError as exc:  # a full disk, a removed folder: gzip goes on being served
+            log.warning("the brotli copies of the web client could not be written: %s", exc)
+        finally:
+            self._release_brotli_lock()
 
     # -- serving ----------------------------------------------------------------------------------------
     def lookup(self, path: str) -> Entry | None:
@@ -350,12 +488,13 @@ class Client:
 PASS_THROUGH = frozenset({"/oauth_callback", "/ws", "/upload"})
 
 
-def _accepts_gzip(scope: dict[str, Any]) -> bool:
+def _accepts(scope: dict[str, Any], coding: str) -> bool:
+    """Whether the request's Accept-Encoding allows `coding` ("gzip", "br")."""
     for name, value in scope.get("headers", []):
         if name == b"accept-encoding":
             for part in value.decode("latin-1").split(","):
                 token, _, params = part.strip().partition(";")
-                if token.strip().lower() in ("gzip", "*") and params.replace(" ", "") not in ("q=0", "q=0.0"):
+                if token.strip().lower() in (coding, "*") and params.replace(" ", "") not in ("q=0", "q=0.0"):
                     return True
     return False
 
@@ -390,16 +529,23 @@ class ClientServer:
         await self.flet_app(scope, receive, send)
 
     async def _serve(self, entry: Entry, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        use_gz = entry.gz is not None and _accepts_gzip(scope)
-        etag = entry.etag if not use_gz else entry.etag[:-1] + '-gz"'
+        # Brotli when offered (Chromium offers it to HTTPS pages only), else gzip, else the file.
+        path, coding = entry.path, ""
+        if entry.br is None and _accepts(scope, "br"):
+            self.client.look_for_brotli()
+            entry = self.client.lookup(scope["path"]) or entry
+        if entry.br is not None and _accepts(scope, "br"):
+            path, coding = entry.br, "br"
+        elif entry.gz is not None and _accepts(scope, "gzip"):
+            path, coding = entry.gz, "gzip"
+        etag = entry.etag if not coding else entry.etag[:-1] + ("-gz" if coding == "gzip" else "-br") + '"'
         headers = {"Cache-Control": entry.cache, "ETag": etag, "Vary": "Accept-Encoding", **ISOLATION}
         match = _header(scope, b"if-none-match")
         if match is not None and etag in {m.strip().removeprefix("W/") for m in match.split(",")}:
             await Response(status_code=304, headers=headers)(scope, receive, send)
             return
-        if use_gz:
-            headers["Content-Encoding"] = "gzip"
-        path = entry.gz if use_gz and entry.gz is not None else entry.path
+        if coding:
+            headers["Content-Encoding"] = coding
         response = FileResponse(path, media_type=entry.media_type, headers=headers)
         await response(scope, receive, send)
 
@@ -430,6 +576,12 @@ def _holds_control(value: Any) -> bool:
     if isinstance(value, list):
         return any(_holds_control(v) for v in value)
     return False
+
+
+# The session id the connecting client asked for (the one its tab kept), for the connection being registered:
+# set when its register message is read, in the task that then runs Flet's `before_main` for a new session
+# (`companion.ui.main`), which gives a tab that was a referee its seat back (`Hub.reseat`).
+ASKED_SESSION: contextvars.ContextVar[str] = contextvars.ContextVar("asked_session", default="")
 
 
 class SessionResume:
@@ -463,7 +615,9 @@ class SessionResume:
             if self.asked_session is None and event.get("type") == "websocket.receive":
                 message = _unpack(event.get("bytes"))
                 if message is not None and message[0] == REGISTER_CLIENT and isinstance(message[1], dict):
+                    _note_connection(str(message[1].get("session_id") or ""), self.reconnecting)
                     self.asked_session = str(message[1].get("session_id") or "")
+                    ASKED_SESSION.set(self.asked_session)
             return event
 
         return watched
@@ -494,3 +648,32 @@ class SessionResume:
         kept = {k: v for k, v in page.items() if k in ("_c", "_i") or not _holds_control(v)}
         packed: bytes = msgpack.packb([message[0], {**body, "page_patch": kept}], use_bin_type=True)
         return bytes([PACKET_MESSAGE]) + packed
+
+
+# The sessions whose latest connection resumed with the tree the tab kept (`SessionResume` left the page's
+# controls out of its answer): on the page's `connect` event the app draws their screen again as new
+# controls (`components/app.py`, `kept_its_tree`). Any other connection of a known session (a reload)
+# gets Flet's whole page, with the ids the server has: drawing it again as new controls there replaced
+# every control the tab had just drawn, and a tap on one of them in that moment reached the server for
+# a control it no longer had, which Flet drops without a word ("Control with ID 1214 not found": CI's
+# lost tap after a reload, reproduced with Flet's debug log).
+_KEPT_TREE: set[str] = set()
+
+
+def _note_connection(session_id: str, reconnecting: bool) -> None:
+    """Note whether the tab of `session_id` comes back keeping its tree: when its register message is read,
+    before Flet reads it, so before the page's `connect` event (if Flet makes a new session instead, there
+    is no such event and the note is never asked)."""
+    if reconnecting and session_id:
+        _KEPT_TREE.add(session_id)
+    else:
+        _KEPT_TREE.discard(session_id)
+
+
+def kept_its_tree(session_id: str) -> bool:
+    """Whether the tab of `session_id` came back keeping the tree it showed (asked once per connection:
+    the answer is forgotten)."""
+    if session_id in _KEPT_TREE:
+        _KEPT_TREE.discard(session_id)
+        return True
+    return False

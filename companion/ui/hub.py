@@ -12,7 +12,9 @@ are callables that schedule work on their own session (`page.run_task`).
 
 Who may change a game is decided here, on the server, per game and per tab (`may_change`): a game
 with a referee PIN accepts changes only from the tabs that started it or have given its PIN, whatever a
-tab's own screen or role says (a tab whose session was lost and made again starts as nobody).
+tab's own screen or role says. A tab whose session was lost and made again is a referee again only when
+it presents the key of a tab that was (`reseat`, `seats.RefereeSeats`: kept on disk, so also after a
+restart); any other new tab starts as nobody.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from companion.net import LOOPBACK
 from companion.ui.persist import CLOCK_SAVE_SECONDS, GameStore, SavedGame
+from companion.ui.seats import SEATS_FILE, RefereeSeats
 from companion.ui.table import TableBase
 
 LOG = logging.getLogger("companion.ui")
@@ -54,6 +58,7 @@ class Hub:
         self._subscribers: dict[str, tuple[str, Callable[[], None]]] = {}
         self.tables: dict[str, TableBase] = {}  # every game loaded: the open ones, finished ones once opened
         self._referees: dict[str, set[str]] = {}  # game id -> the tab keys allowed to change it
+        self._seats = RefereeSeats(None)  # the same, for tabs whose session is gone (`reseat`)
         self.store = GameStore(None)
         self.resume_note = ""
         # Where phones reach this server (set by `companion.ui.main.serve`): the QR codes point here.
@@ -72,6 +77,7 @@ class Hub:
         with self._lock:
             self.tables = {g.id: g for g in games}
             self._referees = {}
+            self._seats = RefereeSeats(Path(data_dir) / SEATS_FILE if data_dir else None)
         self.resume_note = " ".join(notes) if len(games) <= 1 else (
             f"Resumed {len(games)} open games: pick a table below."
             + "".join(f" {n}" for n in notes if "could not" in n))
@@ -122,6 +128,7 @@ class Hub:
             self.tables[game.id] = game
             if referee:
                 self._referees.setdefault(game.id, set()).add(referee)
+        self._seats.remember(game.id, referee)
         self.publish(game)
 
     def set_game(self, game: TableBase) -> None:
@@ -145,6 +152,15 @@ class Hub:
         if key:
             with self._lock:
                 self._referees.setdefault(game_id, set()).add(key)
+            self._seats.remember(game_id, key)
+
+    def reseat(self, old_key: str, new_key: str) -> list[str]:
+        """A tab whose session `old_key` is gone came back as the new session `new_key`: the games
+        `old_key` refereed, `new_key` may change too (returned). A key that refereed nothing gets nothing."""
+        games = self._seats.games_of(old_key) if old_key and new_key and old_key != new_key else []
+        for game_id in games:
+            self.authorise(game_id, new_key)
+        return games
 
     def is_referee(self, game: TableBase, key: str) -> bool:
         return bool(key) and key in self._referees.get(game.id, set())

@@ -18,7 +18,7 @@ from companion.net import addresses_to_open
 from companion.store import default_data_dir
 from companion.ui import flet_patch, theme
 from companion.ui.adapters import JUDGE
-from companion.ui.client import Client, ClientServer
+from companion.ui.client import ASKED_SESSION, Client, ClientServer
 from companion.ui.components.app import App
 from companion.ui.hub import HUB
 from companion.ui.models import DRAWN_AT
@@ -42,6 +42,17 @@ def _forget_if_gone(page: ft.Page) -> None:
     devices' changes until its next own tap."""
     if page.session.connection is None:
         HUB.unsubscribe(page.session.id)
+
+
+def before_main(page: ft.Page) -> None:
+    """A new session for a tab that asked for an old one (Flet no longer had it: kept too long without a
+    connection, a restart, or its old connection not yet seen closing): a referee's tab gets its seat back
+    before the app draws its first screen (`Hub.reseat`; the App then opens the table as its referee)."""
+    asked = ASKED_SESSION.get()
+    if asked and page.session is not None and asked != page.session.id:
+        games = HUB.reseat(asked, page.session.id)
+        if games:
+            logging.getLogger("companion.ui").info("a referee's tab came back on a new session: %s", games)
 
 
 def main(page: ft.Page) -> None:
@@ -91,7 +102,8 @@ def serve(host: str = "127.0.0.1", port: int = 8550, data_dir: str | None = None
         client = Client()
     except OSError:  # no writable cache folder: keep the prepared client beside the games
         client = Client(Path(data) / "web-client")
-    app = ClientServer(ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=None), client)
+    app = ClientServer(ft.run(main, before_main=before_main, export_asgi_app=True, no_cdn=True, assets_dir=None),
+                       client)
     https = bool(cert and key)
     _announce(host, port, https=https)
     _open_browser_when_desktop(host, port, https)

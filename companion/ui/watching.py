@@ -16,6 +16,11 @@ with what the app adds around it:
   (`Watcher.set_board`) before it reads the next frame, with the squares that lost their tiles as
   `withdrawn`: the table is expected to lift those.
 
+The table's word list is the watcher's evidence too (`WatchWords`): a new tile the reader is not sure
+of, whose letter is the only one that makes words there in the list the table judges challenges with,
+needs no question. The list is loaded off the event loop (a thread started with the watch; the
+watcher's first use waits for it on the table's worker thread), never on the way to the first frame.
+
 Bad input changes nothing: a frame that is not an image, a camera refused or a stream that stops
 becomes one sentence (`WatchView.problem`) and the watcher reads nothing from it.
 """
@@ -57,6 +62,70 @@ STOPPED = ("The camera stopped sending pictures (they are blank): nothing is con
            "board again. Check the phone, then switch Watch off and on.")
 # A folder to keep every frame read in (for checking a watched game afterwards with `companion watch`).
 FRAMES_DIR = os.environ.get("COMPANION_WATCH_FRAMES", "")
+
+
+# The shipped word lists (assets/lexicon/lexicons.json: ENABLE) are English. A game played with another
+# language's tiles (the Romanian set) gets no vouching from them: a line that happens to spell an English
+# word says nothing about a Romanian tile's letter, and the policy would skip a question on a coincidence.
+# A player's own list (by name or file) is taken as the table chose it: the table judges its challenges
+# with it.
+ENGLISH_TILE_SETS = ("en",)
+
+
+def shipped_lexicon(name: str) -> bool:
+    """`name` is one of the word lists that ship with the app (English), not a player's own."""
+    import json
+
+    from lexicon.store import ASSETS  # the shipped lists' folder and catalog, which names resolve to first
+
+    catalog = json.loads((ASSETS / "lexicons.json").read_text(encoding="utf-8"))["lexicons"]
+    return name.upper() in catalog
+
+
+def words_fit(lexicon: str, tiles: str) -> bool:
+    """The word list `lexicon` may vouch for the letters of a game played with the tile set `tiles`."""
+    return tiles in ENGLISH_TILE_SETS or not shipped_lexicon(lexicon)
+
+
+class WatchWords:
+    """A word list's membership test for the watcher (`vision.watch.Watcher(words=...)`), loaded once,
+    off the event loop: `load()` runs on a thread of its own when the watch starts, and the first word
+    looked up (on the table's worker thread, only when a new tile is below the sure band) waits for it.
+    A list that cannot be loaded (a player's own file gone) vouches for nothing: the watcher then asks,
+    as it does with no list.
+
+    Loading measured on this shared 2-core machine (`benchmarks/watch_words.py`, load average 24): ENABLE
+    from the compiled cache 20 ms; compiled from its text on first use (an empty cache folder) 4.7-6.7 s;
+    `TableWatch.start()` meanwhile returns in 2.4 ms. The app loads its default list at start-up
+    (`JUDGE.warm()`), so a table on the default finds it loaded."""
+
+    def __init__(self, name: str, load: Callable[[str], Any]) -> None:
+        self.name = name
+        self._load = load
+        self._lock = threading.Lock()
+        self._contains: Callable[[str], bool] | None = None
+        self.error = ""  # why the list could not be loaded ('' when it was, or not tried yet)
+        self.load_seconds: float | None = None
+
+    def load(self) -> None:
+        with self._lock:
+            if self._contains is not None or self.error:
+                return
+            t0 = time.perf_counter()
+            try:
+                self._contains = self._load(self.name).__contains__
+            except (ValueError, OSError) as exc:  # the judge's sentence for a list it cannot load
+                self.error = str(exc)
+                LOG.warning("watch: the word list %s is not used as evidence: %s", self.name, exc)
+            self.load_seconds = time.perf_counter() - t0
+
+    def start_loading(self) -> None:
+        threading.Thread(target=self.load, name=f"watch-words-{self.name}", daemon=True).start()
+
+    def __call__(self, word: str) -> bool:
+        if self._contains is None:
+            self.load()
+        return self._contains is not None and self._contains(word)
 
 
 def _sentence(text: str) -> str:
@@ -153,6 +222,7 @@ class TableWatch:
         self.last_picture_at = 0.0  # time.monotonic() of the last picture the referee's camera offered
         self._frames_t0: float | None = None  # the first kept frame's time (COMPANION_WATCH_FRAMES)
         self.latencies: list[float] = []  # seconds from the last hand frame to the proposal published
+        self.words: WatchWords | None = None  # the table's word list as the watcher's evidence (`table_words`)
 
     # ----- settings
     def default_settle(self) -> float:
@@ -190,6 +260,9 @@ class TableWatch:
         self.camera_tab = camera_tab
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"watch-{self.game.id}")
+        words = self.table_words()
+        if words is not None:
+            words.start_loading()  # on its own thread: neither the event loop nor the first frame waits
         self._new_watcher()
         self._rates = _Rates()
         self.last_picture_at = time.monotonic()
@@ -199,12 +272,26 @@ class TableWatch:
         from vision.watch import WatchConfig, Watcher  # lazy: see default_settle
 
         config = WatchConfig(settle_seconds=self.settle(), tiles=self.game.tileset_name)
+        words = self.table_words()
         with self.game.lock:
             rows = list(self.game.board.rows())
             moves = self.game.moves
         with self._lock:
-            self._watcher = Watcher(rows, config)
+            self._watcher = Watcher(rows, config, words=words)
             self._board, self._moves = rows, moves
+
+    def table_words(self) -> WatchWords | None:
+        """The word list the table judges challenges with (`WordTable.lexicon`: ENABLE, another installed
+        list or a player's own), as the watcher's evidence; None when the list does not fit the game's
+        tiles (`words_fit`). Made once per list name; loaded lazily (`WatchWords`)."""
+        name = str(getattr(self.game, "lexicon", "") or "")
+        if not name or not words_fit(name, self.game.tileset_name):
+            return None
+        if self.words is None or self.words.name != name:
+            from companion.ui.adapters import JUDGE  # the app's loaded lists, shared with the challenges
+
+            self.words = WatchWords(name, JUDGE.word_list)
+        return self.words
 
     def stop(self, problem: str = "") -> None:
         """Stop watching (the switch, the game over, the camera gone): nothing is committed after this."""
@@ -480,4 +567,4 @@ def replace_view(view: WatchView, **changes: Any) -> WatchView:
     return replace(view, **changes)
 
 
-__all__ = ["FRAME_INTERVAL", "SETTLE_RANGE", "STALL_SECONDS", "TableWatch", "WatchView"]
+__all__ = ["FRAME_INTERVAL", "SETTLE_RANGE", "STALL_SECONDS", "TableWatch", "WatchView", "WatchWords", "words_fit"]

@@ -14,6 +14,7 @@ from typing import Any
 import flet as ft
 
 from companion.games.spec import RESERVED_SCREEN_KEYS
+from companion.ui.client import kept_its_tree
 from companion.ui.components.follow import FollowScreen
 from companion.ui.components.home import Home
 from companion.ui.components.join import JoinScreen
@@ -76,14 +77,20 @@ def wide_screen(app: AppState, own: Any) -> bool:
     return bool(own.wide) if own is not None else app.screen in WIDE_SHELL_SCREENS
 
 
-def first_state(route: str) -> AppState:
-    """A new tab's state from the address it opened: a table's address shows that table (watching); the
-    home address shows the list of tables, or the only game in progress when there is just one."""
+def first_state(route: str, key: str = "") -> AppState:
+    """A new tab's state from the address it opened: a table's address shows that table (watching, or as
+    its referee when the tab `key` may change it: a referee's tab back on a new session, `Hub.reseat`);
+    the home address shows the list of tables, or the only game in progress when there is just one."""
     game_id = table_from_path(route)
     if not game_id:
         open_games = HUB.open_tables()
         game_id = open_games[0].id if len(open_games) == 1 else ""
-    if game_id and HUB.table(game_id) is not None:
+    game = HUB.table(game_id) if game_id else None
+    if game is not None and HUB.is_referee(game, key):
+        app = AppState(screen="follow", role="follower", session_key=key)
+        app.open_table(game_id)
+        return app
+    if game is not None:
         return AppState(screen="follow", role="follower", table=game_id)
     app = AppState(screen="home", role="referee")
     if game_id:
@@ -96,7 +103,7 @@ def App() -> ft.Control:
     page = ft.context.page
 
     def opening_state() -> AppState:
-        return first_state(page.route)
+        return first_state(page.route, page.session.id if page.session is not None else "")
 
     def no_echoes() -> list[str]:
         return []
@@ -104,8 +111,8 @@ def App() -> ft.Control:
     # mypy cannot solve use_state's `StateT | Callable[[], StateT]` for an @ft.observable class (Never).
     app: AppState = ft.use_state(opening_state)[0]  # type: ignore[arg-type]
     _, redraw = ft.use_state(0)
-    # How many times this tab's connection came back: the screen's key, so it is drawn again as new
-    # controls after a drop (the client kept its old ones: `client.SessionResume`).
+    # How many times this tab's connection came back keeping its old controls: the screen's key, so it
+    # is drawn again as new controls after such a drop (`client.SessionResume`, `reconnected` below).
     connection, set_connection = ft.use_state(0)
     # The addresses this tab pushed to the address bar whose echo (the browser's route change event) has
     # not come back yet: an echo arriving after the tab moved on must not move it back. (One list for the
@@ -130,9 +137,12 @@ def App() -> ft.Control:
     def reconnected() -> None:
         # A follower whose Wi-Fi dropped for a moment: its session (and this state) outlived the
         # connection, but the hub forgot it and Flet dropped the updates meanwhile. Watch the table
-        # again and redraw it now, so it catches up without waiting for the next change.
+        # again and redraw it now, so it catches up without waiting for the next change. As new controls
+        # only when the tab kept its old tree (`client.kept_its_tree`); a reloaded tab was sent the
+        # server's own tree, and new controls would make a tap on what it just drew go nowhere.
         subscribe()
-        set_connection(lambda n: n + 1)
+        if kept_its_tree(page.session.id):
+            set_connection(lambda n: n + 1)
         page.run_task(bump)
 
     def route_changed(e: ft.RouteChangeEvent) -> None:
