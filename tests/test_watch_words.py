@@ -202,3 +202,36 @@ def test_the_command_names_no_word_list_for_romanian_tiles_and_refuses_a_missing
     captured = capsys.readouterr()
     assert status == 2 and captured.out == ""
     assert f"no word list at {missing}" in captured.err and captured.err.count("\n") == 1
+
+
+def test_with_ask_unlisted_an_unsure_letter_that_makes_no_word_is_asked_about_not_committed():
+    """`WatchConfig.ask_unlisted` (a setting, off by default: see its comment): at 640x480 (cream tiles with red letters, seed 3) the H of HOE 9G is read
+    I at 0.95 with its point number too small to read, above `sure_new_tile`; before this rule the watcher
+    committed IOE (with EI and LO) with ENABLE given, and still does with the setting off. With it on, a
+    letter below the sure band in a line that is no word of the list asks, and nothing wrong is committed."""
+    game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
+    boards = [game.board.rows()]
+    for position, word in (("8D", "HOTEL"), ("E7", "NOT"), ("10D", "HEN"), ("9G", "HOE")):
+        game.play(position, word)
+        boards.append(game.board.rows())
+    st = build(boards, seed=3, style="cream_red_letters", hold=8.0, final_hold=6.0)
+    words = load_lexicon("ENABLE")
+    watcher = Watcher(boards[0], WatchConfig(ask_unlisted=True), words=words.__contains__)
+    committed: list[str] = []  # every word of every committed move
+    questions: list[str] = []
+    decided = 0  # moves committed or asked about (answered with the true board, as a referee would)
+    for t, frame in st.frames:
+        if decided == len(boards) - 1:
+            break
+        status = watcher.feed(frame, t)
+        if status.commit is not None:
+            committed += [w.word for w in status.commit.words]
+        elif status.phase is Phase.ASKING:
+            questions.append(status.question or "")
+        else:
+            continue
+        decided += 1
+        watcher.set_board(boards[decided])
+    assert decided == len(boards) - 1
+    assert all(word in words for word in committed), committed
+    assert questions and "G9 (read I)" in questions[-1], questions
