@@ -42,6 +42,7 @@ from vision.errors import NoBoardFound, NotAnImage
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
 from vision.read import BoardReading, NewTile, read_board
+from vision.sequence import NEW_LETTER_DOUBT
 
 SIZE = 15
 # A reading's doubt about which side of the board faces the camera (vision.read's orientation doubt).
@@ -397,30 +398,44 @@ def towards_white(now: Look, then: Look) -> npt.NDArray[np.bool_]:
 
 
 def still_non_hands(reaching: npt.NDArray[np.bool_], now: Look, then: Look,
-                    moving: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+                    moving: npt.NDArray[np.bool_], config: WatchConfig | None = None) -> npt.NDArray[np.bool_]:
     """Of the reaching regions that did not move since the previous frame (no square of them `moving`),
     those no hand makes:
-    a lamp's reflection (every square of it `towards_white`, its middle near white) or a thing crossing
-    the board's edge narrower than an arm (ARM_RING_SQUARES). A white sleeve looks like a reflection, but
-    it does not stay still for long while tiles are laid, and what is read while it does is only
-    committed after the settle time of a still, clear view."""
+    a lamp's reflection come or gone (`reflection_veiled`) with what else changed in the region not joining
+    the board's edge to the grid by itself (new tiles laid beside a reflection at the board's edge form one
+    changed area with it: the tiles are read, the reflection is no arm), or a thing crossing the board's
+    edge narrower than an arm (ARM_RING_SQUARES). A white sleeve looks like a reflection, but it does not
+    stay still for long while tiles are laid, and what is read while it does is only committed after the
+    settle time of a still, clear view."""
     count, labels = cv2.connectedComponents(reaching.astype(np.uint8), connectivity=8)
     out = np.zeros_like(reaching)
     if count <= 1:
         return out
-    veiled = towards_white(now, then)
-    white = (now.mean / _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))).min(axis=2) >= GLARE_WHITE_FROM
+    veiled, white = reflection_veiled(now, then)
     for k in range(1, count):
         region = labels == k
         if (region & moving).any():
             continue
         narrow = int((region & ~GRID).sum()) < ARM_RING_SQUARES
         # (its near-white middle may already be left out of the region as `washed_out`: it is beside it)
-        beside = cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        reflection = bool(veiled[region].all()) and bool((white & beside).any())
+        beside = cv2.dilate((region & veiled).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        rest = region & ~veiled
+        reflection = (bool((region & veiled).any()) and bool((white & beside).any())
+                      and not reaching_in(rest, config or WatchConfig()).any())
         if narrow or reflection:
             out |= region
     return out
+
+
+def reflection_veiled(now: Look, then: Look) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per look square: is the change from `then` to `now` a lamp's reflection that came (`now` is `then`
+    veiled: `towards_white`) or went (`then` is `now` veiled: the look the game's board was learned from
+    held the reflection of a lamp that has moved since); and is the square near white in either look (a
+    reflection's middle, GLARE_WHITE_FROM)."""
+    gain = _lighting(now.mean, then.mean, _clipped(now) | _clipped(then))
+    veiled = towards_white(now, then) | towards_white(then, now)
+    white = ((now.mean / gain).min(axis=2) >= GLARE_WHITE_FROM) | (then.mean.min(axis=2) >= GLARE_WHITE_FROM)
+    return np.asarray(veiled, bool), np.asarray(white, bool)
 
 
 def reaching_in(diff: npt.NDArray[np.bool_], config: WatchConfig) -> npt.NDArray[np.bool_]:
@@ -472,6 +487,7 @@ class Watcher:
         self._reading: BoardReading | None = None
         self._proposal: BoardReading | None = None
         self._proposal_look: Look | None = None  # the look the proposal was read from
+        self._confirmed: BoardReading | None = None  # the proposal a second picture was read to confirm
         self._still_reach_since: float | None = None  # since when a still thing lies over the edge
         self._hand_sides: set[str] = set()  # sides hands reached in from since the last reading was judged
         self._player_sides: set[str] = set()  # sides the hands that laid the proposal's tiles came from
@@ -623,7 +639,8 @@ class Watcher:
         moved = all(float(d[GRID].mean()) > self.config.moved_share for d in diffs)
         reaching = [reaching_in(d, self.config) for d in diffs]
         if moving is not None:
-            reaching = [r & ~still_non_hands(r, look, ref, moving) for r, ref in zip(reaching, refs, strict=True)]
+            reaching = [r & ~still_non_hands(r, look, ref, moving, self.config)
+                        for r, ref in zip(reaching, refs, strict=True)]
         if (reaching_first or not moved) and all(r.any() for r in reaching):
             self._hand_sides.add(reaching_side(reaching[0]))
             return "reaching"
@@ -730,9 +747,35 @@ class Watcher:
                     look = look_of(frame, corners)
                     self._prev = self._clear = look
             self._read_look, self._reading = look, reading
+        elif self._proposal is not None and self._proposal is self._reading and self._confirmed is not self._proposal:
+            self._confirm(frame)
         held = self._reading
         assert held is not None
         return self._judge(frame, held, look, still, t)
+
+    def _confirm(self, frame: Frame) -> None:
+        """The proposal read once more, from the next frame that looks the same (another picture of the
+        same board: its sensor noise and compression differ). The reader's letter on a tile can turn on a
+        few levels of noise: a blank on jheidel's O15, read from four pictures of one still board with the
+        same corners, was a sure I (0.95) in two and a doubtful I (0.49) in the other two. When the second
+        reading has another letter or a tile more, a known tile gone, or a new tile's letter below the
+        reader's own doubt line (vision.sequence.NEW_LETTER_DOUBT; not the ask policy's 0.9: on the tests'
+        960x720 frames a right I read 0.95, then below 0.9), it replaces the proposal (a doubt asks): a move
+        is committed only when two pictures agree on it. A tile the second picture misses is no
+        disagreement (a rendered black N's occupancy came and went between pictures). One more full read
+        per proposal."""
+        proposal = self._proposal
+        assert proposal is not None
+        self._confirmed = proposal
+        try:
+            again = self._read(frame, self._game)
+        except (NotAnImage, NoBoardFound):
+            return
+        agrees = ({(tile.square, tile.letter) for tile in again.new_tiles or []}
+                  <= {(tile.square, tile.letter) for tile in proposal.new_tiles or []})
+        unclear = any(again.confidence[r][c] < NEW_LETTER_DOUBT for r, c in map(_square_of, again.new_tiles or []))
+        if not agrees or again.changed or unclear:
+            self._reading = again
 
     def _read_again_if_moved(self, frame: Frame, look: Look, reading: BoardReading) -> BoardReading:
         """`reading` again with the grid found afresh, when it lies more than a fifth of a square away."""
@@ -751,8 +794,12 @@ class Watcher:
         """What a clear view's reading means for the move."""
         new = [_square_of(tile) for tile in reading.new_tiles or []]
         if not new and not reading.changed and not reading.doubtful:
-            # The game's board as it is: its look is learned (or learned again after a lighting change).
-            self._ref, self._ref_is_game = look, True
+            # The game's board as it is: its look is learned (or learned again after a lighting change, a
+            # lamp's reflection moved), from a still frame only: a hand coming in over the table beside the
+            # board (in the ring, not yet over the grid) learned into it made the board's edge "differ" once
+            # the hand had gone, and new tiles at the edge beside it were taken for an arm (cava glare).
+            if still or self._ref is None:
+                self._ref, self._ref_is_game = look, True
             return self._unchanged(t)
         if self._withdrawn and not reading.doubtful and not reading.changed and set(new) <= set(self._withdrawn):
             self._proposal = None
