@@ -384,7 +384,12 @@ def _tally_tiles(tally: Tally, reading: Any, rows: list[str], want: list[tuple[i
             record.append((conf, evidence, bool(vouch)))
             below |= conf < SURE
     tally.moves_below_sure += below
-    right = _tiles_of(reading) == want and score in (None, reading.score)
+    if score is None:  # a change of several plays between two photos (jheidel): each play is judged alone,
+        # right when every tile it lays is one of the change's (as the tally of commits judges it); judged as
+        # the whole change, every play but the last counted as silently wrong in this line only
+        right = bool(_tiles_of(reading)) and set(_tiles_of(reading)) <= set(want)
+    else:
+        right = _tiles_of(reading) == want and score == reading.score
     tally.policy_moves.append((record, right))
 
 
