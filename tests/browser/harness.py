@@ -221,6 +221,10 @@ class Tab:
                     "e => document.activeElement === e && e.getAttribute('autocorrect') === 'on'",
                     arg=handle, timeout=timeout / 4)
                 handle.fill(value)  # selects what is there and replaces it in one input event
+                # Two frames for Flutter to read the input event and send the field's change, so a tap right
+                # after (CI: "Exchange" after the Tiles field, at load) does not race it on a loaded machine.
+                self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => "
+                                   "requestAnimationFrame(() => done(null))))")
                 return
             except PlaywrightError as exc:
                 # Flutter rebuilt the semantics tree between finding the field and using it, or a redraw
