@@ -42,10 +42,11 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_CACHE_DIR", str(tmp_path / "cache"))
 
 
-def _boards() -> list[list[str]]:
+def _boards(plays: tuple[tuple[str, str], ...] = PLAYS) -> list[list[str]]:
+    """The board before and after each of `plays`, played into a classic game."""
     game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
     boards = [game.board.rows()]
-    for position, word in PLAYS:
+    for position, word in plays:
         game.play(position, word)
         boards.append(game.board.rows())
     return boards
@@ -209,11 +210,7 @@ def test_with_ask_unlisted_an_unsure_letter_that_makes_no_word_is_asked_about_no
     I at 0.95 with its point number too small to read, above `sure_new_tile`; before this rule the watcher
     committed IOE (with EI and LO) with ENABLE given, and still does with the setting off. With it on, a
     letter below the sure band in a line that is no word of the list asks, and nothing wrong is committed."""
-    game = new_classic([PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")])
-    boards = [game.board.rows()]
-    for position, word in (("8D", "HOTEL"), ("E7", "NOT"), ("10D", "HEN"), ("9G", "HOE")):
-        game.play(position, word)
-        boards.append(game.board.rows())
+    boards = _boards((("8D", "HOTEL"), ("E7", "NOT"), ("10D", "HEN"), ("9G", "HOE")))
     st = build(boards, seed=3, style="cream_red_letters", hold=8.0, final_hold=6.0)
     words = load_lexicon("ENABLE")
     watcher = Watcher(boards[0], WatchConfig(ask_unlisted=True), words=words.__contains__)

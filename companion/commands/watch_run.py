@@ -86,16 +86,20 @@ def _frames(source: Path, fps: float | None) -> Iterator[tuple[float, Any]]:
         capture.release()
 
 
+def _read_text(path: Path, missing: str, unreadable: str) -> str:
+    """The file's text; `CommandError(missing)` when there is no such file, `CommandError(unreadable)` when it
+    is a folder or not UTF-8 text."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CommandError(missing) from None
+    except (IsADirectoryError, UnicodeDecodeError):
+        raise CommandError(unreadable) from None
+
+
 def _table(log: Path) -> Any:
     """The game's table rebuilt from its log (the app's own `rebuild`), word-board games only."""
-
-
-    try:
-        text = log.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CommandError(f"{log} does not exist: give a game log file") from None
-    except (IsADirectoryError, UnicodeDecodeError):
-        raise CommandError(f"{log} is not a JSON game log") from None
+    text = _read_text(log, f"{log} does not exist: give a game log file", f"{log} is not a JSON game log")
     variant, _state = replay_text(text)  # the same checks and sentences as `companion replay`
     spec = GAMES.get(variant)
     rules_module = cast(ModuleType, spec.rules)  # a module, typed by the protocol it meets
@@ -147,12 +151,7 @@ def _words(choice: str | None, table: Any, tiles: str) -> tuple[Any, str]:
 def _board_file(path: Path) -> list[str]:
     """The starting board from a file of 15 rows; `CommandError` with one sentence when it is not one."""
     what = "give a file of 15 lines of 15 characters ('.' an empty square, a letter a tile, '?' a blank)"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CommandError(f"{path} does not exist: {what}") from None
-    except (IsADirectoryError, UnicodeDecodeError):
-        raise CommandError(f"{path} is not a text file of board rows: {what}") from None
+    text = _read_text(path, f"{path} does not exist: {what}", f"{path} is not a text file of board rows: {what}")
     rows = [line.strip() for line in text.splitlines() if line.strip()]
     if len(rows) != 15 or any(len(row) != 15 for row in rows):
         raise CommandError(f"{path} is not a board ({len(rows)} lines): {what}")
