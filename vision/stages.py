@@ -38,18 +38,28 @@ from vision.cells import (
     find_glyph,
     glyph_features,
     ink_ratio,
+    letter_in_window,
+    print_polarity,
     warp_board,
 )
 from vision.decode import Photo
 from vision.errors import NoBoardFound
 from vision.evidence import letter_evidence
 from vision.mlp import Mlp
-from vision.occupancy import PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
+from vision.occupancy import (
+    EDGE_OFF,
+    EDGE_WIDTH,
+    PLAIN_AT_MOST,
+    OccupancyModel,
+    SquareLook,
+    letter_offset_near,
+    measure,
+)
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 from vision.orientation import number_votes, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
-from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
+from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop
 
 F32 = npt.NDArray[np.float32]
 
@@ -287,6 +297,42 @@ def _letter_marks_where_tiles_show_them(look: SquareLook, occ: F32) -> list[tupl
     return out
 
 
+def _where_letters_sit(look: SquareLook) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """The centred letters' squares and offsets (rows of row, col, dx, dy) and their median offset; None when
+    fewer than 3 (`vision.occupancy.letter_offset_near`)."""
+    at = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(look.glyphs) for c, g in enumerate(row)
+                   if g is not None and centred(g)], np.float64).reshape(-1, 4)
+    return (at, np.median(at[:, 2:], axis=0)) if len(at) >= 3 else None
+
+
+def _an_edge(glyph: Glyph, letters_at: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None,
+             r: int, c: int) -> bool:
+    """Whether the mark the second look found on a tile with no letter is the tile's side, not a letter: thin
+    (under EDGE_WIDTH) and farther than EDGE_OFF from where the letters around sit, the rule the occupancy
+    measure applies to the first look's marks (`vision.occupancy._edges_are_not_letters`). Issue 27, leave-one-
+    set-out: jheidel's plain blank in the corner (O15 of 170320, 170327, 170725) read I at 0.50-0.94 from its
+    shaded side, 0.10-0.27 wide and 0.45-0.53 off the letters around."""
+    if letters_at is None or glyph.width >= EDGE_WIDTH:
+        return False
+    dx, dy = letter_offset_near(letters_at[0], letters_at[1], r, c)
+    return bool(max(abs(glyph.dx - dx), abs(glyph.dy - dy)) > EDGE_OFF)
+
+
+def _a_bare_frame(window: U8, glyph: Glyph) -> bool:
+    """Whether the mark found is a plain tile's frame: frame-sized (`vision.recognise.FRAME_SIZE`), with no letter
+    inside its box nor in the print's other polarity (the searches `vision.recognise.tile_letter` makes before it
+    falls back on reading the frame itself). Issue 27: on renders of eight trained styles (seeds 500-529, shipped
+    models), 20 of 22 plain blanks whose mark was frame-sized showed nothing inside (read W, P or H at 0.27-0.78),
+    against 1 of 80 lettered tiles; on the labelled photos (held-out readings) no tile's first mark was such a
+    frame."""
+    if glyph.height < FRAME_SIZE and glyph.width < FRAME_SIZE:
+        return False
+    polarity = int(print_polarity(window[None], CELL)[0])
+    if polarity and glyph.inverted != (polarity > 0) and letter_in_window(window, glyph, polarity > 0, CELL) is not None:
+        return False
+    return letter_in_window(window, glyph, glyph.inverted, CELL, inside=True) is None
+
+
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
     """Whether the letter network calls a centred mark plainly one letter (not print, a fold or a star)."""
     best = int(letter_probs.argmax())
@@ -339,13 +385,19 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
     # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
     maybe = _letter_marks_where_tiles_show_them(look, occ)
+    letters_at = _where_letters_sit(look)
     crops = []
     for r, c in tile_squares + maybe:
         window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
         # (a thin mark set aside as a tile's edge is not taken again: a plain tile is a blank)
         edge = look.edges.get((r, c))
-        glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True,
-                                                exclude=(edge.dx, edge.dy) if edge else None)
+        glyph = look.glyphs[r][c]
+        if glyph is None:
+            glyph = find_glyph(window, CELL, light_letters=True, exclude=(edge.dx, edge.dy) if edge else None)
+            if glyph is not None and _an_edge(glyph, letters_at, r, c):
+                glyph = None
+        if glyph is not None and _a_bare_frame(window, glyph):
+            glyph = None
         crops.append(TileCrop(window, glyph))
     n_tiles, n_crops = len(tile_squares), len(crops)
     # Tiles with no letter found: a second, looser look for faint print (read in the same network pass).
