@@ -386,18 +386,21 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
     maybe = _letter_marks_where_tiles_show_them(look, occ)
     letters_at = _where_letters_sit(look)
-    crops = []
+    crops: list[TileCrop] = []
+    # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
+    # all the same, for a square whose mark it calls "not a letter" stays empty (`fill_grid`); the others are
+    # blanks.
+    tile_marks: set[int] = set()
     for r, c in tile_squares + maybe:
         window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
         # (a thin mark set aside as a tile's edge is not taken again: a plain tile is a blank)
         edge = look.edges.get((r, c))
         glyph = look.glyphs[r][c]
+        second = glyph is None
         if glyph is None:
             glyph = find_glyph(window, CELL, light_letters=True, exclude=(edge.dx, edge.dy) if edge else None)
-            if glyph is not None and _an_edge(glyph, letters_at, r, c):
-                glyph = None
-        if glyph is not None and _a_bare_frame(window, glyph):
-            glyph = None
+        if glyph is not None and ((second and _an_edge(glyph, letters_at, r, c)) or _a_bare_frame(window, glyph)):
+            tile_marks.add(len(crops))
         crops.append(TileCrop(window, glyph))
     n_tiles, n_crops = len(tile_squares), len(crops)
     # Tiles with no letter found: a second, looser look for faint print (read in the same network pass).
@@ -418,7 +421,14 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
     probs, noise, inputs = probs[:n_crops], noise[:n_crops], inputs[:n_crops]
-    rescued = [i for i in range(n_tiles, len(crops)) if _plainly_a_letter(primary, probs[i], float(noise[i]))]
+    blank = primary.net.classes.index(BLANK)
+    for i in tile_marks:
+        if i < n_tiles and (noise[i] <= NOT_LETTER_ABOVE or occ[tile_squares[i]] >= OCCUPIED_SURE):
+            crops[i] = TileCrop(crops[i].window, None)
+            probs[i], noise[i] = 0.0, 0.0
+            probs[i, blank] = 1.0
+    rescued = [i for i in range(n_tiles, len(crops))
+               if i not in tile_marks and _plainly_a_letter(primary, probs[i], float(noise[i]))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued
