@@ -319,18 +319,20 @@ def _an_edge(glyph: Glyph, letters_at: tuple[npt.NDArray[np.float64], npt.NDArra
 
 
 def _a_bare_frame(window: U8, glyph: Glyph) -> bool:
-    """Whether the mark found is a plain tile's frame: frame-sized (`vision.recognise.FRAME_SIZE`), with no letter
+    """Whether the mark found is a plain tile's frame: frame-sized both ways (`vision.recognise.FRAME_SIZE`), with no letter
     inside its box nor in the print's other polarity (the searches `vision.recognise.tile_letter` makes before it
     falls back on reading the frame itself). Issue 27: on renders of eight trained styles (seeds 500-529, shipped
     models), 20 of 22 plain blanks whose mark was frame-sized showed nothing inside (read W, P or H at 0.27-0.78),
     against 1 of 80 lettered tiles; on the labelled photos (held-out readings) no tile's first mark was such a
     frame."""
-    if glyph.height < FRAME_SIZE and glyph.width < FRAME_SIZE:
+    if glyph.height < FRAME_SIZE or glyph.width < FRAME_SIZE:  # (a wide W or M is no frame: a frame is square)
         return False
     polarity = int(print_polarity(window[None], CELL)[0])
     if polarity and glyph.inverted != (polarity > 0) and letter_in_window(window, glyph, polarity > 0, CELL) is not None:
         return False
-    return letter_in_window(window, glyph, glyph.inverted, CELL, inside=True) is None
+    # ... nor faint print in the middle (rendered cream tiles with letters faded by 85%: the frame was the only
+    # mark darker than LETTER_DARKER_THAN_TILE, and the network read the letter through it)
+    return letter_in_window(window, glyph, glyph.inverted, CELL, inside=True) is None and faint_glyph(window) is None
 
 
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
