@@ -321,10 +321,11 @@ def _an_edge(glyph: Glyph, letters_at: tuple[npt.NDArray[np.float64], npt.NDArra
 def _a_bare_frame(window: U8, glyph: Glyph) -> bool:
     """Whether the mark found is a plain tile's frame: frame-sized both ways (`vision.recognise.FRAME_SIZE`), with no letter
     inside its box nor in the print's other polarity (the searches `vision.recognise.tile_letter` makes before it
-    falls back on reading the frame itself). Issue 27: on renders of eight trained styles (seeds 500-529, shipped
-    models), 20 of 22 plain blanks whose mark was frame-sized showed nothing inside (read W, P or H at 0.27-0.78),
-    against 1 of 80 lettered tiles; on the labelled photos (held-out readings) no tile's first mark was such a
-    frame."""
+    falls back on reading the frame itself), nor faint print. Issue 27: on renders of eight trained styles (seeds
+    500-529, shipped models, main's reading), 20 of the 22 plain blanks whose mark was frame-sized both ways showed
+    nothing (read W, P or H at 0.27-0.78), none of the 68 lettered tiles and 7 lower-case blanks with such a mark;
+    on the labelled photos (held-out readings) one square judged a tile had such a first mark: umich photo_i2's
+    centre star, left empty as before (its mark "not a letter", see `see_squares`)."""
     if glyph.height < FRAME_SIZE or glyph.width < FRAME_SIZE:  # (a wide W or M is no frame: a frame is square)
         return False
     polarity = int(print_polarity(window[None], CELL)[0])
