@@ -28,9 +28,9 @@ from vision.occupancy import (
 from vision.read import read_board
 from vision.synth import TRAINED_STYLES, render
 
-# Renders whose plain blanks main reads as letters from their given corners (worn_wood 501 K6 H, cream_red_letters
+# Renders whose plain blanks main reads as letters from their given corners (cream_red_letters
 # 505 L5 W, pale_wood 507 B12 W and 510 E6 P, at 0.63-0.79: the tile's frame taken for its letter).
-PLAIN_BLANK_RENDERS = [("worn_wood", 501), ("cream_red_letters", 505), ("pale_wood", 507), ("pale_wood", 510)]
+PLAIN_BLANK_RENDERS = [("cream_red_letters", 505), ("pale_wood", 507), ("pale_wood", 510)]
 # Renders with blanks printed in lower case (o, s, w, o), which the letter network reads as capitals.
 LOWER_CASE_RENDERS = [("worn_wood", 506), ("worn_wood", 507), ("worn_wood", 510), ("pale_wood", 507)]
 

@@ -331,9 +331,21 @@ def _a_bare_frame(window: U8, glyph: Glyph) -> bool:
     polarity = int(print_polarity(window[None], CELL)[0])
     if polarity and glyph.inverted != (polarity > 0) and letter_in_window(window, glyph, polarity > 0, CELL) is not None:
         return False
-    # ... nor faint print in the middle (rendered cream tiles with letters faded by 85%: the frame was the only
-    # mark darker than LETTER_DARKER_THAN_TILE, and the network read the letter through it)
-    return letter_in_window(window, glyph, glyph.inverted, CELL, inside=True) is None and faint_glyph(window) is None
+    return letter_in_window(window, glyph, glyph.inverted, CELL, inside=True) is None
+
+
+def faint_inside(window: U8, frame: Glyph) -> Glyph | None:
+    """A centred letter-sized mark of faint print inside a frame's box (`faint_glyph`'s looser ink, within the
+    frame): faded print on a tile whose frame was the only mark darker than the tile."""
+    side = window.shape[0]
+    w, h = frame.width * CELL, frame.height * CELL
+    x0, y0 = side / 2.0 + frame.dx * CELL - w / 2, side / 2.0 + frame.dy * CELL - h / 2
+    box = (int(np.floor(x0)), int(np.floor(y0)), int(np.ceil(x0 + w)), int(np.ceil(y0 + h)))
+    src = 255 - window if frame.inverted else window
+    faint = cv2.morphologyEx((ink_ratio(src, CELL) < FAINT_INK_CUT).astype(np.uint8), cv2.MORPH_CLOSE,
+                             np.ones((FAINT_CLOSE, FAINT_CLOSE), np.uint8))
+    inner = _glyph_in_mask(np.asarray(faint, np.uint8), side, CELL, frame.inverted, None, within=box)
+    return inner if inner is not None and centred(inner) else None
 
 
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
@@ -406,14 +418,18 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
             tile_marks.add(len(crops))
         crops.append(TileCrop(window, glyph))
     n_tiles, n_crops = len(tile_squares), len(crops)
-    # Tiles with no letter found: a second, looser look for faint print (read in the same network pass).
+    # Tiles with no letter found: a second, looser look for faint print (read in the same network pass); on a
+    # tile whose mark is a bare frame, inside the frame.
     faint: list[tuple[int, TileCrop]] = []
     for i in range(n_tiles):
-        if crops[i].glyph is None:
+        frame = crops[i].glyph
+        if frame is None:
             edge = look.edges.get(tile_squares[i])
             g = faint_glyph(crops[i].window, (edge.dx, edge.dy) if edge else None)
-            if g is not None:
-                faint.append((i, TileCrop(crops[i].window, g)))
+        else:
+            g = faint_inside(crops[i].window, frame) if i in tile_marks and frame.height >= FRAME_SIZE else None
+        if g is not None:
+            faint.append((i, TileCrop(crops[i].window, g)))
     primary = models.letters
     raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint])
     noise = primary.not_letter(raw)
@@ -423,6 +439,7 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
         if _plainly_faint_letter(primary, probs[j], float(noise[j])):
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
+            tile_marks.discard(i)  # the frame's faint letter, not a bare frame
     probs, noise, inputs = probs[:n_crops], noise[:n_crops], inputs[:n_crops]
     blank = primary.net.classes.index(BLANK)
     for i in tile_marks:
