@@ -343,7 +343,7 @@ def breakdown_table(results: dict[tuple[str, str], tuple[list[dict[str, Any]], .
     """Markdown: one column per (case, version, visit), one row per phase, medians in ms."""
     columns = [(case, who, visit_no, runs) for (case, who), both in results.items() for visit_no, runs in
                zip(("first", "second"), both)]
-    short = {"loop": "loopback", "20": "20 Mbit/s", "8": "8 Mbit/s"}
+    short = {"loop": "unthrottled", "20": "20 Mbit/s", "8": "8 Mbit/s"}
     head = "| phase (ms, median) | " + " | ".join(f"{short[c]}, {who}, {v} visit" for c, who, v, _ in columns) + " |"
     lines = [head, "|---|" + "---|" * len(columns)]
     for name, what in (*PHASES, ("total", "opening the address -> 'New game' usable")):
@@ -477,7 +477,7 @@ def measure(browser: Any, url: str, case: str) -> dict[str, float]:
         return {"median": median(times), "slowest": max(times), "link_mb": link.bytes_down / 1e6}
 
 
-LABELS = {"loop": "one phone, unthrottled loopback", "20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (CDP)",
+LABELS = {"loop": "one phone, unthrottled", "20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (CDP)",
           "8": f"one phone, 8 Mbit/s, {LATENCY_MS} ms (CDP)",
           "link20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (shared-link forwarder)",
           "four": f"four phones at once, one shared 20 Mbit/s link, {LATENCY_MS} ms",

@@ -69,7 +69,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 PREFIX = "/client/"
 # Raise when the preparation below (or `icon_font`'s) changes, so a kept copy of an older recipe is not
 # reused.
-RECIPE = 15
+RECIPE = 16
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -221,6 +221,47 @@ NO_CDN_SCRIPT = """<script>
 </script>"""
 
 
+# A phone that joins over HTTPS with the app's self-signed certificate (the camera needs a secure context)
+# has no HTTP cache: Chromium keeps nothing from a site whose certificate error was accepted, so every
+# visit downloaded the whole client again (3.4 MB, `benchmarks/phone_join.py --https`: 0 of 12 requests
+# from the cache), and a service worker cannot be registered there either. The Cache Storage API does
+# work on such a page (checked in Chromium: a response put by one tab is matched by the next). So on an
+# HTTPS page this script answers the page's own `fetch()` of the versioned client (the wasm, the fonts,
+# Flutter's manifests: what Flutter fetches; its two small scripts are module imports and go to the
+# network) from a cache named after the client's version, filling it on the first visit, and deletes
+# the caches of older versions. Over plain HTTP it does nothing (no `caches` there, and the HTTP cache
+# works); with a trusted certificate it serves what the HTTP cache would.
+CLIENT_CACHE_SCRIPT = """<script>
+(() => {
+  if (location.protocol !== 'https:' || !self.caches || !window.fetch) return;
+  const base = 'BASE', name = 'table-referee-client-VERSION', own = 'table-referee-client-';
+  const network = window.fetch.bind(window);
+  let opened = null;
+  const cache = () => (opened = opened || caches.open(name));
+  caches.keys().then((keys) => keys.filter((k) => k.startsWith(own) && k !== name).forEach((k) => caches.delete(k)))
+    .catch(() => {});
+  window.fetch = async function (input, init) {
+    let url;
+    try { url = new URL(input instanceof Request ? input.url : String(input), location.href); } catch (e) { url = null; }
+    const method = ((init && init.method) || (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (!url || url.origin !== location.origin || !url.pathname.startsWith(base) || method !== 'GET') {
+      return network(input, init);
+    }
+    try {
+      const store = await cache();
+      const kept = await store.match(url.href);
+      if (kept) return kept;
+      const response = await network(input, init);
+      if (response.ok && response.status === 200) store.put(url.href, response.clone()).catch(() => {});
+      return response;
+    } catch (e) {
+      return network(input, init);
+    }
+  };
+})();
+</script>"""
+
+
 # The page's two scripts, written into it rather than fetched. Each was a request the boot waited for:
 # `python.js` (Flet's bridge to an in-browser Python: only its globals are used here) is a blocking script
 # in the head, and `flutter_bootstrap.js` (Flutter's loader: it picks the wasm or the JavaScript build and
@@ -285,7 +326,8 @@ def _index(web_dir: Path, base: str, font_manifest: bytes = b"[]") -> bytes:
     head = (f'<meta name="theme-color" content="{THEME_COLOR}">\n'
             f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'  {_font_preloads(base, font_manifest)}{RECONNECT_SCRIPT}\n'
-            f'  {NO_CDN_SCRIPT}\n')
+            f'  {NO_CDN_SCRIPT}\n'
+            f'  {CLIENT_CACHE_SCRIPT.replace("BASE", base).replace("VERSION", base.strip("/").rsplit("/", 1)[-1])}\n')
     html = html.replace("</head>", head + "</head>", 1)
     return html.encode("utf-8")
 
