@@ -251,8 +251,9 @@ BOOT_PROBE = r"""
   for (const name of ['compileStreaming', 'instantiateStreaming', 'compile', 'instantiate']) {
     const original = WebAssembly[name];
     WebAssembly[name] = async function (...args) {
+      const start = performance.now();
       const result = await original.apply(this, args);
-      boot.wasm.push({name, end: performance.now()});
+      boot.wasm.push({name, start, end: performance.now()});
       return result;
     };
   }
@@ -277,8 +278,11 @@ def breakdown(data: dict[str, Any]) -> dict[str, float]:
     marks, wasm = data["marks"], data["wasm"]
     big = [r for r in data["resources"] if r["name"].rsplit("/", 1)[-1] in CLIENT_FILES]
     page_end = data["page_end"]
-    first_ask = min(r["start"] for r in big)
-    last_byte = max(r["end"] for r in big)
+    if big:
+        first_ask = min(r["start"] for r in big)
+        last_byte = max(r["end"] for r in big)
+    else:  # answered by the page's own cache (client.CLIENT_CACHE_SCRIPT, HTTPS): no resource timing
+        first_ask = last_byte = min(w["start"] for w in wasm)
     compiled = max([w["end"] for w in wasm if w["name"] in ("compileStreaming", "compile")] or [last_byte])
     instantiated = max([w["end"] for w in wasm if w["name"].startswith("instantiate")] or [compiled])
     points = [0.0, page_end, first_ask, last_byte, max(compiled, last_byte), max(instantiated, compiled, last_byte),

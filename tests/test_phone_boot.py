@@ -172,7 +172,14 @@ def test_a_second_visit_over_https_with_the_self_signed_certificate_downloads_no
                 page.locator("flt-semantics-placeholder").wait_for(state="attached", timeout=60_000)
                 page.locator("flt-semantics-placeholder").dispatch_event("click")
                 page.get_by_role("button", name="New game", exact=True).first.wait_for(timeout=60_000)
-                page.wait_for_timeout(1500)  # the copies are written as the first visit's responses end
+                # The copies are written once the app has drawn (client.CLIENT_CACHE_SCRIPT): wait for them.
+                page.wait_for_function("""async () => {
+                    for (const name of await caches.keys()) {
+                        const keys = await (await caches.open(name)).keys();
+                        if (keys.some((r) => r.url.endsWith('/main.dart.wasm'))) return true;
+                    }
+                    return false;
+                }""", timeout=30_000)
                 asked.append(names)
                 page.close()
         finally:

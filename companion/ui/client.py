@@ -69,7 +69,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 PREFIX = "/client/"
 # Raise when the preparation below (or `icon_font`'s) changes, so a kept copy of an older recipe is not
 # reused.
-RECIPE = 16
+RECIPE = 17
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -236,8 +236,15 @@ CLIENT_CACHE_SCRIPT = """<script>
   if (location.protocol !== 'https:' || !self.caches || !window.fetch) return;
   const base = 'BASE', name = 'table-referee-client-VERSION', own = 'table-referee-client-';
   const network = window.fetch.bind(window);
-  let opened = null;
+  let opened = null, started = false;
   const cache = () => (opened = opened || caches.open(name));
+  // Written once the app has drawn its first frame: until then the CPU is the boot's (each copy waits,
+  // unread, beside the response Flutter reads).
+  const later = [];
+  const keep = (store, href, copy) => started ? store.put(href, copy).catch(() => {}) : later.push([store, href, copy]);
+  const start = () => { if (!started) { started = true; later.splice(0).forEach(([s, h, c]) => keep(s, h, c)); } };
+  window.addEventListener('flutter-first-frame', () => setTimeout(start, 1000), {once: true});
+  setTimeout(start, 20000);
   caches.keys().then((keys) => keys.filter((k) => k.startsWith(own) && k !== name).forEach((k) => caches.delete(k)))
     .catch(() => {});
   window.fetch = async function (input, init) {
@@ -252,7 +259,7 @@ CLIENT_CACHE_SCRIPT = """<script>
       const kept = await store.match(url.href);
       if (kept) return kept;
       const response = await network(input, init);
-      if (response.ok && response.status === 200) store.put(url.href, response.clone()).catch(() => {});
+      if (response.ok && response.status === 200) keep(store, url.href, response.clone());
       return response;
     } catch (e) {
       return network(input, init);
