@@ -151,6 +151,21 @@ def test_the_page_keeps_the_client_in_a_cache_named_after_its_version(app):
     assert page.index("window.fetch = async function") < page.index("_flutter.loader.load(")
 
 
+# How many of the two wasm files the page's Cache Storage holds whole (evaluated in the page; awaited).
+WHOLE_COPIES = """async () => {
+    let whole = 0;
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+            const kept = await cache.match(request);
+            const size = kept ? (await kept.arrayBuffer()).byteLength : 0;
+            if (/[/](main[.]dart|skwasm)[.]wasm$/.test(request.url) && size > 1000000) whole += 1;
+        }
+    }
+    return whole;
+}"""
+
+
 @pytest.mark.browser
 def test_a_second_visit_over_https_with_the_self_signed_certificate_downloads_no_wasm(tmp_path):
     """Chromium's HTTP cache is off for a site whose certificate error was accepted: before the page's
@@ -173,13 +188,11 @@ def test_a_second_visit_over_https_with_the_self_signed_certificate_downloads_no
                 page.locator("flt-semantics-placeholder").dispatch_event("click")
                 page.get_by_role("button", name="New game", exact=True).first.wait_for(timeout=60_000)
                 # The copies are written once the app has drawn (client.CLIENT_CACHE_SCRIPT): wait for them.
-                page.wait_for_function("""async () => {
-                    for (const name of await caches.keys()) {
-                        const keys = await (await caches.open(name)).keys();
-                        if (keys.some((r) => r.url.endsWith('/main.dart.wasm'))) return true;
-                    }
-                    return false;
-                }""", timeout=30_000)
+                # (A copy is listed while it is still being written: wait until both read back whole.)
+                for _second in range(60):
+                    if page.evaluate(WHOLE_COPIES) == 2:
+                        break
+                    page.wait_for_timeout(500)
                 asked.append(names)
                 page.close()
         finally:
