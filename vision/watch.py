@@ -818,6 +818,11 @@ class Watcher:
             # tiles being laid are often not one legal play yet (a gap, the first tiles off the centre).
             self._proposal = None
             self._clear_since = None
+            if self._question is not None and set(squares) == set(self._question[1]):
+                # The question asked stands while the view shows the same doubt: timing it again from this
+                # frame showed "A move is being laid" for the settle time after every ask, and each ask
+                # after it reached the referee's tab as a new question (the correction screen reopened).
+                return self._asking(t)
             if self._pending is None:
                 self._pending = (t, question, squares)
             return self._doubt_status(t)
