@@ -1,11 +1,13 @@
 """How long a phone waits to join a table: from opening the address to "New game" usable on screen.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT] [--https]
+    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT] [--https] [--loopback]
     PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py --breakdown [--runs 3] [--only loop,20] [--before CHECKOUT]
 
 The real app (`companion app` as a subprocess), headless Chromium with a phone-sized page (390x844).
 "Usable" is the "New game" button present in Flutter's semantics tree (switched on by one click on
-`flt-semantics-placeholder`, as the browser tests do), timed from `page.goto` on.
+`flt-semantics-placeholder`, as the browser tests do), timed from `page.goto` on. The phones open the
+app at this machine's network address, as a phone at the table does (`phone_host`: over HTTP that page
+is no secure context, which changes the client Flutter loads); `--loopback` opens 127.0.0.1 instead.
 
 Two ways of giving the link its speed:
 - one phone: the browser's own network emulation (CDP `Network.emulateNetworkConditions`, 20 ms latency,
