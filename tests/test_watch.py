@@ -216,7 +216,7 @@ def test_a_lighting_change_on_a_board_the_camera_clips_is_no_change() -> None:
     # quarter up clip likewise (the tile's body, not its letter). The light then turns warmer: the clipped
     # squares stay 255 while the others rise 12%; the gain fitted to all of them left 20 squares "changed".
     keys = streams.rendered_game("cream_blue_letters", seed=2, moves=3)
-    from vision.watch import differing, look_of
+    from vision.looks import differing, look_of
 
     corners = np.asarray(keys[-1].corners, np.float32)
     then = look_of(_exposed(keys[-1].image, (1.0, 1.0, 1.25)), corners)
