@@ -45,6 +45,7 @@ from vision.cells import (
 from vision.decode import Photo
 from vision.errors import NoBoardFound
 from vision.evidence import letter_evidence
+from vision.fold import fold_warp
 from vision.mlp import Mlp
 from vision.occupancy import (
     EDGE_OFF,
@@ -257,7 +258,7 @@ def _straighten(place: GridPlace) -> U8:
         f = work.shape[1] / img.shape[1]
         work_pts = pts * f
     if place.fold is not None:  # a folded board: each quarter straightened by the map of its half
-        return locate.fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
+        return fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
     return warp_board(work, work_pts, CELL, MARGIN)
 
 
