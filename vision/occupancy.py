@@ -428,11 +428,13 @@ BLANK_NEAR_EMPTY_FROM = 0.5
 # Issue 27 (blanks round): such a square is a blank even where the model leans to empty (P(tile) >= BLANK_NEAR_FROM,
 # not 0.45 as before), its P(tile) raised to BLANK_NEAR_RAISED: the colour evidence (like the tiles around, unlike
 # the empty squares around and of its kind, even, beside a letter) does not come from the model's weights, and
-# the model not being sure it is empty is the second voice. Leave-one-set-out (held-out models, automatic corners):
-# every square of umich, jheidel and declanfinerty that meets the colour conditions beside a letter with no mark
-# is a tile (36 blanks, 2 lower-case-labelled plain tiles of declanfinerty, 1 empty square in shadow of
-# declanfinerty board_003 J15 at P(tile) 0.93, already taken before); jheidel's 2015 blank on O10 read empty at
-# P(tile) 0.38-0.50 on 5 photos (170317, 170737, 170755, 170757, 170803) meets them. A blank is never sure
+# the model not being sure it is empty is the second voice. Leave-one-set-out (held-out models, automatic corners,
+# main's rules): of the squares of the six labelled sets and twelve trained render styles that meet the colour
+# conditions beside a letter with no mark, all are tiles (36 blanks of umich and jheidel, 2 plain tiles of
+# declanfinerty, b3nkang's blank and a Q whose letter the first look missed, 2 rendered blanks) but one empty
+# square in shadow (declanfinerty board_003 J15, P(tile) 0.93, taken as a blank before this rule and left out by
+# the set's two blanks); jheidel's 2015 blank on O10, read empty at P(tile) 0.38-0.50 on 5 photos (170317, 170737,
+# 170755, 170757, 170803), meets them. A blank is never sure
 # (`vision.confidence.BLANK_AT_MOST`), so one raised wrongly is asked, not scored.
 BLANK_NEAR_FROM = 0.3
 BLANK_NEAR_RAISED = 0.6
