@@ -197,19 +197,17 @@ def read_board(
     photo = image if isinstance(image, Photo) else decode_photo(image)
     place = stages.place_grid(photo, corners)
     seen = stages.see_squares(place, tileset, models)
-    # Too few letters to vote on the side: letters lying on their side are partly missed, so a look a quarter
-    # turn round that shows many more is the one voted on (`stages.sideways_look`).
-    looked = stages.sideways_look(place, seen, tileset, models) if upright else None
-    first_place, first_seen, quarter = (place, seen, 0) if looked is None else (*looked, 1)
-    side = stages.Orientation(0, "") if not upright else stages.orientation(first_seen, models)
-    side = stages.Orientation((side.turn + quarter) % 4, side.doubt)
+    # (letters lying on their side are partly missed: a thin or unclear first look is looked at again a
+    # quarter turn round, `stages.upright_look`)
+    look = stages.upright_look(place, seen, tileset, models) if upright else None
+    side = look.side if look is not None else stages.Orientation(0, "")
     if not side.turn:
         reading = _reading(place, seen, models, tileset, second_opinion, words, previous)
     else:
         # The letters stand turned: read again with the corners named from another side. The reading keeps
         # how the grid was found and the first look's warnings.
-        if quarter and side.turn == quarter:
-            turned, turned_seen = first_place, first_seen
+        if look is not None and look.quarter and side.turn == look.quarter:
+            turned, turned_seen = look.place, look.seen  # the quarter look is already named from that side
         else:
             turned = stages.turned_place(place, side.turn)
             turned_seen = stages.see_squares(turned, tileset, models)

@@ -398,26 +398,6 @@ def letters_seen(seen: SeenSquares) -> int:
     return sum(c.glyph is not None for c in seen.crops)
 
 
-def sideways_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: Models) -> tuple[GridPlace, SeenSquares] | None:
-    """A look a quarter turn round when the first shows too few letters to vote on the side (fewer than
-    LETTERS_TO_VOTE) and that one shows at least LETTERS_TO_VOTE and SIDEWAYS_MORE times as many; else None.
-
-    The glyph finder looks for letters of a letter's height, taller than wide, and the occupancy model
-    weighs the letter found: print lying on its side is partly missed. Rendered black condensed tiles
-    (light condensed print on dark tiles, shipped models) photographed a quarter turn round showed 3 of
-    13 tiles, too few to vote, and were read as photographed without a doubt: 0 of 13 letters right, not asked.
-    Looked only when the first look is that thin (an early board's few tiles pay a second look).
-    """
-    if letters_seen(seen) >= LETTERS_TO_VOTE:
-        return None
-    quarter = turned_place(place, 1)
-    again = see_squares(quarter, tileset, models)
-    found = letters_seen(again)
-    if found >= LETTERS_TO_VOTE and found >= SIDEWAYS_MORE * letters_seen(seen):
-        return quarter, again
-    return None
-
-
 def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[float] | None:
     """The letter network's mean confidence over the tiles' letters turned 0, 1, 2 and 3 quarter turns
     counter-clockwise (`np.rot90`); None when fewer than LETTERS_TO_VOTE tiles show a letter (too few to
@@ -441,6 +421,44 @@ def orientation(seen: SeenSquares, models: Models) -> Orientation:
     turn, unclear = upright_turn(_letter_scores(models.letters, seen.crops), number_votes(seen.crops),
                                  glyph_aspect(seen.crops))
     return Orientation(turn, ORIENTATION_DOUBT if unclear else "")
+
+
+@dataclass(frozen=True)
+class UprightLook:
+    """The look the side was voted on: the first (`quarter` 0) or one a quarter turn round (`quarter` 1,
+    its grid named from there: `place`, `seen`), and the side it says, counted from the first look."""
+
+    place: GridPlace
+    seen: SeenSquares
+    quarter: int
+    side: Orientation
+
+
+def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: Models) -> UprightLook:
+    """Which side is up, voted on the first look, or on a look a quarter turn round when the first is too
+    thin to say (fewer than LETTERS_TO_VOTE letters, or its side unclear) and that look shows at least
+    LETTERS_TO_VOTE letters and SIDEWAYS_MORE times as many.
+
+    The glyph finder looks for letters of a letter's height, taller than wide, and the occupancy model weighs
+    the letter found, so print lying on its side is partly missed, and what is found of it (a tile's whole
+    face, a letter and its number together) reads as well in every turn. Rendered boards, shipped models,
+    turned a quarter: black condensed seed 504 showed 3 of its 13 tiles, too few to vote, and was read as
+    photographed without a doubt (0 of 13 letters right); thin tall 504-507 showed 6-9 of 29, their side
+    unclear. Looked a quarter turn round they show every tile. Upright print looked at a quarter turn round
+    shows fewer letters, so a first look that is already upright is kept. The second look costs one more
+    `see_squares`, paid only by such thin or unclear first looks (an early board's few tiles pay it).
+    """
+    side = orientation(seen, models)
+    found = letters_seen(seen)
+    if found >= LETTERS_TO_VOTE and not side.doubt:
+        return UprightLook(place, seen, 0, side)
+    quarter = turned_place(place, 1)
+    again = see_squares(quarter, tileset, models)
+    more = letters_seen(again)
+    if more >= LETTERS_TO_VOTE and more >= SIDEWAYS_MORE * found:
+        turned = orientation(again, models)
+        return UprightLook(quarter, again, 1, Orientation((turned.turn + 1) % 4, turned.doubt))
+    return UprightLook(place, seen, 0, side)
 
 
 # ---- 4. Each tile's letter
