@@ -43,6 +43,7 @@ from vision.cells import (
 from vision.decode import Photo
 from vision.errors import NoBoardFound
 from vision.evidence import letter_evidence
+from vision.fold import fold_warp
 from vision.mlp import Mlp
 from vision.occupancy import PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
@@ -249,7 +250,7 @@ def _straighten(place: GridPlace) -> U8:
         f = work.shape[1] / img.shape[1]
         work_pts = pts * f
     if place.fold is not None:  # a folded board: each quarter straightened by the map of its half
-        return locate.fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
+        return fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
     return warp_board(work, work_pts, CELL, MARGIN)
 
 
