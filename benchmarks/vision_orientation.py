@@ -1,7 +1,7 @@
 """Which side of the board is down: every labelled photo read turned 0, 90, 180 and 270 degrees.
 
-    python benchmarks/vision_orientation.py [--sets a,b] [--models shipped|heldout] [--cache DIR]
-                                            [--limit N] [--show]
+    python benchmarks/vision_orientation.py [--sets a,b] [--styles x,y] [--renders N]
+                                            [--models shipped|heldout] [--cache DIR] [--limit N] [--show]
 
 Each labelled photo with at least 4 letter tiles (an emptier board has no side to find) is decoded, turned
 a quarter turn at a time counter-clockwise (`np.rot90`, no re-encoding) and read with automatic corners and
@@ -11,7 +11,10 @@ doubted for their orientation (`vision.read`: "which side of the board ... is un
 read a wrong side up WITHOUT that doubt: a confidently wrong reading, which must stay 0. With `--models
 heldout` each set is read by the models trained without it (`vision.train.train_without`, cached in
 --cache: slow the first time); the point-number signal uses no model. Per photo (`--show`): the letter
-scores and number votes are not printed here; `vision.orientation` says how they combine.
+scores and number votes are not printed here; `vision.orientation` says how they combine. `--styles` reads
+`--renders` test renders (seeds from `vision.train.TEST_SEED_FROM`, as `vision_styles.py`) of each rendered
+style the same way (none by default; never the blind styles), with `--models heldout` by models trained
+without that style.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
 from vision.orientation import turned_points
 from vision.read import read_board
+from vision.synth import BLIND_STYLES
+from vision.train import TEST_SEED_FROM, synth_photo
 
 ORIENTATION = "which side of the board is at the bottom of the photo is unclear"
 
@@ -45,25 +50,38 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", choices=("shipped", "heldout"), default="shipped")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--limit", type=int, default=0, help="at most N photos per set")
+    ap.add_argument("--styles", default="", help="rendered styles to read turned too (not the blind ones)")
+    ap.add_argument("--renders", type=int, default=4, help="test renders per style")
     ap.add_argument("--show", action="store_true", help="print every reading that is wrong or doubtful")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    print(f"{'set':16s} {'photos':>6s} {'reads':>5s} {'right':>6s} {'right %':>8s} {'doubtful':>8s} "
+    print(f"{'set':28s} {'photos':>6s} {'reads':>5s} {'right':>6s} {'right %':>8s} {'doubtful':>8s} "
           f"{'doubt %':>8s} {'right+sure':>10s} {'sure wrong':>10s} {'not located':>11s}")
     total = np.zeros(6, np.int64)
-    for set_name in [s for s in args.sets.split(",") if s]:
+    styles = [s for s in args.styles.split(",") if s]
+    if any(s in BLIND_STYLES for s in styles):
+        print(f"{', '.join(BLIND_STYLES)} are read only blind (vision_styles.py --blind)", file=sys.stderr)
+        return 2
+    jobs = [s for s in args.sets.split(",") if s] + [f"synth/{s}" for s in styles]
+    for set_name in jobs:
         occ_model = letters = None
         if args.models == "heldout":
             from vision.train import train_without
 
             occ_path, let_path = train_without(set_name, args.cache, lambda m: print(m, file=sys.stderr))
             occ_model, letters = OccupancyModel(Mlp.load(occ_path)), Mlp.load(let_path)
-        photos = [p for p in labelled_photos(set_name) if sum(ch.isupper() for row in p.grid for ch in row) >= 4]
+        if set_name.startswith("synth/"):
+            cases = [synth_photo(set_name[len("synth/"):], TEST_SEED_FROM + k) for k in range(args.renders)]
+            photos = [p for p, _img in cases]
+            images = {p.stem: img for p, img in cases}
+        else:
+            photos = [p for p in labelled_photos(set_name) if sum(ch.isupper() for row in p.grid for ch in row) >= 4]
+            images = {}
         if args.limit:
             photos = photos[:args.limit]
         counts = np.zeros(6, np.int64)  # reads, right, doubtful, right and not doubtful, sure wrong, not located
         for photo in photos:
-            image = decode_image(photo.image.read_bytes())
+            image = images[photo.stem] if photo.stem in images else decode_image(photo.image.read_bytes())
             label = np.array(photo.corners, np.float64)
             for k in range(4):
                 turned = np.ascontiguousarray(np.rot90(image, k))
@@ -90,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _line(name: str, photos: int, c: np.ndarray) -> None:
     n = max(int(c[0]), 1)
-    print(f"{name:16s} {photos if photos >= 0 else '':>6} {c[0]:5d} {c[1]:6d} {100 * c[1] / n:7.2f}% {c[2]:8d} "
+    print(f"{name:28s} {photos if photos >= 0 else '':>6} {c[0]:5d} {c[1]:6d} {100 * c[1] / n:7.2f}% {c[2]:8d} "
           f"{100 * c[2] / n:7.2f}% {c[3]:10d} {c[4]:10d} {c[5]:11d}", flush=True)
 
 

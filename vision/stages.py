@@ -57,7 +57,7 @@ from vision.occupancy import (
     measure,
 )
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
-from vision.orientation import number_votes, upright_turn
+from vision.orientation import glyph_aspect, number_votes, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
 from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop
@@ -102,6 +102,8 @@ FAINT_CENTRED_WITHIN = 0.12
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
+LETTERS_TO_VOTE = 4  # letters the side is voted on, at least
+SIDEWAYS_MORE = 2  # a look a quarter turn round replaces a thin first look when it shows this many times the letters
 # Glyphs turned k quarter turns counter-clockwise read upright -> roll of the corner list that names the
 # board from that side.
 _ROLL_FOR_GLYPH_TURN = {1: 3, 2: 2, 3: 1}
@@ -474,11 +476,17 @@ class Orientation:
                 "counter-clockwise so they stand upright (rows and columns follow the turned board)")
 
 
+def letters_seen(seen: SeenSquares) -> int:
+    """How many tiles of a look show a letter."""
+    return sum(c.glyph is not None for c in seen.crops)
+
+
 def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[float] | None:
     """The letter network's mean confidence over the tiles' letters turned 0, 1, 2 and 3 quarter turns
-    counter-clockwise (`np.rot90`); None when fewer than 4 tiles show a letter (too few to vote)."""
+    counter-clockwise (`np.rot90`); None when fewer than LETTERS_TO_VOTE tiles show a letter (too few to
+    vote)."""
     glyphs = [c.glyph.image for c in crops if c.glyph is not None]
-    if len(glyphs) < 4:
+    if len(glyphs) < LETTERS_TO_VOTE:
         return None
     # The vote is a mean over tiles: an even sample of a full board decides it as well, at a quarter of
     # the cost on a late-game board (this check was ~40% of the reading time at 2 MP).
@@ -491,10 +499,58 @@ def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[fl
 
 
 def orientation(seen: SeenSquares, models: Models) -> Orientation:
-    """Two signals: the letter network's reading of the tiles turned, and where the point numbers stand
-    (`vision.orientation`, no trained model)."""
-    turn, unclear = upright_turn(_letter_scores(models.letters, seen.crops), number_votes(seen.crops))
+    """Three signals: the letter network's reading of the tiles turned, where the point numbers stand and
+    the letters' shape (taller than wide: on which axis they stand) (`vision.orientation`, no trained model)."""
+    turn, unclear = upright_turn(_letter_scores(models.letters, seen.crops), number_votes(seen.crops),
+                                 glyph_aspect(seen.crops))
     return Orientation(turn, ORIENTATION_DOUBT if unclear else "")
+
+
+@dataclass(frozen=True)
+class UprightLook:
+    """The look the side was voted on: the first (`quarter` 0) or one a quarter turn round (`quarter` 1,
+    its grid named from there: `place`, `seen`), and the side it says, counted from the first look."""
+
+    place: GridPlace
+    seen: SeenSquares
+    quarter: int
+    side: Orientation
+
+
+def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: Models) -> UprightLook:
+    """Which side is up, voted on the first look, or on a look a quarter turn round when the first is too
+    thin to say (fewer than LETTERS_TO_VOTE letters, or its side unclear) and that look shows at least
+    LETTERS_TO_VOTE letters and SIDEWAYS_MORE times as many, and says its side clearly; an unclear first
+    look is confirmed by a quarter look that clearly says the same turn.
+
+    The glyph finder looks for letters of a letter's height, taller than wide, and the occupancy model weighs
+    the letter found, so print lying on its side is partly missed, and what is found of it (a tile's whole
+    face, a letter and its number together) reads as well in every turn. Rendered boards, shipped models,
+    turned a quarter: black condensed seed 504 showed 3 of its 13 tiles, too few to vote, and was read as
+    photographed without a doubt (0 of 13 letters right); thin tall 504-507 showed 6-9 of 29, their side
+    unclear. Looked a quarter turn round they show every tile. Upright print looked at a quarter turn round
+    shows fewer letters, so a first look that is already upright is kept. The second look costs one more
+    `see_squares`, paid only by such thin or unclear first looks (an early board's few tiles pay it).
+    """
+    side = orientation(seen, models)
+    found = letters_seen(seen)
+    if found >= LETTERS_TO_VOTE and not side.doubt:
+        return UprightLook(place, seen, 0, side)
+    quarter = turned_place(place, 1)
+    again = see_squares(quarter, tileset, models)
+    more = letters_seen(again)
+    if more >= LETTERS_TO_VOTE:
+        turned = orientation(again, models)
+        total = (turned.turn + 1) % 4
+        # Only a look that says its side clearly: an empty board looked at a quarter turn round shows its
+        # premium squares' print standing like letters (jheidel's empty 165303-165320, held-out models: 16-59
+        # such marks, their side unclear every time); its first look is kept. A clear look that shows many
+        # more letters replaces the first; one that names the turn the first look found unclear confirms it
+        # (two looks agreeing: held-out thin tall render 501, its numbers and shape for the right turn, the
+        # letters 0.062 better upside down; looked a quarter round, 17 numbers and the letters agree).
+        if not turned.doubt and (more >= SIDEWAYS_MORE * found or total == side.turn):
+            return UprightLook(quarter, again, 1, Orientation(total, ""))
+    return UprightLook(place, seen, 0, side)
 
 
 # ---- 4. Each tile's letter
