@@ -1,10 +1,13 @@
 """How long a phone waits to join a table: from opening the address to "New game" usable on screen.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT] [--https]
+    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py [--runs 3] [--only 20,8,four] [--before CHECKOUT] [--https] [--loopback]
+    PYTHONPATH=. .venv/bin/python benchmarks/phone_join.py --breakdown [--runs 3] [--only loop,20] [--before CHECKOUT]
 
 The real app (`companion app` as a subprocess), headless Chromium with a phone-sized page (390x844).
 "Usable" is the "New game" button present in Flutter's semantics tree (switched on by one click on
-`flt-semantics-placeholder`, as the browser tests do), timed from `page.goto` on.
+`flt-semantics-placeholder`, as the browser tests do), timed from `page.goto` on. The phones open the
+app at this machine's network address, as a phone at the table does (`phone_host`: over HTTP that page
+is no secure context, which changes the client Flutter loads); `--loopback` opens 127.0.0.1 instead.
 
 Two ways of giving the link its speed:
 - one phone: the browser's own network emulation (CDP `Network.emulateNetworkConditions`, 20 ms latency,
@@ -63,8 +66,9 @@ class SharedLink:
 
     CHUNK = 16_384
 
-    def __init__(self, target_port: int, mbit: float, latency_ms: float) -> None:
+    def __init__(self, target_port: int, mbit: float, latency_ms: float, host: str = "127.0.0.1") -> None:
         self.target_port = target_port
+        self.host = host  # where the phones reach it (the app's own address: the same kind of origin)
         self.bytes_per_s = mbit * 1e6 / 8
         self.one_way = latency_ms / 2000
         self.port = free_port()
@@ -93,7 +97,7 @@ class SharedLink:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
-        server = self._loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", self.port))
+        server = self._loop.run_until_complete(asyncio.start_server(self._client, self.host, self.port))
         self._ready.set()
         try:
             self._loop.run_forever()
@@ -172,10 +176,27 @@ class Traffic:
 
 
 # What Chromium offers a plain-HTTP page on the network (http://192.168...): gzip, not brotli. To
-# 127.0.0.1, a "potentially trustworthy" origin, it offers br and zstd even over HTTP, so HTTP rows send
-# this header to measure what a phone on the table's Wi-Fi gets (checked: Chromium sends the context's
-# header instead of its own). One difference stays: a loopback page is a secure context, a LAN one is not.
+# 127.0.0.1, a "potentially trustworthy" origin, it offers br and zstd even over HTTP, so with `--loopback`
+# HTTP rows send this header (checked: Chromium sends the context's header instead of its own).
 LAN_HTTP_ENCODINGS = {"Accept-Encoding": "gzip, deflate"}
+# By default the phones open the app at this machine's own network address (`companion app --host
+# 0.0.0.0`), as a phone at the table does: over plain HTTP that page is not a secure context, and that
+# changes what Flutter's loader does, not only the encoding. No `ImageDecoder` there, so it takes
+# `skwasm_heavy.wasm` (its own image codecs: 2.28 MB gzipped against skwasm's 1.53 MB), and no
+# cross-origin isolation, so skwasm draws on the page's main thread instead of a worker. A page at
+# 127.0.0.1 (`--loopback`, the figures before `--breakdown` came) is a secure context and got neither.
+
+
+def phone_host() -> str:
+    """The address the phones open: this machine's first network address, or loopback when it has none."""
+    from companion.net import lan_addresses
+
+    addresses = lan_addresses()
+    return addresses[0] if addresses else "127.0.0.1"
+
+
+def _loopback(url: str) -> bool:
+    return "//127.0.0.1:" in url or "//localhost:" in url
 
 
 def new_context(browser: Any, url: str) -> Any:
@@ -183,7 +204,7 @@ def new_context(browser: Any, url: str) -> Any:
     # (Chromium keeps nothing in its HTTP cache from a site whose certificate it was told to accept
     # despite an error: a second HTTPS visit downloads everything again, in this benchmark as on a phone
     # that tapped through the warning instead of installing the certificate.)
-    extra = LAN_HTTP_ENCODINGS if url.startswith("http:") else None
+    extra = LAN_HTTP_ENCODINGS if url.startswith("http:") and _loopback(url) else None
     return browser.new_context(viewport=PHONE_VIEWPORT, is_mobile=True, has_touch=True, ignore_https_errors=True,
                                extra_http_headers=extra)
 
@@ -208,6 +229,139 @@ def visit(context: Any, url: str, mbit: float | None) -> tuple[float, Traffic]:
     page.wait_for_timeout(300)  # late requests (the manifest, icons) still count as bytes moved
     page.close()
     return elapsed, traffic
+
+
+# Added to each page before its own scripts (`--breakdown` only): notes, on the page's clock, when each
+# WebAssembly compile/instantiation ends, Flutter's first frame, and the app's websocket (created, open,
+# first message). Wrapping `WebAssembly.compileStreaming` hands it the same Response (streaming and
+# Chromium's code cache work as before).
+BOOT_PROBE = r"""
+(() => {
+  const boot = window.__boot = {marks: {}, wasm: []};
+  boot.mark = (name) => { if (!(name in boot.marks)) boot.marks[name] = performance.now(); };
+  window.addEventListener('flutter-first-frame', () => boot.mark('first_frame'));
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (!/\/ws(\?|$)/.test(String(url))) return;
+      boot.mark('ws_create');
+      this.addEventListener('open', () => boot.mark('ws_open'));
+      this.addEventListener('message', () => boot.mark('ws_message'));
+    }
+  };
+  for (const name of ['compileStreaming', 'instantiateStreaming', 'compile', 'instantiate']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = async function (...args) {
+      const start = performance.now();
+      const result = await original.apply(this, args);
+      boot.wasm.push({name, start, end: performance.now()});
+      return result;
+    };
+  }
+})();
+"""
+# The client's large files: the wasm build's (skwasm or skwasm_heavy) or the JavaScript build's.
+CLIENT_FILES = ("main.dart.wasm", "skwasm.wasm", "skwasm_heavy.wasm", "main.dart.js", "canvaskit.wasm")
+# (name, what it is) in the order a visit goes through them; each is ms from the end of the one before.
+PHASES = (("page", "the page (index.html, a 304 on a second visit)"),
+          ("to_client", "page -> the client's first large file asked for (scripts the loader needs)"),
+          ("download", "the client's large files (wasm) arriving, compiled as they stream"),
+          ("compile", "last byte -> compiled (what streaming compilation had left)"),
+          ("instantiate", "instantiation (the Dart program's start-up code)"),
+          ("engine", "Flutter's engine and Flet's client start, fonts -> first frame"),
+          ("connect", "first frame -> the app's websocket open"),
+          ("server", "websocket open -> the server's first message (Python builds the page)"),
+          ("draw", "first message -> 'New game' in the accessibility tree (the page built and drawn)"))
+
+
+def breakdown(data: dict[str, Any]) -> dict[str, float]:
+    """The phases of one visit (ms) from what BOOT_PROBE and resource timing saw."""
+    marks, wasm = data["marks"], data["wasm"]
+    big = [r for r in data["resources"] if r["name"].rsplit("/", 1)[-1] in CLIENT_FILES]
+    page_end = data["page_end"]
+    if big:
+        first_ask = min(r["start"] for r in big)
+        last_byte = max(r["end"] for r in big)
+    else:  # answered by the page's own cache (client.CLIENT_CACHE_SCRIPT, HTTPS): no resource timing
+        first_ask = last_byte = min(w["start"] for w in wasm)
+    compiled = max([w["end"] for w in wasm if w["name"] in ("compileStreaming", "compile")] or [last_byte])
+    instantiated = max([w["end"] for w in wasm if w["name"].startswith("instantiate")] or [compiled])
+    points = [0.0, page_end, first_ask, last_byte, max(compiled, last_byte), max(instantiated, compiled, last_byte),
+              marks["first_frame"], marks["ws_open"], marks["ws_message"], marks["new_game"]]
+    phases = {name: points[i + 1] - points[i] for i, (name, _) in enumerate(PHASES)}
+    phases["total"] = marks["new_game"]
+    phases["client_mb"] = sum(r["size"] for r in big) / 1e6
+    return phases
+
+
+# What the page ran on: the files Flutter's loader chose, whether the page is cross-origin isolated (skwasm
+# then draws on a worker), and the WebGL renderer (SwiftShader is Chromium drawing in software on this
+# machine's CPU, where a phone has a GPU).
+PAGE_INFO = """() => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+  const files = performance.getEntriesByType('resource').map(r => r.name.split('/').pop())
+    .filter(n => /[.]wasm$|^main[.]dart[.]js$/.test(n));
+  return `${files.join(' + ')}; crossOriginIsolated ${self.crossOriginIsolated}; WebGL ` +
+    (info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : (gl ? 'unknown' : 'none'));
+}"""
+
+
+def probed_visit(context: Any, url: str, mbit: float | None) -> dict[str, Any]:
+    """One visit (as `visit`) with BOOT_PROBE in the page: its phases."""
+    page = context.new_page()
+    page.add_init_script(BOOT_PROBE)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    if mbit is not None:
+        rate = mbit * 1e6 / 8
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": LATENCY_MS,
+                                                      "downloadThroughput": rate, "uploadThroughput": rate})
+    page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
+    placeholder = page.locator("flt-semantics-placeholder")
+    placeholder.wait_for(state="attached", timeout=TIMEOUT_MS)
+    placeholder.dispatch_event("click")
+    page.get_by_role("button", name="New game", exact=True).first.wait_for(timeout=TIMEOUT_MS)
+    page.evaluate("window.__boot.mark('new_game')")
+    data = page.evaluate("""() => ({marks: window.__boot.marks, wasm: window.__boot.wasm,
+        page_end: performance.getEntriesByType('navigation')[0].responseEnd,
+        resources: performance.getEntriesByType('resource').map(r => ({name: r.name, start: r.startTime,
+                                                                        end: r.responseEnd, size: r.transferSize}))})""")
+    info = page.evaluate(PAGE_INFO)
+    page.close()
+    return {**breakdown(data), "info": info}
+
+
+def breakdown_runs(browser: Any, url: str, mbit: float | None, runs: int) -> tuple[list[dict[str, Any]], ...]:
+    firsts, seconds = [], []
+    for _ in range(runs):
+        context = new_context(browser, url)
+        try:
+            firsts.append(probed_visit(context, url, mbit))
+            seconds.append(probed_visit(context, url, mbit))
+        finally:
+            context.close()
+    return firsts, seconds
+
+
+def breakdown_table(results: dict[tuple[str, str], tuple[list[dict[str, Any]], ...]]) -> list[str]:
+    """Markdown: one column per (case, version, visit), one row per phase, medians in ms."""
+    columns = [(case, who, visit_no, runs) for (case, who), both in results.items() for visit_no, runs in
+               zip(("first", "second"), both)]
+    short = {"loop": "unthrottled", "20": "20 Mbit/s", "8": "8 Mbit/s"}
+    head = "| phase (ms, median) | " + " | ".join(f"{short[c]}, {who}, {v} visit" for c, who, v, _ in columns) + " |"
+    lines = [head, "|---|" + "---|" * len(columns)]
+    for name, what in (*PHASES, ("total", "opening the address -> 'New game' usable")):
+        cells = [f"{statistics.median(r[name] for r in runs):.0f}" for _, _, _, runs in columns]
+        label = f"**{what}**" if name == "total" else what
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    cells = [f"{statistics.median(r['client_mb'] for r in runs):.2f}" for _, _, _, runs in columns]
+    lines.append("| client's large files moved (MB) | " + " | ".join(cells) + " |")
+    lines.append("")
+    for (case, who), both in results.items():
+        lines.append(f"{short[case]}, {who}: " + "; ".join(sorted({r['info'] for r in both[0] + both[1]})))
+    return lines
 
 
 def one_phone(browser: Any, url: str, mbit: float | None) -> dict[str, float]:
@@ -278,14 +432,15 @@ def encoding_of(url: str, accept: str) -> str:
 
 
 @contextmanager
-def app_at(checkout: Path, data: Path, https: bool = False) -> Iterator[str]:
-    """`python -m companion app` from `checkout` (its own code first on sys.path); yields its URL."""
+def app_at(checkout: Path, data: Path, https: bool = False, host: str = "127.0.0.1") -> Iterator[str]:
+    """`python -m companion app` from `checkout` (its own code first on sys.path); yields its URL at `host`
+    (loopback, or this machine's network address: the app then listens on every interface)."""
     port = free_port()
     scheme = "https" if https else "http"
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
     env = {**os.environ, "FLET_WEB_NO_CDN": "true", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--port", str(port), "--data", str(data),
-                             *(["--https"] if https else [])],
+                             *(["--https"] if https else []), *([] if host == "127.0.0.1" else ["--host", "0.0.0.0"])],
                             cwd=checkout, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.time() + 180  # a first start prepares the compressed client
@@ -299,7 +454,7 @@ def app_at(checkout: Path, data: Path, https: bool = False) -> Iterator[str]:
                 if time.time() > deadline:
                     raise RuntimeError("the app did not answer within 180 s") from None
                 time.sleep(0.5)
-        yield f"{scheme}://127.0.0.1:{port}"
+        yield f"{scheme}://{host}:{port}"
     finally:
         proc.terminate()
         try:
@@ -313,21 +468,22 @@ def measure(browser: Any, url: str, case: str) -> dict[str, float]:
     """One run of `case` against the app at `url`."""
     port = int(url.rsplit(":", 1)[1])
     scheme = url.split(":", 1)[0]
+    host = url.split("//", 1)[1].rsplit(":", 1)[0]
     if case in ("loop", "20", "8"):
         return one_phone(browser, url, None if case == "loop" else float(case))
     if case == "link20":
-        with SharedLink(port, 20.0, LATENCY_MS) as link:
-            r = one_phone(browser, f"{scheme}://127.0.0.1:{link.port}", None)
+        with SharedLink(port, 20.0, LATENCY_MS, host) as link:
+            r = one_phone(browser, f"{scheme}://{host}:{link.port}", None)
             return {**r, "link_mb": link.bytes_down / 1e6}
     if case == "fourloop":
         times = phones_at_once(browser, url, 4)
         return {"median": median(times), "slowest": max(times), "link_mb": 0.0}
-    with SharedLink(port, 20.0, LATENCY_MS) as link:
-        times = phones_at_once(browser, f"{scheme}://127.0.0.1:{link.port}", 4)
+    with SharedLink(port, 20.0, LATENCY_MS, host) as link:
+        times = phones_at_once(browser, f"{scheme}://{host}:{link.port}", 4)
         return {"median": median(times), "slowest": max(times), "link_mb": link.bytes_down / 1e6}
 
 
-LABELS = {"loop": "one phone, unthrottled loopback", "20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (CDP)",
+LABELS = {"loop": "one phone, unthrottled", "20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (CDP)",
           "8": f"one phone, 8 Mbit/s, {LATENCY_MS} ms (CDP)",
           "link20": f"one phone, 20 Mbit/s, {LATENCY_MS} ms (shared-link forwarder)",
           "four": f"four phones at once, one shared 20 Mbit/s link, {LATENCY_MS} ms",
@@ -362,10 +518,20 @@ def main() -> None:
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of an earlier version (e.g. `git worktree add /tmp/before main~1`): each "
                              "run measures it and this one in turn, so both meet the same machine load")
+    parser.add_argument("--loopback", action="store_true",
+                        help="open the app at 127.0.0.1 (a secure context even over HTTP) instead of this machine's "
+                             "network address, as the figures before --breakdown were taken")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="where one phone's first and second visit go, phase by phase (cases loop, 20, 8; "
+                             "default loop,20)")
     args = parser.parse_args()
-    cases = [c for c in args.only.split(",") if c in LABELS]
+    if args.breakdown and args.only == parser.get_default("only"):
+        args.only = "loop,20"
+    cases = [c for c in args.only.split(",") if c in LABELS and (not args.breakdown or c in ("loop", "20", "8"))]
     from playwright.sync_api import sync_playwright
 
+    host = "127.0.0.1" if args.loopback else phone_host()
+    print(f"phones open the app at {host}", flush=True)
     checkouts = [("this", REPO)] + ([("before", args.before.resolve())] if args.before else [])
     loads: list[float] = []
     with ExitStack() as stack, sync_playwright() as p:
@@ -374,7 +540,7 @@ def main() -> None:
             for who, checkout in checkouts:
                 data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
                 label = f"{who}, https" if https else who
-                urls[label] = url = stack.enter_context(app_at(checkout, data, https))
+                urls[label] = url = stack.enter_context(app_at(checkout, data, https, host))
                 if https and who == "this":
                     # The brotli copies are made in the background on a first start: measure with them.
                     deadline = time.time() + 1800
@@ -387,6 +553,21 @@ def main() -> None:
         try:
             for url in urls.values():
                 visit(new_context(browser, url), url, None)  # each server's first page (Flet's setup) not timed
+            if args.breakdown:
+                phases: dict[tuple[str, str], tuple[list[dict[str, Any]], ...]] = {}
+                for case in cases:
+                    for _ in range(args.runs):
+                        for who, url in urls.items():
+                            firsts, seconds = breakdown_runs(browser, url, None if case == "loop" else float(case), 1)
+                            old = phases.setdefault((case, who), ([], []))
+                            old[0].extend(firsts)
+                            old[1].extend(seconds)
+                            loads.append(os.getloadavg()[0])
+                print(f"{args.runs} runs each; load average during the runs {min(loads):.1f}-{max(loads):.1f} "
+                      f"(this machine has {os.cpu_count()} cores)")
+                for line in breakdown_table(phases):
+                    print(line)
+                return
             results: dict[tuple[str, str], list[dict[str, float]]] = {}
             for case in cases:
                 for _ in range(args.runs):

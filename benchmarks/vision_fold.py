@@ -5,8 +5,8 @@
 
 Renders (`vision.synth.render(..., fold_degrees=D)`: each half turned D degrees about the fold, a valley for
 D > 0, a ridge for D < 0, seen by a phone's camera; seeds 900 and up, which no model trained on) are located
-twice: with the fold test switched off (`vision.locate.FOLD_SUSPECT` infinite and no look for the other
-half of a board found half (`_half_boards`): one homography, as before issue 27's fold work) and as shipped (a plane per half when the halves disagree). For each grid line down the
+twice: with the fold test switched off (`vision.fold.FOLD_SUSPECT` infinite and no look for the other
+half of a board found half (`fold.half_boards`): one homography, as before issue 27's fold work) and as shipped (a plane per half when the halves disagree). For each grid line down the
 board (columns 0..15) the offset is the worst distance, over the 16 lines across, between where the located
 grid puts the line crossing and where the render drew it, in squares; the tables print the median over
 seeds. Then each render is read (`read_board`, automatic corners, no Tesseract) both ways: occupancy
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2
 import numpy as np
 
-from vision import locate
+from vision import fold, gridlines, locate
 from vision.errors import NoBoardFound
 from vision.labelled import SHARED_BOARDS
 from vision.read import read_board
@@ -51,11 +51,11 @@ def line_offsets(found: locate.GridLocation, crossings: np.ndarray) -> np.ndarra
     to the board's by the best of the square's eight symmetries."""
     uv = np.stack(np.meshgrid(np.arange(16.0), np.arange(16.0)), axis=-1).reshape(-1, 2)
     if found.fold is not None:
-        pred = locate.fold_points(found.fold, uv)
+        pred = fold.fold_points(found.fold, uv)
     else:
         h = cv2.getPerspectiveTransform(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32),
                                         np.asarray(found.corners, np.float32))
-        pred = locate._apply(np.asarray(h, np.float64), uv)
+        pred = gridlines.apply_homography(np.asarray(h, np.float64), uv)
     pred = pred.reshape(16, 16, 2)
     square = np.mean(np.linalg.norm(np.diff(crossings, axis=1), axis=2))
     best: np.ndarray | None = None
@@ -92,7 +92,7 @@ def read_figures(image: np.ndarray, grid: list[str]) -> tuple[int, int, int, int
 
 
 def folded_renders(degrees: list[float], seeds: int, styles: list[str], read: bool) -> None:
-    shipped = locate.FOLD_SUSPECT
+    shipped = fold.FOLD_SUSPECT
     print(f"offset of the grid lines down the board (squares, worst over the lines across; median of {seeds} "
           f"seeds x {len(styles)} styles), one plane | a plane per half")
     cols = "".join(f"{c:>5}" for c in range(0, 16, 3))
@@ -101,8 +101,8 @@ def folded_renders(degrees: list[float], seeds: int, styles: list[str], read: bo
     for deg in degrees:
         cases = [(st, render(st, SEED_FROM + k, fold_degrees=deg)) for st in styles for k in range(seeds)]
         for mode, suspect in (("one plane", float("inf")), ("per half", shipped)):
-            locate.FOLD_SUSPECT = suspect
-            locate._half_boards = no_half_boards if mode == "one plane" else half_boards
+            fold.FOLD_SUSPECT = suspect
+            fold.half_boards = no_half_boards if mode == "one plane" else half_boards
             offsets: list[np.ndarray] = []
             folded = missing = 0
             for _, case in cases:
@@ -123,8 +123,8 @@ def folded_renders(degrees: list[float], seeds: int, styles: list[str], read: bo
                 let = sum(f[1] for f in figs) / max(1, sum(f[2] for f in figs))
                 line += f"{occ:>8.2%}  {let:>7.2%}  {sum(f[3] for f in figs):>6}"
             print(line, flush=True)
-    locate.FOLD_SUSPECT = shipped
-    locate._half_boards = half_boards
+    fold.FOLD_SUSPECT = shipped
+    fold.half_boards = half_boards
 
 
 def no_half_boards(img: np.ndarray, h: np.ndarray) -> list[tuple[np.ndarray, float]]:
@@ -132,7 +132,7 @@ def no_half_boards(img: np.ndarray, h: np.ndarray) -> list[tuple[np.ndarray, flo
     return []
 
 
-half_boards = locate._half_boards
+half_boards = fold.half_boards
 
 
 def flat_photos() -> None:
@@ -142,21 +142,21 @@ def flat_photos() -> None:
         return
     gaps: list[float] = []
     record: dict[str, Any] = {}
-    original = locate._fold_gaps
+    original = fold.fold_gaps
 
     def recording(a_mat: np.ndarray, w: np.ndarray, g_one: np.ndarray) -> list[tuple[int, float, Any, Any]]:
         out = original(a_mat, w, g_one)
         record["gap"] = max((g for _, g, _, _ in out), default=0.0)
         return out
 
-    original_aspect = locate._aspect
+    original_aspect = fold.aspect
 
     def recording_aspect(h: np.ndarray) -> float:
         record["aspect"] = original_aspect(h)
         return record["aspect"]
 
-    locate._fold_gaps = recording
-    locate._aspect = recording_aspect
+    fold.fold_gaps = recording
+    fold.aspect = recording_aspect
     suspected = kept = 0
     names: list[str] = []
     aspects: list[float] = []
@@ -174,20 +174,20 @@ def flat_photos() -> None:
         gaps.append(gap)
         if "aspect" in record:
             aspects.append(float(record["aspect"]))
-        suspected += gap > locate.FOLD_SUSPECT
+        suspected += gap > fold.FOLD_SUSPECT
         if found.fold is not None or "other half" in found.method:
             kept += 1
             names.append(f"{meta_path.parent.name}/{meta_path.stem} {found.method}")
-    locate._fold_gaps = original
-    locate._aspect = original_aspect
+    fold.fold_gaps = original
+    fold.aspect = original_aspect
     q = np.percentile(gaps, [50, 90, 99]) if gaps else [np.nan] * 3
     print(f"{len(gaps)} located photos: halves' first fits moved the grid by median {q[0]:.3f}, 90% {q[1]:.3f}, "
-          f"99% {q[2]:.3f}, max {max(gaps, default=0.0):.3f} squares (FOLD_SUSPECT {locate.FOLD_SUSPECT}); "
+          f"99% {q[2]:.3f}, max {max(gaps, default=0.0):.3f} squares (FOLD_SUSPECT {fold.FOLD_SUSPECT}); "
           f"fitted per half: {suspected}; kept folded or taken for a half: {kept} {names}")
     if aspects:
         print(f"grid aspect (width / height as photographed): {min(aspects):.2f}-{max(aspects):.2f} "
-              f"(HALF_ASPECT {locate.HALF_ASPECT}: a half board is looked for outside "
-              f"{locate.HALF_ASPECT:.2f}-{1 / locate.HALF_ASPECT:.2f})")
+              f"(HALF_ASPECT {fold.HALF_ASPECT}: a half board is looked for outside "
+              f"{fold.HALF_ASPECT:.2f}-{1 / fold.HALF_ASPECT:.2f})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import shared_path
-from vision import locate
+from vision import gridlines, locate
 from vision.errors import NoBoardFound
 from vision.locate import SIZE, GridLocation, locate_grid, warp_grid
 from vision.locate_synth import monopoly_photo, tile_wall
@@ -193,7 +193,7 @@ def test_prescreened_search_finds_the_grid_of_the_full_search(set_name: str, pho
 
 
 def _band_profiles_per_line(g: np.ndarray, lines: np.ndarray, half: int, c: int, rows: bool) -> np.ndarray:
-    return np.stack([locate._band_profiles(g.T if rows else g, int(p), half, c) for p in lines])
+    return np.stack([gridlines.band_profiles(g.T if rows else g, int(p), half, c) for p in lines])
 
 
 @pytest.mark.parametrize(("cell", "half"), [(16, 7), (24, 7), (32, 6), (32, 9)])
@@ -204,7 +204,7 @@ def test_all_lines_at_once_are_the_bands_of_each_line(cell: int, half: int) -> N
     g = (rng.random((17 * cell, 17 * cell)) ** 3 * 100).astype(np.float32)
     lines = (np.arange(1, SIZE) + 1) * cell
     for rows in (False, True):
-        once = np.asarray(locate._bands_across(g, lines, half, cell, rows=rows), dtype=np.float64)
+        once = np.asarray(gridlines.bands_across(g, lines, half, cell, rows=rows), dtype=np.float64)
         assert np.array_equal(once, _band_profiles_per_line(g, lines, half, cell, rows))
 
 
@@ -213,18 +213,18 @@ def test_a_real_boards_lines_traced_at_once_are_the_same_and_refine_it() -> None
     h = cv2.getPerspectiveTransform(np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]),
                                     np.float32(meta["corners"])).astype(np.float64)
     cell, reach = 24, 0.3
-    new, share = locate._refine(img, h, cell, reach)
+    new, share = gridlines.refine(img, h, cell, reach)
     # the same pass with one strip per line, as the locator traced before
     c = cell
     to_img = h @ np.array([[1 / c, 0, -1], [0, 1 / c, -1], [0, 0, 1]], dtype=np.float64)
     warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (17 * c, 17 * c), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    gx, gy = locate._line_maps(warped)
+    gx, gy = gridlines.line_maps(warped)
     lines = (np.arange(1, SIZE) + 1) * c
     for g, rows in ((gx, False), (gy, True)):
-        once = np.asarray(locate._bands_across(g, lines, int(reach * c), c, rows=rows), dtype=np.float64)
+        once = np.asarray(gridlines.bands_across(g, lines, int(reach * c), c, rows=rows), dtype=np.float64)
         assert np.array_equal(once, _band_profiles_per_line(g, lines, int(reach * c), c, rows))
-    assert share > 0.5 and np.abs(locate._grid_corners(new) - np.float32(meta["corners"])).max() < 0.25 * (
+    assert share > 0.5 and np.abs(gridlines.grid_corners(new) - np.float32(meta["corners"])).max() < 0.25 * (
         np.linalg.norm(np.subtract(meta["corners"][1], meta["corners"][0])) / SIZE)
 
 
@@ -233,7 +233,7 @@ def test_histogram_median_is_numpys_median() -> None:
     for _ in range(200):
         shape = (int(rng.integers(1, 40)), int(rng.integers(1, 40)))
         img = rng.integers(0, int(rng.integers(1, 256)), shape, dtype=np.uint8)
-        assert locate._median_u8(img) == float(np.median(img))
+        assert gridlines.median_u8(img) == float(np.median(img))
 
 
 def test_premium_colours_from_the_middles_only_are_the_same() -> None:

@@ -4,7 +4,8 @@ After each kill the file is reopened and must hold every turn the process report
 each turn whole (all its events or none), every game must fold through the classic rules, and a new
 process must carry on appending. The turns are legal games made by play (`tests/games/classic_play.py`:
 the move generator and the shipped word list, folded through the rules), cut into turns of 1 to 4 events. Each kill comes a random number of confirmed turns (1-40) plus a random
-0-4 ms after the driver started appending.
+0-4 ms after the driver started appending (the driver sends SIGKILL to itself then, from a timer thread,
+while its main thread appends).
 """
 
 from __future__ import annotations
@@ -50,9 +51,10 @@ def _script(rng: random.Random, unique: int = 8, copies: int = 8) -> dict[str, A
 class Driver:
     """The driver process, its stdout read line by line on a thread."""
 
-    def __init__(self, db: Path, script: Path) -> None:
+    def __init__(self, db: Path, script: Path, kill: tuple[int, float] | None = None) -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion.store_driver", str(db), str(script)],
+        then = [str(kill[0]), f"{kill[1]:.3f}"] if kill else []
+        self.proc = subprocess.Popen([sys.executable, "-m", "companion.store_driver", str(db), str(script), *then],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
         self.lines: list[str] = []
         self.ready = threading.Event()
@@ -106,15 +108,12 @@ def test_sigkill_at_random_points_loses_no_confirmed_turn_and_half_applies_none(
     unreported = 0  # kills after a commit and before its report: stored, never confirmed, still whole
     started, cpu = time.monotonic(), time.process_time()
     for _ in range(KILLS):
-        driver = Driver(db, script_path)
+        # SIGKILL a random number of confirmed turns plus a random few milliseconds after the driver started
+        # appending, so the kill lands at a different point each time (often inside a transaction) whatever
+        # the machine's speed: the driver kills itself then (`store_driver`), as this process, watching its
+        # output, lagged by hundreds of turns on a loaded machine.
+        driver = Driver(db, script_path, kill=(rng.randint(1, 40), rng.uniform(0.0, 4.0)))
         assert driver.ready.wait(timeout=30), "the driver did not start"
-        # Kill after a random number of confirmed turns plus a random few milliseconds, so the kill
-        # lands at a different point each time (often inside a transaction) whatever the machine's speed.
-        target = rng.randint(1, 40)
-        while sum(line.startswith("CONFIRMED") for line in driver.lines) < target and driver.proc.poll() is None:
-            time.sleep(0.0005)
-        time.sleep(rng.uniform(0.0, 0.004))
-        driver.proc.send_signal(signal.SIGKILL)
         lines = driver.finish()
         assert driver.proc.returncode == -signal.SIGKILL, (driver.proc.returncode, lines[-3:], kill_points)
         assert "DONE" not in lines, "the driver finished before the kill: give it a longer script"

@@ -241,3 +241,36 @@ def test_a_move_taken_back_right_after_its_commit_is_lifted_not_recorded_again(r
     assert watch.view.phase == "waiting for the withdrawn tiles to be lifted", watch.view.message
     assert [t.kind for t in game.engine.state.turns] == []
     assert game.current_player == "Ann"
+
+
+def test_a_question_that_stands_reaches_the_referees_tab_once(rendered_stream):
+    """The first move is recorded, then the tiles are gone from the table (swept off): the watcher asks,
+    and while the view stays so the question stands on every later frame as the same question (its
+    `question_seq` unchanged), so the referee's correction screen is loaded once, not every few seconds."""
+    from vision.stream import build_stream
+
+    keys, stream = rendered_stream
+    game, app = referee_at_new_table("watch-test-10")
+    watch = app.watch()
+    swept = build_stream([keys[0], keys[0], keys[0]], fps=1.0, seed=5, size=(960, 720))
+    seen: list[tuple[str, str, int]] = []
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        t_end = 0.0
+        for t, frame in stream.frames:  # up to the frame whose read records the first move
+            await watch.offer(jpeg(frame), False, t)
+            t_end = t
+            if len(game.log.events) == 2:
+                break
+        for t, frame in swept.frames:
+            await watch.offer(jpeg(frame), False, t_end + 1.0 + t)
+            seen.append((watch.view.phase, watch.view.question, watch.view.question_seq))
+
+    asyncio.run(run())
+    asked = [i for i, (phase, _, _) in enumerate(seen) if phase == "asking the referee"]
+    assert asked, seen
+    after = seen[asked[0]:]
+    assert len(after) >= 3 and len(set(after)) == 1, after
+    assert "gone or moved" in after[0][1]

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import locate
+from vision import fold, gridlines, locate
 from vision.confidence import SURE
 from vision.read import read_board
 from vision.synth import BLIND_STYLES, render
@@ -27,11 +27,11 @@ def _offsets(found: locate.GridLocation, crossings: list[list[list[float]]]) -> 
     turned: the located corners are named as the board's)."""
     truth = np.array(crossings, np.float64)
     if found.fold is not None:
-        pred = locate.fold_points(found.fold, UV)
+        pred = fold.fold_points(found.fold, UV)
     else:
         h = cv2.getPerspectiveTransform(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32),
                                         np.asarray(found.corners, np.float32))
-        pred = locate._apply(np.asarray(h, np.float64), UV)
+        pred = gridlines.apply_homography(np.asarray(h, np.float64), UV)
     square = float(np.mean(np.linalg.norm(np.diff(truth, axis=1), axis=2)))
     return np.asarray(np.linalg.norm(pred.reshape(16, 16, 2) - truth, axis=2) / square)
 
@@ -39,8 +39,8 @@ def _offsets(found: locate.GridLocation, crossings: list[list[list[float]]]) -> 
 @pytest.fixture
 def one_plane(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The locator as it was before the fold work: one homography for the whole board."""
-    monkeypatch.setattr(locate, "FOLD_SUSPECT", float("inf"))
-    monkeypatch.setattr(locate, "_half_boards", lambda img, h: [])
+    monkeypatch.setattr(fold, "FOLD_SUSPECT", float("inf"))
+    monkeypatch.setattr(fold, "half_boards", lambda img, h: [])
     yield
 
 
@@ -66,7 +66,7 @@ def test_a_folded_render_is_two_planes_that_meet_on_the_fold() -> None:
         left = [(c, r) for r in range(16) for c in range(8)]
         h, _ = cv2.findHomography(np.array(left, np.float32), np.array([pts[r, c] for c, r in left], np.float32))
         right = np.array([(c, r) for r in range(16) for c in range(8, 16)], np.float64)
-        pred = locate._apply(np.asarray(h, np.float64), right)
+        pred = gridlines.apply_homography(np.asarray(h, np.float64), right)
         square = float(np.mean(np.linalg.norm(np.diff(pts, axis=1), axis=2)))
         miss = np.linalg.norm(pred - np.array([pts[r, c] for c, r in right.astype(int)]), axis=1).max() / square
         assert (miss < 0.02) if one_plane else (miss > 0.3), miss
@@ -113,8 +113,8 @@ def test_the_reader_reads_a_board_found_half_and_is_never_sure_when_wrong(monkey
     case = render(STYLE, 900, fold_degrees=25)
     occupancy, right, letters, sure_wrong, _ = _figures(case.image, case.grid)
     assert (occupancy, right, sure_wrong) == (225, letters, 0)
-    monkeypatch.setattr(locate, "FOLD_SUSPECT", float("inf"))
-    monkeypatch.setattr(locate, "_half_boards", lambda img, h: [])
+    monkeypatch.setattr(fold, "FOLD_SUSPECT", float("inf"))
+    monkeypatch.setattr(fold, "half_boards", lambda img, h: [])
     occupancy, right, letters, sure_wrong, doubtful = _figures(case.image, case.grid)
     assert right < letters / 2 and sure_wrong > 0 and not doubtful
 
@@ -136,8 +136,8 @@ def test_fold_warp_of_one_plane_is_warp_grid() -> None:
     corners = np.array(case.corners, np.float64)
     h = cv2.getPerspectiveTransform(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32),
                                     corners.astype(np.float32))
-    net = locate._apply(np.asarray(h, np.float64), np.array([[u, v] for v in locate.NET for u in locate.NET]))
-    a = locate.fold_warp(case.image, net.reshape(3, 3, 2), 48, 0.5)
+    net = gridlines.apply_homography(np.asarray(h, np.float64), np.array([[u, v] for v in fold.NET for u in fold.NET]))
+    a = fold.fold_warp(case.image, net.reshape(3, 3, 2), 48, 0.5)
     b = locate.warp_grid(case.image, corners, 48, 0.5)
     assert a.shape == b.shape == (16 * 48, 16 * 48, 3)
     assert np.percentile(np.abs(a.astype(int) - b.astype(int)), 99) <= 2

@@ -96,6 +96,23 @@ def test_a_tile_of_the_games_board_gone_asks_and_commits_nothing() -> None:
     assert (r, c) in asked[-1].squares
 
 
+def test_a_question_stands_on_every_later_frame_that_shows_the_same_doubt() -> None:
+    # Asked once the view stayed so for the settle time, the question must stay on the table's screens while
+    # nothing changes: the old rule timed the same doubt again from the next frame ("A move is being laid"
+    # for the settle time, then the question again, which the referee's tab took for a new question).
+    keys = streams.rendered_game("black_tiles", seed=3, moves=1)
+    board = keys[1].grid
+    st = streams.build_stream([keys[1], keys[1], keys[1]], fps=1.0, seed=3, size=SIZE)
+    r, c = next((r, c) for r in range(15) for c in range(15) if board[r][c] == "." and
+                any(board[r][k] != "." for k in range(15)))
+    rows = [row[:c] + "E" + row[c + 1:] if i == r else row for i, row in enumerate(board)]
+    statuses = _watch(Watcher(rows), st.frames)
+    first = next(i for i, s in enumerate(statuses) if s.phase is Phase.ASKING)
+    after = statuses[first:]
+    assert len(after) >= 3, [s.message for s in statuses]
+    assert {(s.phase, s.question, s.squares) for s in after} == {(Phase.ASKING, after[0].question, after[0].squares)}
+
+
 def test_a_withdrawn_play_is_agreed_when_its_tiles_are_lifted() -> None:
     keys = streams.rendered_game("coloured_plastic", seed=4, moves=2)
     # the second move is played, challenged off, and its tiles lifted: the board is the first move's again
@@ -199,7 +216,7 @@ def test_a_lighting_change_on_a_board_the_camera_clips_is_no_change() -> None:
     # quarter up clip likewise (the tile's body, not its letter). The light then turns warmer: the clipped
     # squares stay 255 while the others rise 12%; the gain fitted to all of them left 20 squares "changed".
     keys = streams.rendered_game("cream_blue_letters", seed=2, moves=3)
-    from vision.watch import differing, look_of
+    from vision.looks import differing, look_of
 
     corners = np.asarray(keys[-1].corners, np.float32)
     then = look_of(_exposed(keys[-1].image, (1.0, 1.0, 1.25)), corners)

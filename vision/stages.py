@@ -38,18 +38,29 @@ from vision.cells import (
     find_glyph,
     glyph_features,
     ink_ratio,
+    letter_in_window,
+    print_polarity,
     warp_board,
 )
 from vision.decode import Photo
 from vision.errors import NoBoardFound
 from vision.evidence import letter_evidence
+from vision.fold import fold_warp
 from vision.mlp import Mlp
-from vision.occupancy import PLAIN_AT_MOST, OccupancyModel, SquareLook, letter_offset_near, measure
+from vision.occupancy import (
+    EDGE_OFF,
+    EDGE_WIDTH,
+    PLAIN_AT_MOST,
+    OccupancyModel,
+    SquareLook,
+    letter_offset_near,
+    measure,
+)
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 from vision.orientation import number_votes, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
-from vision.recognise import BLANK, MlpRecogniser, TesseractRecogniser, TileCrop
+from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop
 
 F32 = npt.NDArray[np.float32]
 
@@ -247,7 +258,7 @@ def _straighten(place: GridPlace) -> U8:
         f = work.shape[1] / img.shape[1]
         work_pts = pts * f
     if place.fold is not None:  # a folded board: each quarter straightened by the map of its half
-        return locate.fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
+        return fold_warp(work, place.fold * np.float32(f), CELL, MARGIN, flags=cv2.INTER_AREA)
     return warp_board(work, work_pts, CELL, MARGIN)
 
 
@@ -285,6 +296,57 @@ def _letter_marks_where_tiles_show_them(look: SquareLook, occ: F32) -> list[tupl
             if abs(g.dx - dx) < MARK_OFF_TILES_AT_MOST and abs(g.dy - dy) < MARK_OFF_TILES_AT_MOST:
                 out.append((r, c))
     return out
+
+
+def _where_letters_sit(look: SquareLook) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """The centred letters' squares and offsets (rows of row, col, dx, dy) and their median offset; None when
+    fewer than 3 (`vision.occupancy.letter_offset_near`)."""
+    at = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(look.glyphs) for c, g in enumerate(row)
+                   if g is not None and centred(g)], np.float64).reshape(-1, 4)
+    return (at, np.median(at[:, 2:], axis=0)) if len(at) >= 3 else None
+
+
+def _an_edge(glyph: Glyph, letters_at: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None,
+             r: int, c: int) -> bool:
+    """Whether the mark the second look found on a tile with no letter is the tile's side, not a letter: thin
+    (under EDGE_WIDTH) and farther than EDGE_OFF from where the letters around sit, the rule the occupancy
+    measure applies to the first look's marks (`vision.occupancy._edges_are_not_letters`). Issue 27, leave-one-
+    set-out: jheidel's plain blank in the corner (O15 of 170320, 170327, 170725) read I at 0.50-0.94 from its
+    shaded side, 0.10-0.27 wide and 0.45-0.53 off the letters around."""
+    if letters_at is None or glyph.width >= EDGE_WIDTH:
+        return False
+    dx, dy = letter_offset_near(letters_at[0], letters_at[1], r, c)
+    return bool(max(abs(glyph.dx - dx), abs(glyph.dy - dy)) > EDGE_OFF)
+
+
+def _a_bare_frame(window: U8, glyph: Glyph) -> bool:
+    """Whether the mark found is a plain tile's frame: frame-sized both ways (`vision.recognise.FRAME_SIZE`), with no letter
+    inside its box nor in the print's other polarity (the searches `vision.recognise.tile_letter` makes before it
+    falls back on reading the frame itself), nor faint print. Issue 27: on renders of eight trained styles (seeds
+    500-529, shipped models, main's reading), 20 of the 22 plain blanks whose mark was frame-sized both ways showed
+    nothing (read W, P or H at 0.27-0.78), none of the 68 lettered tiles and 7 lower-case blanks with such a mark;
+    on the labelled photos (held-out readings) one square judged a tile had such a first mark: umich photo_i2's
+    centre star, left empty as before (its mark "not a letter", see `see_squares`)."""
+    if glyph.height < FRAME_SIZE or glyph.width < FRAME_SIZE:  # (a wide W or M is no frame: a frame is square)
+        return False
+    polarity = int(print_polarity(window[None], CELL)[0])
+    if polarity and glyph.inverted != (polarity > 0) and letter_in_window(window, glyph, polarity > 0, CELL) is not None:
+        return False
+    return letter_in_window(window, glyph, glyph.inverted, CELL, inside=True) is None
+
+
+def faint_inside(window: U8, frame: Glyph) -> Glyph | None:
+    """A centred letter-sized mark of faint print inside a frame's box (`faint_glyph`'s looser ink, within the
+    frame): faded print on a tile whose frame was the only mark darker than the tile."""
+    side = window.shape[0]
+    w, h = frame.width * CELL, frame.height * CELL
+    x0, y0 = side / 2.0 + frame.dx * CELL - w / 2, side / 2.0 + frame.dy * CELL - h / 2
+    box = (int(np.floor(x0)), int(np.floor(y0)), int(np.ceil(x0 + w)), int(np.ceil(y0 + h)))
+    src = 255 - window if frame.inverted else window
+    faint = cv2.morphologyEx((ink_ratio(src, CELL) < FAINT_INK_CUT).astype(np.uint8), cv2.MORPH_CLOSE,
+                             np.ones((FAINT_CLOSE, FAINT_CLOSE), np.uint8))
+    inner = _glyph_in_mask(np.asarray(faint, np.uint8), side, CELL, frame.inverted, None, within=box)
+    return inner if inner is not None and centred(inner) else None
 
 
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
@@ -339,23 +401,36 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
     # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
     maybe = _letter_marks_where_tiles_show_them(look, occ)
-    crops = []
+    letters_at = _where_letters_sit(look)
+    crops: list[TileCrop] = []
+    # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
+    # all the same, for a square whose mark it calls "not a letter" stays empty (`fill_grid`); the others are
+    # blanks.
+    tile_marks: set[int] = set()
     for r, c in tile_squares + maybe:
         window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
         # (a thin mark set aside as a tile's edge is not taken again: a plain tile is a blank)
         edge = look.edges.get((r, c))
-        glyph = look.glyphs[r][c] or find_glyph(window, CELL, light_letters=True,
-                                                exclude=(edge.dx, edge.dy) if edge else None)
+        glyph = look.glyphs[r][c]
+        second = glyph is None
+        if glyph is None:
+            glyph = find_glyph(window, CELL, light_letters=True, exclude=(edge.dx, edge.dy) if edge else None)
+        if glyph is not None and ((second and _an_edge(glyph, letters_at, r, c)) or _a_bare_frame(window, glyph)):
+            tile_marks.add(len(crops))
         crops.append(TileCrop(window, glyph))
     n_tiles, n_crops = len(tile_squares), len(crops)
-    # Tiles with no letter found: a second, looser look for faint print (read in the same network pass).
+    # Tiles with no letter found: a second, looser look for faint print (read in the same network pass); on a
+    # tile whose mark is a bare frame, inside the frame.
     faint: list[tuple[int, TileCrop]] = []
     for i in range(n_tiles):
-        if crops[i].glyph is None:
+        frame = crops[i].glyph
+        if frame is None:
             edge = look.edges.get(tile_squares[i])
             g = faint_glyph(crops[i].window, (edge.dx, edge.dy) if edge else None)
-            if g is not None:
-                faint.append((i, TileCrop(crops[i].window, g)))
+        else:
+            g = faint_inside(crops[i].window, frame) if i in tile_marks and frame.height >= FRAME_SIZE else None
+        if g is not None:
+            faint.append((i, TileCrop(crops[i].window, g)))
     primary = models.letters
     raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint])
     noise = primary.not_letter(raw)
@@ -365,8 +440,16 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
         if _plainly_faint_letter(primary, probs[j], float(noise[j])):
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
+            tile_marks.discard(i)  # the frame's faint letter, not a bare frame
     probs, noise, inputs = probs[:n_crops], noise[:n_crops], inputs[:n_crops]
-    rescued = [i for i in range(n_tiles, len(crops)) if _plainly_a_letter(primary, probs[i], float(noise[i]))]
+    blank = primary.net.classes.index(BLANK)
+    for i in tile_marks:
+        if i < n_tiles and (noise[i] <= NOT_LETTER_ABOVE or occ[tile_squares[i]] >= OCCUPIED_SURE):
+            crops[i] = TileCrop(crops[i].window, None)
+            probs[i], noise[i] = 0.0, 0.0
+            probs[i, blank] = 1.0
+    rescued = [i for i in range(n_tiles, len(crops))
+               if i not in tile_marks and _plainly_a_letter(primary, probs[i], float(noise[i]))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued

@@ -69,7 +69,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 PREFIX = "/client/"
 # Raise when the preparation below (or `icon_font`'s) changes, so a kept copy of an older recipe is not
 # reused.
-RECIPE = 13
+RECIPE = 18
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -221,9 +221,95 @@ NO_CDN_SCRIPT = """<script>
 </script>"""
 
 
-def _index(web_dir: Path, base: str) -> bytes:
+# A phone that joins over HTTPS with the app's self-signed certificate (the camera needs a secure context)
+# has no HTTP cache: Chromium keeps nothing from a site whose certificate error was accepted, so every
+# visit downloaded the whole client again (3.4 MB, `benchmarks/phone_join.py --https`: 0 of 12 requests
+# from the cache), and a service worker cannot be registered there either. The Cache Storage API does
+# work on such a page (checked in Chromium: a response put by one tab is matched by the next). So on an
+# HTTPS page this script answers the page's own `fetch()` of the versioned client (the wasm, the fonts,
+# Flutter's manifests: what Flutter fetches; its two small scripts are module imports and go to the
+# network) from a cache named after the client's version, filling it on the first visit, and deletes
+# the caches of older versions. Over plain HTTP it does nothing (no `caches` there, and the HTTP cache
+# works); with a trusted certificate it serves what the HTTP cache would.
+CLIENT_CACHE_SCRIPT = """<script>
+(() => {
+  if (location.protocol !== 'https:' || !self.caches || !window.fetch) return;
+  const base = 'BASE', name = 'table-referee-client-VERSION', own = 'table-referee-client-';
+  const network = window.fetch.bind(window);
+  let opened = null;
+  const cache = () => (opened = opened || caches.open(name));
+  // Each copy is written as its response arrives, beside the one Flutter compiles as it streams. (Held back
+  // until after the first frame, the copies were lost whenever the tab closed a few seconds after joining:
+  // `benchmarks/phone_join.py --https`, second visit 3.45 MB again; written at once, no first visit was
+  // measurably slower: 2.82 vs 2.84 s at 20 Mbit/s.)
+  const keep = (store, href, copy) => store.put(href, copy).catch(() => {});
+  caches.keys().then((keys) => keys.filter((k) => k.startsWith(own) && k !== name).forEach((k) => caches.delete(k)))
+    .catch(() => {});
+  window.fetch = async function (input, init) {
+    let url;
+    try { url = new URL(input instanceof Request ? input.url : String(input), location.href); } catch (e) { url = null; }
+    const method = ((init && init.method) || (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (!url || url.origin !== location.origin || !url.pathname.startsWith(base) || method !== 'GET') {
+      return network(input, init);
+    }
+    try {
+      const store = await cache();
+      const kept = await store.match(url.href);
+      if (kept) return kept;
+      const response = await network(input, init);
+      if (response.ok && response.status === 200) keep(store, url.href, response.clone());
+      return response;
+    } catch (e) {
+      return network(input, init);
+    }
+  };
+})();
+</script>"""
+
+
+# The page's two scripts, written into it rather than fetched. Each was a request the boot waited for:
+# `python.js` (Flet's bridge to an in-browser Python: only its globals are used here) is a blocking script
+# in the head, and `flutter_bootstrap.js` (Flutter's loader: it picks the wasm or the JavaScript build and
+# starts fetching it) could start only once the page had arrived and asked for it, so every phone's
+# download of the 4 MB client began one round trip later than it could (`benchmarks/phone_join.py
+# --breakdown`: the wasm requests started 240 ms after the page at 20 Mbit/s, 20 ms latency). Inline, the
+# loader runs as the page is parsed; the page grows by 5 KB gzipped, and is still a 304 on a second visit.
+INLINE_SCRIPTS = (('<script src="python.js"></script>', "python.js"),
+                  ('<script src="flutter_bootstrap.js" async></script>', "flutter_bootstrap.js"))
+
+
+def _inline_scripts(html: str, web_dir: Path) -> str:
+    """`html` with the scripts of INLINE_SCRIPTS written into it (a tag not found as expected, as in a
+    flet-web laid out otherwise, is left to be fetched)."""
+    for tag, name in INLINE_SCRIPTS:
+        source = (web_dir / name).read_text(encoding="utf-8")
+        # The source map is not served; a "</script" inside would end the element early.
+        source = re.sub(r"^//# sourceMappingURL=.*$", "", source, flags=re.MULTILINE)
+        if tag in html and "</script" not in source.lower():
+            html = html.replace(tag, f"<script>\n{source.strip()}\n</script>", 1)
+    return html
+
+
+def _font_preloads(base: str, font_manifest: bytes) -> str:
+    """`<link rel=preload>` for the font manifest and every font it lists.
+
+    Flutter asks for `assets/FontManifest.json` only once its engine runs (after the 4 MB of wasm have
+    arrived and compiled), then for each font it lists, then draws its first frame: two round trips in
+    a row on every phone's critical path (`benchmarks/phone_join.py --breakdown`). Named in the page, they
+    arrive while the wasm downloads. Every family in the manifest is loaded at start (`_fonts` keeps only
+    those this app draws), so nothing preloaded goes unused, whichever build the browser runs. `as=fetch`
+    with `crossorigin` is the request Flutter's own `fetch()` makes, so the preloaded response is the one
+    it uses (a browser test checks each is requested once)."""
+    assets = ["FontManifest.json"] + [str(font["asset"]) for family in json.loads(font_manifest)
+                                      for font in family.get("fonts", []) if font.get("asset")]
+    return "".join(f'<link rel="preload" href="{base}assets/{asset}" as="fetch" crossorigin>\n  '
+                   for asset in assets)
+
+
+def _index(web_dir: Path, base: str, font_manifest: bytes = b"[]") -> bytes:
     """flet-web's page with Flet's settings (as its own server writes them), pointing at the versioned
-    client, with this app's name, manifest, icons and the reconnecting banner."""
+    client, with this app's name, manifest, icons and the reconnecting banner, its loader written in
+    (INLINE_SCRIPTS) and its fonts preloaded (`_font_preloads`)."""
     renderer = WebRenderer(os.environ.get("FLET_WEB_RENDERER") or WebRenderer.AUTO.value)
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "index.html"
@@ -236,14 +322,17 @@ def _index(web_dir: Path, base: str) -> bytes:
         html = re.sub(rf'flet\.{name}="[^"]*";', f'flet.{name}="{base}";', html)
     html = re.sub(r'flet\.canvasKitBaseUrl="[^"]*";', f'flet.canvasKitBaseUrl="{base}canvaskit/";', html)
     html = re.sub(r'flet\.fontFallbackBaseUrl="[^"]*";', f'flet.fontFallbackBaseUrl="{base}assets/fonts/";', html)
+    html = _inline_scripts(html, web_dir)
     for ref in ("python.js", "flutter_bootstrap.js", "favicon.png", "icons/loading-animation.png",
                 "icons/apple-touch-icon-192.png"):
         html = html.replace(f'"{ref}"', f'"{base}{ref}"')
     html = html.replace('href="manifest.json"', f'href="{base}manifest.webmanifest"')
     html = html.replace('content="black"', 'content="default"')
     head = (f'<meta name="theme-color" content="{THEME_COLOR}">\n'
-            f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n  {RECONNECT_SCRIPT}\n'
-            f'  {NO_CDN_SCRIPT}\n')
+            f'  <meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f'  {_font_preloads(base, font_manifest)}{RECONNECT_SCRIPT}\n'
+            f'  {NO_CDN_SCRIPT}\n'
+            f'  {CLIENT_CACHE_SCRIPT.replace("BASE", base).replace("VERSION", base.strip("/").rsplit("/", 1)[-1])}\n')
     html = html.replace("</head>", head + "</head>", 1)
     return html.encode("utf-8")
 
@@ -372,7 +461,8 @@ class Client:
         version = digest.hexdigest()[:12]
         base = f"{PREFIX}{version}/"
         # Written by us, after the hash: the page and the manifest point at the versioned files.
-        for rel, data in (("index.html", _index(self.web_dir, base)),
+        font_manifest = (files / "assets/FontManifest.json").read_bytes()
+        for rel, data in (("index.html", _index(self.web_dir, base, font_manifest)),
                           ("manifest.webmanifest", json.dumps(manifest(base), indent=1).encode())):
             (files / rel).write_bytes(data)
             (files / (rel + ".gz")).write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
@@ -427,6 +517,25 @@ class Client:
         entries["/manifest.json"] = entries["/manifest.webmanifest"]
         self.entries = entries  # one assignment: a request being served sees the old map or the new
 
+    def _brotli_made_before(self, rel: str, data: bytes, brotli: Any) -> bytes | None:
+        """The brotli copy of `rel` that another prepared copy (an older recipe) made of these same bytes,
+        or None. A new recipe changes few files (the page, a font): taken from a copy already made, the
+        large files cost no more minutes of CPU each time the recipe is raised."""
+        etag = hashlib.sha256(data).hexdigest()[:20]
+        for other in self.folder.parent.iterdir():
+            if other == self.folder:
+                continue
+            try:
+                if json.loads((other / "ready.json").read_text())["files"][rel]["etag"] != etag \
+                        or rel not in json.loads((other / BROTLI_READY).read_text())["files"]:
+                    continue
+                packed = (other / "files" / (rel + ".br")).read_bytes()
+                if brotli.decompress(packed) == data:
+                    return bytes(packed)
+            except (OSError, ValueError, KeyError, TypeError, brotli.error):
+                continue
+        return None
+
     def _add_brotli(self) -> None:
         """Write a brotli copy beside each gzipped file (where it is smaller), the files phones fetch
         first, serving each as soon as it is made (`brotli.json` lists them; other processes read it)."""
@@ -444,7 +553,8 @@ class Client:
                 path = files / rel
                 target = path.with_name(path.name + ".br")
                 if not target.is_file():
-                    packed = brotli.compress(path.read_bytes(), quality=BROTLI_QUALITY)
+                    data = path.read_bytes()
+                    packed = self._brotli_made_before(rel, data, brotli) or brotli.compress(data, quality=BROTLI_QUALITY)
                     if len(packed) >= 0.97 * path.with_name(path.name + ".gz").stat().st_size:
                         continue  # not worth a second copy
                     tmp = target.with_name(target.name + f".tmp{os.getpid()}")

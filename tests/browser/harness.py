@@ -47,6 +47,7 @@ LAPTOP = {"width": 1100, "height": 900}
 # How long a step may take to show. Each wait ends as soon as its condition holds; the cap is wide
 # because a loaded CI machine (the whole suite on 2 cores) took over 10 s to redraw the turn screen.
 WAIT_MS = 25_000
+_TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(null))))"
 # Grey-level spread of a screenshot under which the page is taken as not painted yet: a blank canvas is
 # 0, Flet's "Working..." splash 1.7, the sparsest real screen (the lookup ruling) well above 20.
 BLANK_STD = 5.0
@@ -189,6 +190,10 @@ class Tab:
         at that moment: CI's flake was a tap meant for a text field that hit "End game by agreement" or a
         board square. The tap action goes to exactly this node, wherever it is drawn."""
         locator.wait_for(state="attached", timeout=timeout)
+        # Two frames first, so the node tapped is the one Flutter settled on: CI lost "Confirm play" tapped
+        # the moment "Check" had redrawn the play's score (load average 20; no dropped event in the
+        # server's log, so the tap never left the page).
+        locator.page.evaluate(_TWO_FRAMES)
         locator.dispatch_event("click")
 
     def click(self, name: str, exact: bool = True, timeout: float = WAIT_MS) -> None:
@@ -223,8 +228,7 @@ class Tab:
                 handle.fill(value)  # selects what is there and replaces it in one input event
                 # Two frames for Flutter to read the input event and send the field's change, so a tap right
                 # after (CI: "Exchange" after the Tiles field, at load) does not race it on a loaded machine.
-                self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => "
-                                   "requestAnimationFrame(() => done(null))))")
+                self.page.evaluate(_TWO_FRAMES)
                 return
             except PlaywrightError as exc:
                 # Flutter rebuilt the semantics tree between finding the field and using it, or a redraw
