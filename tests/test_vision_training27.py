@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from vision.confidence import SURE
-from vision.locate import fold_points
+from vision.fold import fold_points
 from vision.read import read_board
 from vision.synth import READ_BLIND_STYLES, STYLES, TRAINED_STYLES, render
 from vision.train import (

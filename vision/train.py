@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.rules.tiles import load_tileset
-from vision import locate
+from vision import fold as folding
 from vision import (
     opencv_u8 as cv2,  # typed 8-bit OpenCV calls, so `blank_tiles` and `_measured` keep their text
 )
@@ -238,7 +238,7 @@ def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
 def training_render(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
     """Training render `seed` of `style` under its `train_conditions`, as a labelled photo and its image. A
     folded board's image is its grid already straightened per half by the true grid (`fold_net`): the map the
-    reader uses on a board it finds folded (`vision.locate.fold_warp`), so its squares are measured where they
+    reader uses on a board it finds folded (`vision.fold.fold_warp`), so its squares are measured where they
     are; its corners are then those of the straightened grid."""
     fold, glare = train_conditions(style, seed)
     if fold is None and not glare:
@@ -246,7 +246,7 @@ def training_render(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
     r = render(style, seed, varied=True, fold_degrees=fold, premium_glare=glare)
     image, corners = r.image, r.corners
     if fold is not None and r.crossings is not None:
-        image = locate.fold_warp(r.image, fold_net(r.crossings), CELL, MARGIN, flags=opencv.INTER_AREA)
+        image = folding.fold_warp(r.image, fold_net(r.crossings), CELL, MARGIN, flags=opencv.INTER_AREA)
         m, n = MARGIN * CELL, 15 * CELL
         corners = [[m, m], [m + n, m], [m + n, m + n], [m, m + n]]
     stem = f"{style}_{seed}" + ("_glare" if glare else "") + (f"_fold{fold:+g}" if fold is not None else "")
@@ -294,7 +294,7 @@ def _synth_key(style: str, seed: int) -> str:
     if fold is not None:  # the folding code, which `_render_code` leaves out (unfolded renders do not run it)
         conditions += "".join(inspect.getsource(f) for f in (
             synth_module._folded_halves, synth_module._fold_crease, synth_module._fold_gains, synth_module._fold_light,
-            fold_net, locate.fold_warp)) + repr((synth_module.FOLD_SEAM, synth_module.FOLD_RIDGE,
+            fold_net, folding.fold_warp)) + repr((synth_module.FOLD_SEAM, synth_module.FOLD_RIDGE,
                                                  synth_module.FOLD_LIGHT_ELEVATION, synth_module.FOCAL_LONG_SIDES))
     return hashlib.sha1(f"synth:{style}:{seed}{conditions}:{_code_version()}".encode()
                         + _render_code(style)).hexdigest()[:16]
