@@ -22,7 +22,9 @@ held-out letter model (`vision.points.as_extras`). `--points-only` trains just t
 
 Rendered boards: `vision/synth.py` draws tile and board styles no labelled set shows (dark tiles with
 light letters, coloured plastic, cream tiles with red or blue letters, worn wood, blue "Crossword" and
-green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set.
+green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set, some
+with glare on premium squares or folded down the middle (`train_conditions`; a folded one measured on its
+true grid, straightened per half).
 `--leave-out SET` trains models without one labelled set or one rendered style (`synth/<style>`), for
 the leave-one-set-out table of `benchmarks/vision_styles.py`.
 
