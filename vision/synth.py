@@ -393,7 +393,7 @@ def _folded_halves(hom: npt.NDArray[Any], side: int, degrees: float, size: tuple
 
 
 def render(style: str, seed: int, words: int | None = None, size: tuple[int, int] = (1400, 1200),
-           varied: bool = False, fold_degrees: float | None = None) -> Rendered:
+           varied: bool = False, fold_degrees: float | None = None, premium_glare: bool = False) -> Rendered:
     """One photo of a board in `style` (a `STYLES` key); the same style and seed give the same photo.
 
     `varied` adds the conditions of issue 27 to some renders (drawn from a generator of their own, so the rest
@@ -405,8 +405,13 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     turned by that many degrees about the fold, a valley (> 0) or a ridge (< 0), seen by a phone's camera, each
     half lit as it faces the light, the crease drawn (`_folded_halves`, `_fold_crease`, `_fold_light`). It
     replaces a `Style.fold` style's own slight hinge. The result's `crossings` say where the grid really is.
+
+    `premium_glare` puts glare patches on premium squares (a shiny board under a lamp) in any style, as the
+    styles with `Style.glare_spots` have them in that share of their renders (the draws after it move).
     """
     st = STYLES[style]
+    if premium_glare:
+        st = dataclasses.replace(st, glare_spots=1.0)
     rng = np.random.default_rng([seed, sum(map(ord, style))])
     grid = random_grid(rng, int(rng.integers(4, 16)) if words is None else words)
     # Its own generator for what issue 27 added, so the draws above and below stay as they were.
@@ -572,6 +577,33 @@ CLOSED_UP_SHARE = 0.15
 CLOSED_UP_GROW = (0.02, 0.045)
 
 
+@dataclass(frozen=True)
+class GlyphDraw:
+    """How a family of rendered letters is drawn (`synthetic_glyphs`); the defaults are the main renders'."""
+
+    size: tuple[float, float] = (0.58, 0.8)  # letter size in squares (the font's em)
+    width: tuple[float, float] = (0.8, 1.3)  # stretched across by this much (log-uniform)
+    value: str | None = None  # the point number printed beside the letter; None: one drawn at random
+    touch_share: float = NARROW_TOUCH_SHARE  # share of NARROW_TOUCHED letters whose number touches them
+    thin_share: float = 0.35  # share drawn with thinner strokes than the font's
+    blur: tuple[int, ...] = (0, 3, 5)  # Gaussian kernel sizes drawn from (0: none)
+
+
+# Letters of umich's wooden set (issue 27, reader-letters.md "Not done"), rendered on top of the main renders:
+# its X is small on the tile, thin-stroked and wider than tall with a small 8 close by (left out, 9 of its X
+# read K or A), and its I, blurred, meets its 1 at the foot (rectified_w10's I's read E or L). Fonts like its
+# print: plain sans for the X, sans and serif faces for the I. Drawn from a generator of their own, after the
+# main renders, so those are unchanged.
+UMICH_SANS = ("URWGothic-Book.otf", "NimbusSans-Regular.otf", "LiberationSans-Regular.ttf", "FreeSans.ttf",
+              "DejaVuSans.ttf")
+UMICH_SERIF = ("NimbusRoman-Regular.otf", "C059-Roman.otf", "P052-Roman.otf", "DejaVuSerif.ttf",
+               "LiberationSerif-Bold.ttf")
+EXTRA_GLYPHS: tuple[tuple[str, tuple[str, ...], int, GlyphDraw], ...] = (
+    ("X", UMICH_SANS + UMICH_SERIF, 16, GlyphDraw(size=(0.45, 0.65), width=(1.0, 1.45), value="8", thin_share=0.6)),
+    ("I", UMICH_SANS + UMICH_SERIF, 12, GlyphDraw(value="1", touch_share=0.6, blur=(3, 5, 5))),
+)
+
+
 def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
     """Letters rendered in the installed fonts on a tile, through the same glyph finder as real tiles.
 
@@ -580,103 +612,126 @@ def synthetic_glyphs(per_font: int = 8, seed: int = 0) -> tuple[F32, list[str]]:
     letter (deluxe sets), found as the reader finds them (inverted). The point number sits at the lower
     right, sometimes touching the letter (worn or blurred print), and goes through the same
     `without_point_number` as at reading. Stroke weight (thinner or bolder than the font), rotation,
-    slight shear, blur, noise and JPEG quality vary.
+    slight shear, blur, noise and JPEG quality vary. `EXTRA_GLYPHS` follow, in the fonts named there that are
+    installed.
     """
     fonts = training_fonts()
     rng = np.random.default_rng(seed)
     bold_rng = np.random.default_rng([seed, 1])
     xs: list[F32] = []
     ys: list[str] = []
-    side = int(CELL * 1.5)
-    big = 4
+    plain = GlyphDraw()
     for font_path in fonts:
         for letter in LETTERS:
             for _ in range(per_font):
-                size = int(CELL * rng.uniform(0.58, 0.8))
-                dark_tile = rng.random() < 0.25
-                tile_v = int(rng.uniform(20, 90)) if dark_tile else int(rng.uniform(150, 245))
-                ink_v = int(rng.uniform(190, 250)) if dark_tile else int(rng.uniform(10, 80))
-                board_v = int(rng.uniform(60, 230))
-                im = Image.new("L", (side * big, side * big), board_v)
-                d = ImageDraw.Draw(im)
-                half = 0.45 * CELL * big
-                tx = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
-                ty = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
-                sh = 0.05 * CELL * big
-                d.rectangle((tx - half + sh, ty - half + sh, tx + half + sh, ty + half + sh),
-                            fill=int(board_v * 0.55))
-                d.rectangle((tx - half, ty - half, tx + half, ty + half), fill=tile_v)
-                # Letter and number are drawn as an ink mask, so their strokes can be made thinner or bolder
-                # than the font's (umich's wooden tiles are printed with thin strokes, worn ones bolder).
-                ink = Image.new("L", im.size, 0)
-                di = ImageDraw.Draw(ink)
-                f_big = ImageFont.truetype(str(font_path), size * big)
-                cx = tx + rng.uniform(-0.06, 0.06) * CELL * big
-                cy = ty + rng.uniform(-0.07, 0.05) * CELL * big
-                di.text((cx, cy), letter, font=f_big, fill=255, anchor="mm")
-                box = ink.getbbox() or (0, 0, 1, 1)  # where the letter is, to check what the finder takes
-                if letter in CLOSED_UP and bold_rng.random() < CLOSED_UP_SHARE:
-                    r_px = 2 * round(bold_rng.uniform(*CLOSED_UP_GROW) * CELL * big) + 1
-                    ink = Image.fromarray(cv2.dilate(np.asarray(ink), cv2.getStructuringElement(
-                        cv2.MORPH_ELLIPSE, (r_px, r_px))))
-                    di = ImageDraw.Draw(ink)
-                num = str(rng.choice([1, 2, 3, 4, 5, 8, 10]))
-                f_small = ImageFont.truetype(str(font_path), max(6, size // 3) * big)
-                # Usually clear of the letter; sometimes close enough to touch it once blurred. Numbers printed
-                # against the letter's right edge (umich's I1, J8, B3) were tried in a fifth of the renders:
-                # umich's letters left out 50 -> 35 wrong, but the network learned to accept extra strokes
-                # anywhere, and the upright vote (`vision.stages`) lost its margin: jheidel 170032, photographed
-                # sideways, was read unturned with 28 squares sure and wrong. Only narrow letters' numbers are
-                # drawn touching (NARROW_TOUCHED).
-                ny = cy + rng.uniform(0.18, 0.26) * CELL * big
-                near = rng.uniform(0.18, 0.24) if rng.random() < 0.45 else rng.uniform(0.26, 0.32)
-                if letter in NARROW_TOUCHED and rng.random() < NARROW_TOUCH_SHARE:
-                    near = rng.uniform(*NARROW_TOUCH_AT)
-                di.text((cx + near * CELL * big, ny), num, font=f_small, fill=255, anchor="mm")
-                alpha: npt.NDArray[Any] = np.asarray(ink, np.float32) / 255.0  # (OpenCV types its results loosely)
-                weight = rng.random()
-                if weight < 0.35:  # thinner strokes: up to 1 px taken off at the final size
-                    k = int(rng.choice([3, 5]))
-                    alpha = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-                elif weight > 0.85:
-                    k = int(rng.choice([3, 5]))
-                    alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-                base = np.asarray(im, np.float32)
-                im = Image.fromarray(np.clip(base * (1 - alpha) + ink_v * alpha, 0, 255).astype(np.uint8))
-                arr: npt.NDArray[Any] = np.asarray(im, np.float32)
-                rot: npt.NDArray[Any] = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
-                rot[0, 1] += rng.uniform(-0.08, 0.08)  # shear: a tile seen a little from the side
-                # Width: tile fonts come condensed and extended (umich's X is wider than tall, every installed
-                # font's X taller): letters are stretched across by 0.8-1.3 about the tile's centre.
-                sx = float(np.exp(rng.uniform(np.log(0.8), np.log(1.3))))
-                rot[0, :2] *= sx
-                rot[0, 2] = arr.shape[1] / 2 * (1 - rot[0, 0]) - rot[0, 1] * arr.shape[0] / 2
-                arr = cv2.warpAffine(arr, rot, (arr.shape[1], arr.shape[0]), borderMode=cv2.BORDER_REPLICATE)
-                arr = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
-                k = int(rng.choice([0, 3, 5]))
-                if k:
-                    arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.2 if k == 3 else 1.6))
-                arr = arr + rng.normal(0, rng.uniform(1, 8), arr.shape)
-                win: npt.NDArray[Any] = np.clip(arr, 0, 255).astype(np.uint8)
-                if rng.random() < 0.3:
-                    ok, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
-                    decoded = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else None
-                    if decoded is not None:  # (a JPEG just encoded always decodes)
-                        win = decoded
-                # Light letters are found on the inverted window, as the reader does on dark tiles.
-                g = find_glyph(255 - win) if dark_tile else find_glyph(win)
-                if g is not None:
-                    g = tile_letter(win, dataclasses.replace(g, inverted=dark_tile))
-                # A thinned letter can fall apart and a tile edge can win: such a glyph is not the letter.
-                letter_h = (box[3] - box[1]) / big
-                off = np.hypot(side / 2 + g.dx * CELL - (box[0] + box[2]) / (2 * big),
-                               side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big)) if g is not None else 1e9
-                if g is None or off > 0.12 * CELL or not 0.75 * letter_h <= g.height * CELL <= 1.3 * letter_h:
-                    continue
-                img: npt.NDArray[Any] = without_point_number(win, g).image
-                if rng.random() < 0.3:
-                    kern = np.ones((2, 2), np.uint8)
-                    img = (cv2.dilate if rng.random() < 0.5 else cv2.erode)(img, kern)
-                xs.append(img.astype(np.float32))
-                ys.append(letter)
+                img = _glyph_sample(font_path, letter, rng, bold_rng, plain)
+                if img is not None:
+                    xs.append(img)
+                    ys.append(letter)
+    extra_rng = np.random.default_rng([seed, 27])
+    by_name = {p.name: p for p in fonts}
+    for letter, names, count, draw in EXTRA_GLYPHS:
+        for name in names:
+            if name not in by_name:
+                continue
+            for _ in range(count * per_font // 8):
+                img = _glyph_sample(by_name[name], letter, extra_rng, extra_rng, draw)
+                if img is not None:
+                    xs.append(img)
+                    ys.append(letter)
     return np.array(xs, np.float32), ys
+
+
+def _glyph_sample(font_path: Path, letter: str, rng: np.random.Generator, bold_rng: np.random.Generator,
+                  draw: GlyphDraw) -> F32 | None:
+    """One rendered letter as the letter network reads it (`synthetic_glyphs`), or None when the glyph finder
+    does not find the letter itself."""
+    side = int(CELL * 1.5)
+    big = 4
+    size = int(CELL * rng.uniform(*draw.size))
+    dark_tile = rng.random() < 0.25
+    tile_v = int(rng.uniform(20, 90)) if dark_tile else int(rng.uniform(150, 245))
+    ink_v = int(rng.uniform(190, 250)) if dark_tile else int(rng.uniform(10, 80))
+    board_v = int(rng.uniform(60, 230))
+    im = Image.new("L", (side * big, side * big), board_v)
+    d = ImageDraw.Draw(im)
+    half = 0.45 * CELL * big
+    tx = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
+    ty = side * big / 2 + rng.uniform(-0.1, 0.1) * CELL * big
+    sh = 0.05 * CELL * big
+    d.rectangle((tx - half + sh, ty - half + sh, tx + half + sh, ty + half + sh),
+                fill=int(board_v * 0.55))
+    d.rectangle((tx - half, ty - half, tx + half, ty + half), fill=tile_v)
+    # Letter and number are drawn as an ink mask, so their strokes can be made thinner or bolder
+    # than the font's (umich's wooden tiles are printed with thin strokes, worn ones bolder).
+    ink = Image.new("L", im.size, 0)
+    di = ImageDraw.Draw(ink)
+    f_big = ImageFont.truetype(str(font_path), size * big)
+    cx = tx + rng.uniform(-0.06, 0.06) * CELL * big
+    cy = ty + rng.uniform(-0.07, 0.05) * CELL * big
+    di.text((cx, cy), letter, font=f_big, fill=255, anchor="mm")
+    box = ink.getbbox() or (0, 0, 1, 1)  # where the letter is, to check what the finder takes
+    if letter in CLOSED_UP and bold_rng.random() < CLOSED_UP_SHARE:
+        r_px = 2 * round(bold_rng.uniform(*CLOSED_UP_GROW) * CELL * big) + 1
+        ink = Image.fromarray(cv2.dilate(np.asarray(ink), cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (r_px, r_px))))
+        di = ImageDraw.Draw(ink)
+    num = str(rng.choice([1, 2, 3, 4, 5, 8, 10])) if draw.value is None else draw.value
+    f_small = ImageFont.truetype(str(font_path), max(6, size // 3) * big)
+    # Usually clear of the letter; sometimes close enough to touch it once blurred. Numbers printed
+    # against the letter's right edge (umich's I1, J8, B3) were tried in a fifth of the renders:
+    # umich's letters left out 50 -> 35 wrong, but the network learned to accept extra strokes
+    # anywhere, and the upright vote (`vision.stages`) lost its margin: jheidel 170032, photographed
+    # sideways, was read unturned with 28 squares sure and wrong. Only narrow letters' numbers are
+    # drawn touching (NARROW_TOUCHED).
+    ny = cy + rng.uniform(0.18, 0.26) * CELL * big
+    near = rng.uniform(0.18, 0.24) if rng.random() < 0.45 else rng.uniform(0.26, 0.32)
+    if letter in NARROW_TOUCHED and rng.random() < draw.touch_share:
+        near = rng.uniform(*NARROW_TOUCH_AT)
+    di.text((cx + near * CELL * big, ny), num, font=f_small, fill=255, anchor="mm")
+    alpha: npt.NDArray[Any] = np.asarray(ink, np.float32) / 255.0  # (OpenCV types its results loosely)
+    weight = rng.random()
+    if weight < draw.thin_share:  # thinner strokes: up to 1 px taken off at the final size
+        k = int(rng.choice([3, 5]))
+        alpha = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    elif weight > 0.85:
+        k = int(rng.choice([3, 5]))
+        alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    base = np.asarray(im, np.float32)
+    im = Image.fromarray(np.clip(base * (1 - alpha) + ink_v * alpha, 0, 255).astype(np.uint8))
+    arr: npt.NDArray[Any] = np.asarray(im, np.float32)
+    rot: npt.NDArray[Any] = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-7, 7), 1.0)
+    rot[0, 1] += rng.uniform(-0.08, 0.08)  # shear: a tile seen a little from the side
+    # Width: tile fonts come condensed and extended (umich's X is wider than tall, every installed
+    # font's X taller): letters are stretched across by 0.8-1.3 about the tile's centre.
+    sx = float(np.exp(rng.uniform(np.log(draw.width[0]), np.log(draw.width[1]))))
+    rot[0, :2] *= sx
+    rot[0, 2] = arr.shape[1] / 2 * (1 - rot[0, 0]) - rot[0, 1] * arr.shape[0] / 2
+    arr = cv2.warpAffine(arr, rot, (arr.shape[1], arr.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    arr = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
+    k = int(rng.choice(list(draw.blur)))
+    if k:
+        arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.2 if k == 3 else 1.6))
+    arr = arr + rng.normal(0, rng.uniform(1, 8), arr.shape)
+    win: npt.NDArray[Any] = np.clip(arr, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else None
+        if decoded is not None:  # (a JPEG just encoded always decodes)
+            win = decoded
+    # Light letters are found on the inverted window, as the reader does on dark tiles.
+    g = find_glyph(255 - win) if dark_tile else find_glyph(win)
+    if g is not None:
+        g = tile_letter(win, dataclasses.replace(g, inverted=dark_tile))
+    # A thinned letter can fall apart and a tile edge can win: such a glyph is not the letter.
+    letter_h = (box[3] - box[1]) / big
+    off = np.hypot(side / 2 + g.dx * CELL - (box[0] + box[2]) / (2 * big),
+                   side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big)) if g is not None else 1e9
+    if g is None or off > 0.12 * CELL or not 0.75 * letter_h <= g.height * CELL <= 1.3 * letter_h:
+        return None
+    img: npt.NDArray[Any] = without_point_number(win, g).image
+    if rng.random() < 0.3:
+        kern = np.ones((2, 2), np.uint8)
+        img = (cv2.dilate if rng.random() < 0.5 else cv2.erode)(img, kern)
+    out: F32 = img.astype(np.float32)
+    return out

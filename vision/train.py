@@ -22,7 +22,9 @@ held-out letter model (`vision.points.as_extras`). `--points-only` trains just t
 
 Rendered boards: `vision/synth.py` draws tile and board styles no labelled set shows (dark tiles with
 light letters, coloured plastic, cream tiles with red or blue letters, worn wood, blue "Crossword" and
-green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set.
+green boards); SYNTH_TRAIN_SEEDS of each style are measured like photos and join every training set, some
+with glare on premium squares or folded down the middle (`train_conditions`; a folded one measured on its
+true grid, straightened per half).
 `--leave-out SET` trains models without one labelled set or one rendered style (`synth/<style>`), for
 the leave-one-set-out table of `benchmarks/vision_styles.py`.
 
@@ -45,10 +47,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2 as opencv  # OpenCV itself, for the calls outside the measuring code (`cv2` here is vision.opencv_u8)
 import numpy as np
 import numpy.typing as npt
 
 from companion.rules.tiles import load_tileset
+from vision import fold as folding
 from vision import (
     opencv_u8 as cv2,  # typed 8-bit OpenCV calls, so `blank_tiles` and `_measured` keep their text
 )
@@ -202,9 +206,27 @@ FACED_BLANKS = frozenset({"cava_ro"})
 
 
 # Rendered boards (vision/synth.py) in every style, for training: seeds below TEST_SEED_FROM. Benchmarks and
-# tests read renders from TEST_SEED_FROM up, which no model has seen.
-SYNTH_TRAIN_SEEDS = range(8)
+# tests read renders from TEST_SEED_FROM up, which no model has seen. Seeds 0-7 are varied renders as they
+# are read (`render(..., varied=True)`); GLARE_TRAIN_SEEDS add glare patches on premium squares and
+# FOLDED_TRAIN_SEEDS fold the board down the middle (`train_conditions`), the conditions of issue 27's
+# photos that varied renders do not draw in every style.
+SYNTH_TRAIN_SEEDS = range(12)
+GLARE_TRAIN_SEEDS = range(8, 12)
+FOLDED_TRAIN_SEEDS = range(8, 10)
+# Degrees each half is turned about the fold (a valley or a ridge, drawn per style and seed): from a board
+# that barely lies flat to one where a one-plane grid loses letters (reader-fold.md: 15-20 degrees), which
+# the reader straightens per half.
+FOLD_TRAIN_DEGREES = (4.0, 20.0)
 TEST_SEED_FROM = 500
+
+
+def train_conditions(style: str, seed: int) -> tuple[float | None, bool]:
+    """(fold_degrees, premium_glare) of training render `seed` of `style` (`render`'s arguments)."""
+    fold = None
+    if seed in FOLDED_TRAIN_SEEDS:
+        draw = np.random.default_rng([seed, sum(map(ord, style)), 28])
+        fold = round(float(draw.uniform(*FOLD_TRAIN_DEGREES)) * float(draw.choice([-1.0, 1.0])), 1)
+    return fold, seed in GLARE_TRAIN_SEEDS
 
 
 def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
@@ -215,18 +237,75 @@ def synth_photo(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
     return photo, r.image
 
 
+def training_render(style: str, seed: int) -> tuple[LabelledPhoto, U8]:
+    """Training render `seed` of `style` under its `train_conditions`, as a labelled photo and its image. A
+    folded board's image is its grid already straightened per half by the true grid (`fold_net`): the map the
+    reader uses on a board it finds folded (`vision.fold.fold_warp`), so its squares are measured where they
+    are; its corners are then those of the straightened grid."""
+    fold, glare = train_conditions(style, seed)
+    if fold is None and not glare:
+        return synth_photo(style, seed)
+    r = render(style, seed, varied=True, fold_degrees=fold, premium_glare=glare)
+    image, corners = r.image, r.corners
+    if fold is not None and r.crossings is not None:
+        image = folding.fold_warp(r.image, fold_net(r.crossings), CELL, MARGIN, flags=opencv.INTER_AREA)
+        m, n = MARGIN * CELL, 15 * CELL
+        corners = [[m, m], [m + n, m], [m + n, m + n], [m, m + n]]
+    stem = f"{style}_{seed}" + ("_glare" if glare else "") + (f"_fold{fold:+g}" if fold is not None else "")
+    photo = LabelledPhoto(f"synth/{style}", stem, Path(f"synth:{stem}"), r.grid, corners, {"synthetic": True})
+    return photo, image
+
+
+def fold_net(crossings: list[list[list[float]]]) -> npt.NDArray[np.float64]:
+    """The (3, 3, 2) net of a board folded down its middle column (`vision.locate.GridLocation.fold`: grid
+    points u, v in 0, 7.5, 15) from a render's true line crossings: each half is one plane, fitted on its own
+    crossings (columns 0-7 and 8-15); the fold's points from the left half's plane (both halves meet there)."""
+    pts = np.asarray(crossings, np.float64)  # [row line][column line] -> x, y
+    rows, cols = np.mgrid[0:16, 0:16]
+    halves = []
+    for sel in (cols <= 7, cols >= 8):
+        grid_uv = np.stack([cols[sel], rows[sel]], axis=1).astype(np.float64)
+        hom, _ = opencv.findHomography(grid_uv, pts[sel])
+        halves.append(np.asarray(hom, np.float64))
+    net = np.zeros((3, 3, 2), np.float64)
+    for i, v in enumerate((0.0, 7.5, 15.0)):
+        for j, u in enumerate((0.0, 7.5, 15.0)):
+            p = halves[int(j == 2)] @ np.array([u, v, 1.0])
+            net[i, j] = p[:2] / p[2]
+    return net
+
+
 def synth_data(style: str, seed: int, cache: Path | None) -> PhotoData:
     """Training data from one rendered board, cached like a photo's (keyed by the renderer's code too)."""
-    key = hashlib.sha1(f"synth:{style}:{seed}:{_code_version()}".encode() + _render_code(style)).hexdigest()[:16]
+    key = _synth_key(style, seed)
     if cache is not None and (cache / f"{key}.pkl").exists():
         data: PhotoData = pickle.loads((cache / f"{key}.pkl").read_bytes())
         return data
-    photo, img = synth_photo(style, seed)
+    photo, img = training_render(style, seed)
     data = _measured(photo, img)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         (cache / f"{key}.pkl").write_bytes(pickle.dumps(data))
     return data
+
+
+def _synth_key(style: str, seed: int) -> str:
+    """The cache key of training render `seed` of `style`: what it is measured with and rendered by."""
+    fold, glare = train_conditions(style, seed)
+    conditions = "" if fold is None and not glare else f":{fold}:{glare}:{inspect.getsource(training_render)}"
+    if fold is not None:  # the folding code, which `_render_code` leaves out (unfolded renders do not run it)
+        conditions += "".join(inspect.getsource(f) for f in (
+            synth_module._folded_halves, synth_module._fold_crease, synth_module._fold_gains, synth_module._fold_light,
+            fold_net, folding.fold_warp)) + repr((synth_module.FOLD_SEAM, synth_module.FOLD_RIDGE,
+                                                 synth_module.FOLD_LIGHT_ELEVATION, synth_module.FOCAL_LONG_SIDES))
+    return hashlib.sha1(f"synth:{style}:{seed}{conditions}:{_code_version()}".encode()
+                        + _render_code(style)).hexdigest()[:16]
+
+
+def _rendered_training() -> str:
+    """What the rendered training boards depend on, for the leave-out models' keys (the labels alone do not
+    change when a render's colours, glare or fold do)."""
+    return "".join(_synth_key(style, seed) for style in TRAINED_STYLES for seed in SYNTH_TRAIN_SEEDS)
 
 
 def _render_code(style: str) -> bytes:
@@ -394,6 +473,8 @@ def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tup
     key = hashlib.sha1((left_out + _code_version() + inspect.getsource(train_occupancy) + repr(BLANK_WEIGHT)
                         + inspect.getsource(train_letters) + inspect.getsource(letter_shapes)
                         + inspect.getsource(synthetic_glyphs) + str(training_fonts())
+                        + inspect.getsource(synth_module._glyph_sample) + repr(synth_module.EXTRA_GLYPHS)
+                        + _rendered_training()
                         + inspect.getsource(wide_ensemble) + repr((LETTER_MEMBERS, sorted(NARROW_TOUCHED),
                                                                    NARROW_TOUCH_SHARE, NARROW_TOUCH_AT,
                                                                    sorted(CLOSED_UP), CLOSED_UP_SHARE,
@@ -445,6 +526,7 @@ def points_without(left_out: str, cache: Path, log: Callable[[str], None]) -> Pa
     """The point-number reader trained without one labelled set or rendered style (as `train_without`)."""
     parts = [p for p in load_all(cache, log) + load_synth(cache, log) if p.photo.set != left_out]
     key = hashlib.sha1((left_out + _code_version() + inspect.getsource(points_module) + str(training_fonts())
+                        + _rendered_training()
                         + "".join("".join(p.photo.grid) for p in parts)).encode()).hexdigest()[:10]
     path = cache / "leave_out" / f"{left_out.replace('/', '_')}_{key}_points.npz"
     if not path.exists():
@@ -453,12 +535,17 @@ def points_without(left_out: str, cache: Path, log: Callable[[str], None]) -> Pa
     return path
 
 
+OCCUPANCY_INFO: dict[str, str] = {"data": f"labelled photos of {', '.join(LABELLED_SETS)} (features only) and "
+                                          "rendered boards of vision/synth.py", "script": "vision/train.py"}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--eval-only", action="store_true", help="report held-out folds, write nothing")
     ap.add_argument("--no-eval", action="store_true", help="train the shipped models only")
     ap.add_argument("--points-only", action="store_true", help="train only the shipped point-number reader")
+    ap.add_argument("--occupancy-only", action="store_true", help="train only the shipped occupancy network")
     ap.add_argument("--leave-out", metavar="SET", help="only train models without this set (or synth/<style>) "
                     "into the cache, for benchmarks/vision_styles.py")
     args = ap.parse_args(argv)
@@ -472,6 +559,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parts = load_all(args.cache, log)
     rendered = load_synth(args.cache, log)
+    if args.occupancy_only:
+        occ = train_occupancy(parts + rendered)
+        occ.info = OCCUPANCY_INFO
+        occ.save(OCC_ASSET)
+        log(f"wrote {OCC_ASSET}")
+        return 0
     points = train_points(cached_rendered_numbers(args.cache), photo_numbers(parts + rendered))
     if not args.eval_only:
         points.save(POINTS_ASSET)
@@ -501,8 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_only:
         return 0
     occ = train_occupancy(parts + rendered)
-    occ.info = {"data": f"labelled photos of {', '.join(LABELLED_SETS)} (features only) and rendered "
-                        "boards of vision/synth.py", "script": "vision/train.py"}
+    occ.info = OCCUPANCY_INFO
     occ.save(OCC_ASSET)
     let = train_letters(parts + rendered, synth)
     let.info = {"data": "font renders + glyphs of the labelled photos and rendered boards (learned weights only)",
