@@ -107,6 +107,7 @@ def _premium_classes() -> npt.NDArray[np.int8]:
 
 
 _CLASSES = _premium_classes()
+PREMIUM_CLASSES = _CLASSES  # per square: 0 a plain square, 1-4 a premium class, 5 the centre
 
 
 # ----------------------------------------------------------------------------------------------------

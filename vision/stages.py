@@ -481,6 +481,12 @@ def letters_seen(seen: SeenSquares) -> int:
     return sum(c.glyph is not None for c in seen.crops)
 
 
+def letters_on_plain_squares(seen: SeenSquares) -> int:
+    """How many tiles of a look show a letter on a plain square (no premium print there to take for one)."""
+    return sum(c.glyph is not None and int(locate.PREMIUM_CLASSES[sq]) == 0
+               for sq, c in zip(seen.tile_squares, seen.crops, strict=True))
+
+
 def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[float] | None:
     """The letter network's mean confidence over the tiles' letters turned 0, 1, 2 and 3 quarter turns
     counter-clockwise (`np.rot90`); None when fewer than LETTERS_TO_VOTE tiles show a letter (too few to
@@ -550,6 +556,14 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
         # letters 0.062 better upside down; looked a quarter round, 17 numbers and the letters agree).
         if not turned.doubt and (more >= SIDEWAYS_MORE * found or total == side.turn):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
+        if more >= SIDEWAYS_MORE * found and letters_on_plain_squares(again) >= LETTERS_TO_VOTE:
+            # Unclear about its side, but it sees letters on plain squares the first look missed: tiles,
+            # which the first look took for empty squares, sure (crossword yellow render 502 photographed a
+            # quarter round: first look 1 letter, 16 squares wrong at >= 0.98; looked a quarter round, 29
+            # letters, 21 on plain squares). An empty board's premium print, which a quarter look also takes
+            # for letters (jheidel 165303-165320: 17-55 of them), lies on premium squares only: 0 plain.
+            # The look that sees the tiles is kept, with its doubt: asked.
+            return UprightLook(quarter, again, 1, Orientation(total, turned.doubt))
     return UprightLook(place, seen, 0, side)
 
 
