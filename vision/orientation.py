@@ -152,13 +152,20 @@ LETTERS_AGAINST_AT_MOST = 0.05
 # 106 had its turn ahead by 0.016 or more, but radosz 1632842381938 (+0.009). Those are asked about too.
 UPRIGHT_MARGIN = 0.08
 ORIENTATION_MARGIN = 0.01
-# With no turn shown by AXIS_NUMBERS_AT_LEAST point numbers, letters that read no turn well say nothing
-# about the side: under LETTERS_READ_WELL (mean confidence of the turn taken) the reading is doubtful. On
-# the 844 held-out readings of the orientation round (labelled photos and trained styles, each turned 0-3)
-# every reading had 2 numbers or more for some turn, so this asks none of them. What it catches: print the
-# network has not learned, lying on its side, whose numbers go unfound: navy condensed render 502 (a blind
-# style, after its blind read) photographed a quarter turn round read its letters 0.875 at best, numbers 1
-# and 1, and was read as photographed with 19 squares wrong at >= 0.98 and no doubt.
+# With no turn shown by AXIS_NUMBERS_AT_LEAST point numbers, the letters alone make the side sure only when
+# the letters' shape says the same axis (`glyph_aspect` beyond ASPECT_CLEAR) and they read their turn at least
+# LETTERS_ALONE_AHEAD better than every other turn; otherwise the reading is doubtful. On the 844 held-out
+# readings of the orientation round (labelled photos and trained styles, each turned 0-3) every reading had 2
+# numbers or more for some turn: none of them changes. What it catches is print the network has not learned,
+# whose numbers go unfound: renders of navy condensed (a blind style, after its blind read) photographed a
+# quarter turn round were read in a wrong turn, sure, by letters alone: seed 502 as photographed (letters
+# 0.875, the next turn 0.849: 19 squares wrong at >= 0.98), 505 (0.961 against 0.945, and 0.963 against 0.936
+# the other way round: 14 and 8), 503 (0.946, its shape level: 8). What it keeps sure: cava_ro's early boards,
+# whose thin "1"s go unfound (1 number), letters 0.99-1.00 for their turn 0.056-0.33 ahead, shape +-0.21.
+LETTERS_ALONE_AHEAD = 0.05
+# And beside weak numbers on the shape's axis (`axis_turn`), letters that read no turn LETTERS_READ_WELL leave
+# the turn doubtful (navy condensed 500 turned: two stray numbers, letters 0.875 at best, 17 squares wrong at
+# >= 0.98); none of the 844 either.
 LETTERS_READ_WELL = 0.9
 
 
@@ -203,8 +210,10 @@ def upright_turn(letter_scores: Sequence[float] | None, votes: npt.NDArray[np.in
         best = 0
     against = max(int(votes[k]) for k in range(4) if k != best)
     close = max(scores[k] for k in range(4) if k != best) - scores[best] > -ORIENTATION_MARGIN
-    unread = int(votes.max()) < AXIS_NUMBERS_AT_LEAST and scores[best] < LETTERS_READ_WELL
-    return best, close or unread or (against >= NUMBERS_AGAINST and against > int(votes[best]))
+    ahead = scores[best] - max(scores[k] for k in range(4) if k != best)
+    shaped = aspect is not None and abs(aspect) >= ASPECT_CLEAR and (best % 2 == 0) == (aspect > 0)
+    unnumbered = int(votes.max()) < AXIS_NUMBERS_AT_LEAST and not (shaped and ahead >= LETTERS_ALONE_AHEAD)
+    return best, close or unnumbered or (against >= NUMBERS_AGAINST and against > int(votes[best]))
 
 
 # The glyphs' shape says the axis, but only beside the numbers. The median over a board of log(height / width)
@@ -253,4 +262,5 @@ def axis_turn(scores: Sequence[float], votes: npt.NDArray[np.int64], aspect: flo
     # do not: then a network reading another turn better makes the turn doubtful. On the axis, the half turn
     # read better always does (the numbers' corner against the letters' reading of which end is up).
     against = scores[(turn + 2) % 4] if numbers_turn(votes) is not None else max(scores)
-    return turn, against - scores[turn] > LETTERS_AGAINST_AT_MOST
+    unread = numbers_turn(votes) is None and max(scores) < LETTERS_READ_WELL
+    return turn, unread or against - scores[turn] > LETTERS_AGAINST_AT_MOST
