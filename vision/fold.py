@@ -28,6 +28,7 @@ from vision.gridlines import (
     line_maps,
     outer_edges,
     solve_lines,
+    straightened,
     trace_lines,
 )
 
@@ -190,9 +191,7 @@ def _across_fold(img: U8, h_found: F64, right: bool) -> F64:
     in the grid straightened by `h_found` with 3 squares of margin."""
     c, pad = 16, 3
     side = (SIZE + 2 * pad) * c
-    to_img = h_found @ np.array([[1 / c, 0, -pad], [0, 1 / c, -pad], [0, 0, 1]], dtype=np.float64)
-    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    warped, _ = straightened(img, h_found, c, pad)
     gx, gy = (cv2.GaussianBlur(g, (5, 5), 0) for g in line_maps(warped))
     cols = np.arange(8, SIZE + 1) if right else np.arange(0, 8)
     squares = np.arange(8, SIZE) if right else np.arange(0, 7)  # columns wholly on the half

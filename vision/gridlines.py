@@ -220,6 +220,16 @@ def corrected(to_img: F64, cell: int, g: F64) -> F64:
     return np.asarray(new / new[2, 2], dtype=np.float64)
 
 
+def straightened(img: U8, h_grid: F64, cell: int, pad: int = 1) -> tuple[U8, F64]:
+    """The grid `h_grid` maps straightened to `cell` px squares with `pad` squares of margin all round, and
+    the straightened->image map."""
+    side = (SIZE + 2 * pad) * cell
+    to_img = h_grid @ np.array([[1 / cell, 0, -pad], [0, 1 / cell, -pad], [0, 0, 1]], dtype=np.float64)
+    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    return warped, to_img
+
+
 def trace_lines(img: U8, h_grid: F64, cell: int, reach: float,
                  lines: npt.NDArray[np.intp] | None = None) -> tuple[F64, F64, F64] | None:
     """The inner lines traced square by square in the grid straightened by `h_grid` (`cell` px squares):
@@ -227,10 +237,7 @@ def trace_lines(img: U8, h_grid: F64, cell: int, reach: float,
     and the straightened->image map; None when fewer than 40 points were found. `lines`: which inner lines
     (1..14) to trace, the same across and down (all by default)."""
     c = cell
-    side = (SIZE + 2) * c
-    to_img = h_grid @ np.array([[1 / c, 0, -1], [0, 1 / c, -1], [0, 0, 1]], dtype=np.float64)
-    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    warped, to_img = straightened(img, h_grid, c)
     gx, gy = line_maps(warped)
     half = int(reach * c)
     rows: list[F64] = []
@@ -303,10 +310,7 @@ def outer_edges(img: U8, h_grid: F64, cell: int = 32, reach: float = 0.3) -> F64
     straight edge.
     """
     c = cell
-    side = (SIZE + 2) * c
-    to_img = h_grid @ np.array([[1 / c, 0, -1], [0, 1 / c, -1], [0, 0, 1]], dtype=np.float64)
-    warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    warped, _ = straightened(img, h_grid, c)
     gx, gy = line_maps(warped)
     half = int(reach * c)
     offs = np.arange(-half, half + 1, dtype=np.float64)

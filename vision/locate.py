@@ -61,6 +61,7 @@ from vision.gridlines import (
     outer_edges,
     smooth_lab,
     solve_lines,
+    straightened,
     trace_lines,
 )
 
@@ -427,13 +428,10 @@ def _line_checks(img: U8, h_grid: F64, cell: int = 16, fold: F64 | None = None) 
     """
     c = cell
     pad = 3
-    side = (SIZE + 2 * pad) * c
     if fold is not None:  # a folded board: each quarter straightened by its own map
         warped = folding.fold_warp(img, fold, c, pad, flags=cv2.INTER_LINEAR)
     else:
-        to_img = h_grid @ np.array([[1 / c, 0, -pad], [0, 1 / c, -pad], [0, 0, 1]], dtype=np.float64)
-        warped = cv2.warpPerspective(img, np.linalg.inv(to_img), (side, side), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_REPLICATE)
+        warped, _ = straightened(img, h_grid, c, pad)
     gx, gy = line_maps(warped)
     half = c // 2
 
