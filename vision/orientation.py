@@ -261,6 +261,7 @@ def axis_turn(scores: Sequence[float], votes: npt.NDArray[np.int64], aspect: flo
     # Clear numbers (`numbers_turn`) and the shape outvote the letters' network on the axis; fewer numbers
     # do not: then a network reading another turn better makes the turn doubtful. On the axis, the half turn
     # read better always does (the numbers' corner against the letters' reading of which end is up).
-    against = scores[(turn + 2) % 4] if numbers_turn(votes) is not None else max(scores)
-    unread = numbers_turn(votes) is None and max(scores) < LETTERS_READ_WELL
+    clear = numbers_turn(votes) is not None
+    against = scores[(turn + 2) % 4] if clear else max(scores)
+    unread = not clear and max(scores) < LETTERS_READ_WELL
     return turn, unread or against - scores[turn] > LETTERS_AGAINST_AT_MOST
