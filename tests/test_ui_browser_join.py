@@ -294,12 +294,6 @@ def test_the_icons_still_draw_from_the_cut_down_icon_font(tmp_path, playwright_i
     browser.close()
 
 
-def _session_id(tab: Tab) -> str:
-    """The Flet session id the tab keeps (in its sessionStorage) and presents when it connects again."""
-    return str(tab.page.evaluate(
-        "Object.entries(sessionStorage).filter(([k]) => k.includes('session_id')).map(([, v]) => v).join()"))
-
-
 @pytest.mark.parametrize("lost", ["session-expired", "server-restarted"])
 def test_a_referee_whose_session_the_server_dropped_gets_the_referees_seat_back(tmp_path, playwright_instance,  # noqa: F811
                                                                                  lost):
@@ -325,7 +319,7 @@ def test_a_referee_whose_session_the_server_dropped_gets_the_referees_seat_back(
         table = ref.page.url.rsplit("/", 1)[1]
         fol = new_tab(browser, f"{through}/table/{table}")
         _shown(fol, "Watching (read-only)")
-        before = (_session_id(ref), _session_id(fol))
+        before = (ref.session_id(), fol.session_id())
         assert all(before), before
         if link:
             link.cut()
@@ -339,7 +333,7 @@ def test_a_referee_whose_session_the_server_dropped_gets_the_referees_seat_back(
         ref.page.wait_for_function(f"Object.values(sessionStorage).every(v => v !== {before[0]!r})",
                                    timeout=60_000)
         ref.page.wait_for_function("document.documentElement.dataset.connection === 'connected'", timeout=30_000)
-        assert _session_id(ref) not in ("", before[0])
+        assert ref.session_id() not in ("", before[0])
         # The referee's controls, and a change the referee makes counts.
         ref.button("Pass").first.wait_for(timeout=25_000)
         assert ref.find("Watching (read-only)").count() == 0

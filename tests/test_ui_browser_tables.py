@@ -72,12 +72,6 @@ def _tap_until_heard(tab: Tab, button: str, shows: str, store_file: Path, game_i
     assert saved == saved_after, f"after the tap on {button!r} the server saved {saved}, not {saved_after}"
 
 
-def _session_id(tab: Tab) -> str:
-    """The Flet session id the tab keeps (in its sessionStorage) and presents when it connects again."""
-    return str(tab.page.evaluate(
-        "Object.entries(sessionStorage).filter(([k]) => k.includes('session_id')).map(([, v]) => v).join()"))
-
-
 def _qr_text(tab: Tab) -> str:
     """The QR code on the tab's screen, decoded from a screenshot by OpenCV (as a phone's camera would)."""
     import cv2
@@ -215,7 +209,7 @@ def test_the_referee_pin_holds_after_a_reload_and_after_a_reconnect(tmp_path, pl
             fol.click("Referee this game")
             fol.text("That PIN is not the referee's PIN.", place="error")
             assert fol.button("Pass").count() == 0 and fol.button("Turn").count() == 0
-            ref_session = _session_id(ref)
+            ref_session = ref.session_id()
             assert ref_session
         except Exception:
             failure_shot(ref, "pin-reload")

@@ -178,6 +178,11 @@ class Tab:
     def button(self, name: str, exact: bool = True) -> Any:
         return self.page.get_by_role("button", name=name, exact=exact)
 
+    def session_id(self) -> str:
+        """The Flet session id the tab keeps (in its sessionStorage) and presents when it connects again."""
+        return str(self.page.evaluate(
+            "Object.entries(sessionStorage).filter(([k]) => k.includes('session_id')).map(([, v]) => v).join()"))
+
     @staticmethod
     def tap(locator: Any, timeout: float = WAIT_MS) -> None:
         """Tap a control through Flutter's semantics: a DOM `click` on its semantics node, which Flutter's
