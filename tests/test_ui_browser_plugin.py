@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from browser.conftest_shared import app_server, launch, new_tab, playwright_instance  # noqa: F401
-from browser.harness import failure_shot
+from browser.harness import Tab, failure_shot
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +24,21 @@ def _saved_events(data_dir: Path) -> list[str]:
         return [f"game {info.id}: {info.last_seq} events, {info.status}" for info in store.games()]
 
 
+def _start_counter(ref: Tab) -> None:
+    """Start the plugged-in counter game from the home screen: its setup offers it, with its own rules line."""
+    ref.click("New game")
+    ref.click("Counter (test game)")
+    ref.text("Two players tap in turn; the first to 3 wins.")
+    ref.click("Start game")
+    ref.text("Counts: Ann 0, Bob 0", place="counter")
+
+
 def test_a_plugged_in_game_plays_and_resumes_in_the_app(tmp_path, playwright_instance):  # noqa: F811
     browser = launch(playwright_instance)
     with app_server(tmp_path, env=PLUG_IN) as url:
         ref = new_tab(browser, url)
         try:
-            ref.click("New game")
-            ref.click("Counter (test game)")
-            ref.text("Two players tap in turn; the first to 3 wins.")
-            ref.click("Start game")
-            ref.text("Counts: Ann 0, Bob 0", place="counter")
+            _start_counter(ref)
             ref.click("Tap for Ann")
             ref.text("Counts: Ann 1, Bob 0", place="counter")
             ref.click("Tap for Bob")
@@ -89,11 +94,7 @@ def test_a_tap_right_after_a_reload_reaches_the_game(tmp_path, playwright_instan
     with app_server(tmp_path, env=PLUG_IN) as url:
         ref = new_tab(browser, url)
         try:
-            ref.click("New game")
-            ref.click("Counter (test game)")
-            ref.text("Two players tap in turn; the first to 3 wins.")
-            ref.click("Start game")
-            ref.text("Counts: Ann 0, Bob 0", place="counter")
+            _start_counter(ref)
 
             held: list[Any] = []
             route: dict[str, Any] = {"answered": False, "hold": True}

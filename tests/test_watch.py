@@ -80,33 +80,32 @@ def test_a_move_is_committed_at_once_at_a_clock_tap(game: Any) -> None:
     pytest.fail("the first move was never proposed whole")
 
 
-def test_a_tile_of_the_games_board_gone_asks_and_commits_nothing() -> None:
+def _a_tile_gone(still_frames: int) -> tuple[tuple[int, int], list[WatchStatus]]:
+    """A board filmed unchanged for `still_frames` keyframes while the game holds one tile more than it shows
+    (a tile taken off, or never there): that tile's square, and the watcher's statuses."""
     keys = streams.rendered_game("black_tiles", seed=3, moves=1)
     board = keys[1].grid
-    st = streams.build_stream([keys[1], keys[1]], fps=1.0, seed=3, size=SIZE)  # nothing changes on the table
-    # the game holds one tile more than the board shows: a tile taken off (or never there)
+    st = streams.build_stream([keys[1]] * still_frames, fps=1.0, seed=3, size=SIZE)  # nothing changes on the table
     r, c = next((r, c) for r in range(15) for c in range(15) if board[r][c] == "." and
                 any(board[r][k] != "." for k in range(15)))
     rows = [row[:c] + "E" + row[c + 1:] if i == r else row for i, row in enumerate(board)]
-    statuses = _watch(Watcher(rows), st.frames)
+    return (r, c), _watch(Watcher(rows), st.frames)
+
+
+def test_a_tile_of_the_games_board_gone_asks_and_commits_nothing() -> None:
+    square, statuses = _a_tile_gone(2)
     assert not any(s.commit for s in statuses)
     asked = [s for s in statuses if s.phase is Phase.ASKING]
     assert asked, [s.message for s in statuses]
     assert "gone or moved" in (asked[-1].question or "")
-    assert (r, c) in asked[-1].squares
+    assert square in asked[-1].squares
 
 
 def test_a_question_stands_on_every_later_frame_that_shows_the_same_doubt() -> None:
     # Asked once the view stayed so for the settle time, the question must stay on the table's screens while
     # nothing changes: the old rule timed the same doubt again from the next frame ("A move is being laid"
     # for the settle time, then the question again, which the referee's tab took for a new question).
-    keys = streams.rendered_game("black_tiles", seed=3, moves=1)
-    board = keys[1].grid
-    st = streams.build_stream([keys[1], keys[1], keys[1]], fps=1.0, seed=3, size=SIZE)
-    r, c = next((r, c) for r in range(15) for c in range(15) if board[r][c] == "." and
-                any(board[r][k] != "." for k in range(15)))
-    rows = [row[:c] + "E" + row[c + 1:] if i == r else row for i, row in enumerate(board)]
-    statuses = _watch(Watcher(rows), st.frames)
+    _, statuses = _a_tile_gone(3)
     first = next(i for i, s in enumerate(statuses) if s.phase is Phase.ASKING)
     after = statuses[first:]
     assert len(after) >= 3, [s.message for s in statuses]
