@@ -209,15 +209,24 @@ def new_context(browser: Any, url: str) -> Any:
                                extra_http_headers=extra)
 
 
-def visit(context: Any, url: str, mbit: float | None) -> tuple[float, Traffic]:
-    """Open `url` in a new tab of `context`; seconds until "New game" is usable, and the traffic."""
+def _phone_page(context: Any, mbit: float | None, init_script: str | None = None) -> tuple[Any, Any]:
+    """A new tab of `context` (with `init_script` run in the page first) and its CDP session, its network
+    limited to `mbit` Mbit/s each way with LATENCY_MS latency (None: unthrottled)."""
     page = context.new_page()
+    if init_script is not None:
+        page.add_init_script(init_script)
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     if mbit is not None:
         rate = mbit * 1e6 / 8
         cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": LATENCY_MS,
                                                       "downloadThroughput": rate, "uploadThroughput": rate})
+    return page, cdp
+
+
+def visit(context: Any, url: str, mbit: float | None) -> tuple[float, Traffic]:
+    """Open `url` in a new tab of `context`; seconds until "New game" is usable, and the traffic."""
+    page, cdp = _phone_page(context, mbit)
     traffic = Traffic(cdp)
     t0 = time.perf_counter()
     page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
@@ -310,14 +319,7 @@ PAGE_INFO = """() => {
 
 def probed_visit(context: Any, url: str, mbit: float | None) -> dict[str, Any]:
     """One visit (as `visit`) with BOOT_PROBE in the page: its phases."""
-    page = context.new_page()
-    page.add_init_script(BOOT_PROBE)
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    if mbit is not None:
-        rate = mbit * 1e6 / 8
-        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": LATENCY_MS,
-                                                      "downloadThroughput": rate, "uploadThroughput": rate})
+    page, _cdp = _phone_page(context, mbit, BOOT_PROBE)  # the session, kept for the visit: it throttles it
     page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
     placeholder = page.locator("flt-semantics-placeholder")
     placeholder.wait_for(state="attached", timeout=TIMEOUT_MS)
