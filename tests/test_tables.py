@@ -166,24 +166,19 @@ def test_an_unknown_table_address_says_so_and_shows_the_home_screen(hub: Hub) ->
 
 
 def test_the_qr_code_of_a_table_decodes_to_its_address_on_the_network(hub: Hub) -> None:
-    import cv2
-    import numpy as np
-
-    from companion.ui.components.join import qr_png
-    from tests.qr import decode_qr
+    from companion.ui.components.join import qr_modules
+    from tests.qr import decode_qr, drawn
 
     hub.base_urls = ["http://127.0.0.1:8550", "http://192.168.1.20:8550"]
     game = _classic("Ann", "Bob")
     hub.add(game)  # type: ignore[arg-type]
     url = hub.table_url(game.id)  # type: ignore[attr-defined]
     assert url == f"http://192.168.1.20:8550/table/{game.id}"  # type: ignore[attr-defined]
-    image = cv2.imdecode(np.frombuffer(qr_png(url), np.uint8), cv2.IMREAD_GRAYSCALE)
-    assert decode_qr(image) == url
+    assert decode_qr(drawn(qr_modules(url))) == url
     # Any game id: the code of every table reads back to its address (ids are random, so try many).
     for n in range(60):
         other = f"http://192.168.1.20:8550/table/{n * 0x2F3B1D7:012x}"
-        image = cv2.imdecode(np.frombuffer(qr_png(other), np.uint8), cv2.IMREAD_GRAYSCALE)
-        assert decode_qr(image) == other
+        assert decode_qr(drawn(qr_modules(other))) == other
     hub.base_urls = ["http://127.0.0.1:8550"]  # listening on this machine only: the only address there is
     assert hub.table_url("x") == "http://127.0.0.1:8550/table/x" and not hub.phones_can_reach()
 

@@ -313,3 +313,32 @@ def test_a_table_waiting_for_the_disk_holds_up_no_other_table(tmp_path, playwrig
     with Store(tmp_path / FILE_NAME) as store:
         assert [e.type for e in store.events(one)] == ["start", "pass"]
         assert [e.type for e in store.events(two)] == ["start"]
+
+
+def test_a_phone_on_plain_http_gets_the_light_client_and_still_shows_the_qr_code(tmp_path, playwright_instance):  # noqa: F811
+    """A phone opens the table's address over plain HTTP: not a secure context, so its browser has no
+    `ImageDecoder`. Flutter's own loader then took `skwasm_heavy.wasm` (its own image codecs, 0.75 MB more
+    to download); this app's page takes the light `skwasm.wasm`, and draws its one picture, the QR code,
+    as shapes, so the code a player shows the next player from a phone still reads back.
+    (`table.test` is mapped to this machine: an address other than localhost, as a phone's is.)"""
+    browser = launch(playwright_instance, ["--host-resolver-rules=MAP table.test 127.0.0.1"])
+    with app_server(tmp_path) as url:
+        phone_url = url.replace("127.0.0.1", "table.test")
+        ctx = browser.new_context(viewport=PHONE)
+        ctx.route("**/*", lambda r: r.continue_() if re.match(r"^(https?|wss?)://table\.test(:\d+)?/", r.request.url)
+                  or r.request.url.startswith(("data:", "blob:")) else r.abort())
+        tab = Tab(ctx.new_page(), phone_url)
+        wasm: list[str] = []
+        tab.page.on("request", lambda r: wasm.append(r.url.rsplit("/", 1)[-1]) if r.url.endswith(".wasm") else None)
+        try:
+            tab.open()
+            assert tab.page.evaluate("() => [window.isSecureContext, typeof ImageDecoder]") == [False, "undefined"]
+            game_id = _start(tab, ("Ann", "Bob"), "")
+            assert sorted(wasm) == ["main.dart.wasm", "skwasm.wasm"], wasm
+            tab.click("Invite phones")
+            tab.text("Invite phones to this table")
+            assert _qr_text(tab) == f"{phone_url}/table/{game_id}".replace("table.test", "127.0.0.1")
+        except Exception:
+            failure_shot(tab, "plain-http-phone")
+            raise
+    browser.close()

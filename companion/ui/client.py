@@ -69,7 +69,7 @@ BACKGROUND_COLOR = "#FFFFFF"
 PREFIX = "/client/"
 # Raise when the preparation below (or `icon_font`'s) changes, so a kept copy of an older recipe is not
 # reused.
-RECIPE = 18
+RECIPE = 19
 # Immutable files (their URL changes with their contents).
 LONG_CACHE = "public, max-age=31536000, immutable"
 # The page and unversioned addresses: kept, but asked about on every visit.
@@ -278,6 +278,22 @@ INLINE_SCRIPTS = (('<script src="python.js"></script>', "python.js"),
                   ('<script src="flutter_bootstrap.js" async></script>', "flutter_bootstrap.js"))
 
 
+# Flutter's loader takes `skwasm_heavy.wasm` (its own image codecs: 2.28 MB gzipped) instead of
+# `skwasm.wasm` (1.53 MB) wherever the browser has no `ImageDecoder`. Chromium offers `ImageDecoder` only
+# to secure contexts, so every phone that opens the table's address on the Wi-Fi (plain HTTP) downloaded
+# the heavy one: 5.20 MB for a first visit instead of 4.45 (`benchmarks/phone_join.py`). The codecs decode
+# raster pictures, and this app draws none (its one picture, the table's QR code, is drawn as shapes:
+# `companion.ui.components.join`), so the loader here keeps the heavy build only for what else it needs
+# it for: a browser without Chromium's line-break iterators.
+HEAVY_CHOICE = re.compile(r'!(\w+)\.hasImageCodecs\|\|!\1\.hasChromiumBreakIterators\?"skwasm_heavy"')
+
+
+def light_renderer(loader: str) -> str:
+    """Flutter's loader source choosing `skwasm_heavy` only without Chromium's break iterators (unchanged
+    if it chooses otherwise than flet-web 1.0.5's loader does)."""
+    return HEAVY_CHOICE.sub(r'!\1.hasChromiumBreakIterators?"skwasm_heavy"', loader, count=1)
+
+
 def _inline_scripts(html: str, web_dir: Path) -> str:
     """`html` with the scripts of INLINE_SCRIPTS written into it (a tag not found as expected, as in a
     flet-web laid out otherwise, is left to be fetched)."""
@@ -285,6 +301,8 @@ def _inline_scripts(html: str, web_dir: Path) -> str:
         source = (web_dir / name).read_text(encoding="utf-8")
         # The source map is not served; a "</script" inside would end the element early.
         source = re.sub(r"^//# sourceMappingURL=.*$", "", source, flags=re.MULTILINE)
+        if name == "flutter_bootstrap.js":
+            source = light_renderer(source)
         if tag in html and "</script" not in source.lower():
             html = html.replace(tag, f"<script>\n{source.strip()}\n</script>", 1)
     return html
