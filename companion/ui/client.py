@@ -11,7 +11,9 @@ come back (`benchmarks/phone_join.py`). This module owns how that client reaches
   only the icons the app's code names and Flutter's own widgets draw (`icon_font`: 1.3 MB -> 6 KB).
   Both renderer builds stay: Chromium-based browsers with WebAssembly GC (Chrome/Edge/Samsung Internet
   119+, Android's browsers) run `main.dart.wasm` with `skwasm`; Safari (every browser on an iPhone) and Firefox are not on Flutter's
-  wasm allow-list and run `main.dart.js` with CanvasKit (`flutter_bootstrap.js` chooses).
+  wasm allow-list and run `main.dart.js` with CanvasKit (`flutter_bootstrap.js` chooses). Chromium
+  takes the light `skwasm` even on a plain-HTTP page, where it has no `ImageDecoder` (`light_renderer`:
+  the app draws no raster picture, so `skwasm_heavy`'s image codecs are 0.75 MB that phone never needs).
 - **Compressed once.** Each text or wasm file is gzipped when the client is prepared, and the prepared
   copy is kept in the data folder under a key of the flet-web version and this module's recipe, so a
   restart reuses it. A request whose `Accept-Encoding` allows gzip gets the `.gz` bytes with
