@@ -45,6 +45,19 @@ def _confidence(rec: dict[str, object], at_least: float | None) -> float:
     return conf
 
 
+def _figures(recs: list[dict[str, object]], photos: dict[str, list[dict[str, object]]],
+             at: float | None) -> tuple[int, int, int, int, int]:
+    """Squares wrong at >= SURE, tiles not sure, photos asked, letters Tesseract alone made sure and of those
+    wrong, with Tesseract vouching from confidence `at` (None: not vouching)."""
+    tiles = [r for r in recs if r["got"] != "."]
+    sure_wrong = sum(1 for r in recs if not r["right"] and _confidence(r, at) >= SURE)
+    unsure = sum(1 for r in tiles if _confidence(r, at) < SURE)
+    asked = sum(1 for rs in photos.values() if rs[0]["doubtful"]
+                or any(r["got"] != "." and _confidence(r, at) < SURE for r in rs))
+    made_sure = [r for r in tiles if at is not None and _by_tesseract_only(r, at) and _confidence(r, at) >= SURE]
+    return sure_wrong, unsure, asked, len(made_sure), sum(not r["right"] for r in made_sure)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--records", type=Path, action="append", required=True)
@@ -80,20 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         for r in recs:
             photos[str(r["photo"])].append(r)
         tiles = [r for r in recs if r["got"] != "."]
-
-        def figures(at: float | None) -> tuple[int, int, int, int]:
-            sure_wrong = sum(1 for r in recs if not r["right"] and _confidence(r, at) >= SURE)
-            unsure = sum(1 for r in tiles if _confidence(r, at) < SURE)
-            asked = sum(1 for rs in photos.values() if rs[0]["doubtful"]
-                        or any(r["got"] != "." and _confidence(r, at) < SURE for r in rs))
-            made_sure = [r for r in tiles if at is not None and _by_tesseract_only(r, at)
-                         and _confidence(r, at) >= SURE]
-            return sure_wrong, unsure, asked, len(made_sure) * 1000 + sum(not r["right"] for r in made_sure)
-
-        before = figures(None)
+        before = _figures(recs, photos, None)
         for t in thresholds:
-            after = figures(t)
-            made, made_wrong = divmod(after[3], 1000)
+            after = _figures(recs, photos, t)
+            made, made_wrong = after[3], after[4]
             print(f"{name:28s} t={t:<4} made sure {made:5d} (wrong {made_wrong})  wrong at >= 0.98 "
                   f"{before[0]} -> {after[0]}  tiles not sure {before[1]} -> {after[1]} of {len(tiles)}  "
                   f"photos asked {before[2]} -> {after[2]} of {len(photos)}")

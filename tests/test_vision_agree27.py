@@ -76,7 +76,7 @@ def test_tesseract_reads_every_letter_the_number_does_not_vouch_for() -> None:
     assert asked and asked <= set(unvouched)
     assert len(asked) >= len(unvouched) - 1
     summary = {t["square"]: t for t in reading.summary()["tiles"]}
-    r, c = sorted(asked)[0]
+    r, c = min(asked)
     assert summary[f"{chr(65 + c)}{r + 1}"]["tesseract"] == reading.tesseract[r][c]
 
 
