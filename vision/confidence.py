@@ -65,9 +65,10 @@ LETTER_INK = 0.5
 # squares of jheidel below SURE, 187 of 5240 of umich, 20 of 491 of declanfinerty, none of the other sets
 # (the next boards are above 26), and no square it takes was wrong but those two.
 BLANK_LOOKALIKE_BELOW = 22.0
-# Tesseract reading the network's letter (`vision.evidence`: the "tesseract" tag) vouches for it as its point
-# number does (issue 27, docs/reader-agree.md).
-TESSERACT_VOUCHES = False
+# Tesseract reading the network's letter (`vision.evidence`: the "tesseract" tag, Tesseract's confidence >=
+# TESSERACT_AGREES) vouches for it as its point number does (issue 27, docs/reader-agree.md). The network's side
+# of "each confidently" is the rest of `assess`: a letter is sure only at >= SURE with a clear margin.
+TESSERACT_VOUCHES = True
 UNSURE_AT_MOST = 0.95  # the confidence given to a square that is not sure by one of the rules above
 DOUBTFUL_AT_MOST = 0.9  # every square of a doubtful reading stays below this
 
