@@ -208,3 +208,15 @@ def test_a_second_visit_over_https_with_the_self_signed_certificate_downloads_no
     first, second = asked
     assert "main.dart.wasm" in first and "skwasm.wasm" in first, first
     assert "main.dart.wasm" not in second and "skwasm.wasm" not in second, second
+
+
+def test_the_app_draws_no_raster_picture_that_a_phone_on_plain_http_could_not_decode():
+    """Phones on the Wi-Fi get the light renderer, which has no image codecs of its own, on a page where the
+    browser lends it none (no ImageDecoder outside a secure context: `client.light_renderer`). So the app's
+    screens draw no raster picture (the QR code is shapes); a control that decodes one would show nothing
+    on those phones. Use shapes or icons, or make `light_renderer` keep the heavy build."""
+    root = Path(__file__).resolve().parents[1] / "companion"
+    decoding = re.compile(r"\bft\.(Image|DecorationImage)\(|\bcv\.Image\(|\bimage_src\b|\bbackground_image\b")
+    found = [f"{path.relative_to(root.parent)}:{n}" for path in sorted(root.rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if decoding.search(line)]
+    assert found == [], f"raster pictures on the app's screens: {found}"
