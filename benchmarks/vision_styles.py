@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                 mine.append({"set": job, "photo": photo.stem, "square": f"{chr(65 + c)}{r + 1}",
                              "truth": truth, "got": got, "confidence": round(conf, 5), "right": right,
                              "evidence": reading.evidence[r][c] if reading and reading.evidence else "",
+                             "tesseract": reading.tesseract[r][c] if reading and reading.tesseract else "",
                              "doubtful": bool(reading and reading.doubtful)})
             if reading and reading.doubtful and args.show_errors:
                 log(f"  {photo.stem}: doubtful: {'; '.join(reading.doubts)}")

@@ -34,7 +34,10 @@ from vision.train import SYNTH_TRAIN_SEEDS, TEST_SEED_FROM
 # the Crossword boards, whose halves are now two planes, read 48 of 50 (blue) and 38 of 41 (yellow tiles, thin
 # tall print) letters right, every wrong one below sure; the other new styles read at the default floors.
 MIN_OCCUPANCY = {"maroon_tiles": 0.98, "navy_tiles": 0.99}
-MIN_LETTERS = {"maroon_tiles": 0.88, "navy_tiles": 0.95, "crossword_blue": 0.95, "crossword_yellow": 0.92}
+# black_gold_serif (the third blind round's style, read once; the shipped models have not trained on it): render
+# +20 reads 15 of 16 letters, the wrong one below sure.
+MIN_LETTERS = {"maroon_tiles": 0.88, "navy_tiles": 0.95, "crossword_blue": 0.95, "crossword_yellow": 0.92,
+               "black_gold_serif": 0.9}
 
 
 def test_renders_show_the_conditions_of_issue_27() -> None:

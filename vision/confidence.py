@@ -65,25 +65,33 @@ LETTER_INK = 0.5
 # squares of jheidel below SURE, 187 of 5240 of umich, 20 of 491 of declanfinerty, none of the other sets
 # (the next boards are above 26), and no square it takes was wrong but those two.
 BLANK_LOOKALIKE_BELOW = 22.0
+# Tesseract reading the network's letter (`vision.evidence`: the "tesseract" tag, Tesseract's confidence >=
+# TESSERACT_AGREES) vouches for it as its point number does (issue 27, docs/reader-agree.md). The network's side
+# of "each confidently" is the rest of `assess`: a letter is sure only at >= SURE with a clear margin.
+TESSERACT_VOUCHES = True
 UNSURE_AT_MOST = 0.95  # the confidence given to a square that is not sure by one of the rules above
 DOUBTFUL_AT_MOST = 0.9  # every square of a doubtful reading stays below this
 
 
 def vouched(tags: str) -> bool:
     """Whether a letter's evidence (`vision.evidence` tags) lets it be sure: its point number must read the
-    letter's value and the nearest stored example must not be of another letter.
+    letter's value, or (TESSERACT_VOUCHES) Tesseract must read the same letter with the number not against
+    it; and the nearest stored example must not be of another letter.
 
     A number that is missing (worn print, a number too small to read, a blank printed with a letter) leaves
-    the letter unsure, as one read against it does. Chosen over "nothing against" (the number or the nearest
-    example agreeing, neither against) on the leave-one-set-out readings of `benchmarks/vision_styles.py`
-    (issue 27): neither rule found a sure-and-wrong square there (the older rules leave none), the strict
-    one costs more questions where numbers are hard to read (letter tiles not sure: b3nkang 15 -> 138 of
-    208, its numbers 4-6 px; umich 1157 -> 1555 of 3049; jheidel 796 -> 1040 of 2368; cava 230 -> 283 of
-    2034), and it is the one that does not lean on the letter network's own training data: the nearest
-    example lives in the network's inputs and training set, the number does not.
+    the letter unsure unless Tesseract agrees, as one read against it does. The number rule was chosen over
+    "nothing against" (the number or the nearest example agreeing, neither against) on the leave-one-set-out
+    readings of `benchmarks/vision_styles.py` (issue 27): neither rule found a sure-and-wrong square there (the
+    older rules leave none), the strict one costs more questions where numbers are hard to read (letter tiles
+    not sure: b3nkang 15 -> 138 of 208, its numbers 4-6 px; umich 1157 -> 1555 of 3049; jheidel 796 -> 1040
+    of 2368; cava 230 -> 283 of 2034), and it is the one that does not lean on the letter network's own
+    training data: the nearest example lives in the network's inputs and training set, the number does not.
+    Tesseract does not either (an OCR engine trained on text): docs/reader-agree.md measures it.
     """
     found = set(tags.split(","))
-    return "number" in found and "!shape" not in found
+    if "!shape" in found:
+        return False
+    return "number" in found or (TESSERACT_VOUCHES and "tesseract" in found and "!number" not in found)
 
 
 def _feature(look: SquareLook, name: str) -> npt.NDArray[np.float32]:

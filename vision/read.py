@@ -115,6 +115,9 @@ class BoardReading(BaseModel):
     # per square, what vouches for the letter besides the letter network (`vision.evidence` tags: "number",
     # "shape", "!number", "!shape", comma-separated; "" for empty squares and blanks)
     evidence: list[list[str]] = Field(default_factory=list)
+    # per square, what Tesseract read where it was asked as a witness ("A 0.93": letter and confidence; "" not
+    # asked): every letter its point number does not vouch for, when the in-process engine is installed
+    tesseract: list[list[str]] = Field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """The CLI's JSON: grid, confidence, corners and, with a previous board, the move."""
@@ -132,7 +135,9 @@ class BoardReading(BaseModel):
                  "confidence": round(self.confidence[r][c], 3), "recogniser": self.recogniser[r][c],
                  # what vouched for the letter besides the network (vision.evidence): "number", "shape",
                  # "!number" (the point number reads another value), "!shape"
-                 "evidence": self.evidence[r][c] if self.evidence else ""}
+                 "evidence": self.evidence[r][c] if self.evidence else "",
+                 # what Tesseract read where the number did not vouch ("A 0.93"; "" not asked)
+                 "tesseract": self.tesseract[r][c] if self.tesseract else ""}
                 for r in range(SIZE) for c in range(SIZE) if self.grid[r][c] != "."
             ],
         }
@@ -230,7 +235,7 @@ def _reading(place: stages.GridPlace, seen: stages.SeenSquares, models: Models, 
     """The reading of squares seen upright: letters decided, then what the game knows (the word list, the
     board before) applied, the move found and the reading's doubts listed."""
     draft = stages.fill_grid(seen, stages.decide_letters(seen, models, tileset, second_opinion))
-    evidence = stages.letter_evidence_grid(seen, draft, models, tileset)
+    evidence = stages.letter_evidence_grid(seen, draft, models, tileset, ask_tesseract=second_opinion)
     warnings = place.warnings + seen.warnings
     if words is not None and previous is None:
         _settle_by_words(draft, seen, models.letters.net.classes, words, tileset.alphabet, warnings)
@@ -239,7 +244,8 @@ def _reading(place: stages.GridPlace, seen: stages.SeenSquares, models: Models, 
     reading = BoardReading(
         grid=draft.rows, confidence=draft.confidence, corners=place.corners_in_photo, located=place.located,
         doubtful=place.doubtful, recogniser=draft.deciders, occupancy=seen.occupancy.round(4).tolist(),
-        warnings=warnings, evidence=evidence, disagreements=[OverruledSquare(**vars(d)) for d in overruled],
+        warnings=warnings, evidence=evidence.tags, tesseract=evidence.tesseract,
+        disagreements=[OverruledSquare(**vars(d)) for d in overruled],
     )
     if before is not None:
         if overruled:

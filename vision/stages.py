@@ -11,7 +11,7 @@
    and `see_squares` runs again;
 4. `decide_letters`: each tile's letter, Tesseract's second opinion on the most doubtful few -> `Letters`;
 5. `fill_grid`: the grid with confidences and who decided each tile -> `GridDraft`;
-6. `letter_evidence_grid`: what vouches for each letter besides the network (point numbers, shapes).
+6. `letter_evidence_grid`: what vouches for each letter besides the network (point numbers, shapes, Tesseract).
 What needs the game (the word list, the previous board, the move, the doubts) stays in `vision.read`.
 """
 
@@ -640,21 +640,42 @@ def fill_grid(seen: SeenSquares, letters: Letters) -> GridDraft:
 
 # ---- 6. What vouches for the letters
 
-def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, tileset: TileSet) -> list[list[str]]:
+@dataclass(frozen=True)
+class EvidenceGrid:
+    """Per square: what vouches for its letter (`vision.evidence` tags) and what Tesseract read ("A 0.93",
+    "" where it was not asked)."""
+
+    tags: list[list[str]]
+    tesseract: list[list[str]]
+
+
+def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, tileset: TileSet,
+                         ask_tesseract: bool = True) -> EvidenceGrid:
     """Per square, what vouches for its letter besides the network (`vision.evidence` tags: its point
-    number, its nearest stored example); "" for empty squares and blanks. `vision.confidence.assess`
-    keeps letters without it below sure."""
+    number, its nearest stored example, Tesseract); "" for empty squares and blanks. `vision.confidence.assess`
+    keeps letters without it below sure. With `ask_tesseract` and the in-process engine
+    (`TesseractRecogniser.fast`), Tesseract reads every letter its point number does not vouch for."""
     grid, squares = draft.grid, seen.tile_squares
     evidence = [[""] * SIZE for _ in range(SIZE)]
+    tess_read = [[""] * SIZE for _ in range(SIZE)]
     lettered = [i for i, (r, c) in enumerate(squares) if grid[r][c] in tileset.values and grid[r][c] != BLANK]
     if lettered:
         crops = [seen.crops[i] for i in lettered]
+        letters = [grid[squares[i][0]][squares[i][1]] for i in lettered]
         numbers = (models.points.values(crops, set(tileset.values.values())) if models.points
                    else [None] * len(lettered))
         shapes = models.letters.shape_letters(seen.inputs[lettered])
-        found = letter_evidence([grid[squares[i][0]][squares[i][1]] for i in lettered], numbers, shapes,
-                                tileset.values)
-        for i, ev in zip(lettered, found, strict=True):
-            evidence[squares[i][0]][squares[i][1]] = ev.tags
-    return evidence
-
+        found = letter_evidence(letters, numbers, shapes, tileset.values)
+        reads: list[tuple[str, float] | None] = [None] * len(lettered)
+        ask = [k for k, ev in enumerate(found) if ev.number <= 0 and crops[k].glyph is not None]
+        if ask and ask_tesseract and TesseractRecogniser.fast():
+            answers = TesseractRecogniser(tileset.alphabet).classify([crops[k] for k in ask])
+            for k, answer in zip(ask, answers, strict=True):
+                reads[k] = answer
+            found = letter_evidence(letters, numbers, shapes, tileset.values, reads)
+        for i, ev, read in zip(lettered, found, reads, strict=True):
+            r, c = squares[i]
+            evidence[r][c] = ev.tags
+            if read is not None:
+                tess_read[r][c] = f"{read[0]} {read[1]:.2f}"
+    return EvidenceGrid(evidence, tess_read)

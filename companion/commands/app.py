@@ -93,16 +93,21 @@ def certificate(args: argparse.Namespace, data: Path) -> tuple[str | None, str |
 
 
 def tesseract_note() -> str | None:
-    """What the board reader does on a machine without Tesseract (optional: a player's laptop rarely has
-    it), said once at start; None when it is there."""
+    """What the board reader does on a machine without Tesseract's in-process engine (optional: a player's
+    laptop rarely has it), said once at start; None when it is there."""
     # Lazy: OpenCV and the letter model would add ~340 ms to every `companion` command (`--help` included).
-    from vision.recognise import TesseractRecogniser
+    from vision.recognise import tesseract_status
 
-    if TesseractRecogniser.available():
+    status = tesseract_status()
+    if status == "engine":
         return None
+    if status == "command":
+        return ("Table referee: Tesseract's in-process engine (the 'tesseract' extra: tesserocr) is not installed, "
+                "so the board reader asks the tesseract command only about its few most doubtful tiles and "
+                "trusts a letter only when its point number agrees: it asks you about more tiles")
     return ("Table referee: Tesseract is not installed, so the board reader reads the tiles with its own "
-            "letter model only, and asks you about the tiles it is unsure of; install Tesseract for a second "
-            "opinion on those")
+            "letter model only, and asks you about the tiles it is unsure of; install Tesseract (and the "
+            "'tesseract' extra) for a second reading of every tile")
 
 
 def run(args: argparse.Namespace) -> int:
