@@ -246,7 +246,8 @@ def test_a_move_taken_back_right_after_its_commit_is_lifted_not_recorded_again(r
 def test_a_question_that_stands_reaches_the_referees_tab_once(rendered_stream):
     """The first move is recorded, then the tiles are gone from the table (swept off): the watcher asks,
     and while the view stays so the question stands on every later frame as the same question (its
-    `question_seq` unchanged), so the referee's correction screen is loaded once, not every few seconds."""
+    `question_seq` unchanged), so the referee's correction screen is loaded once, not every few seconds,
+    with the board as read and the squares asked about ringed."""
     from vision.stream import build_stream
 
     keys, stream = rendered_stream
@@ -274,3 +275,7 @@ def test_a_question_that_stands_reaches_the_referees_tab_once(rendered_stream):
     after = seen[asked[0]:]
     assert len(after) >= 3 and len(set(after)) == 1, after
     assert "gone or moved" in after[0][1]
+    # The question reached the referee's tab as its correction screen, on the board as read (the watcher's
+    # question carries the reading that raised it: without it the tab had nothing to correct or accept).
+    assert app.read_doubts == (after[0][1],) and app.read_rows is not None
+    assert app.read_conf is not None and all(app.read_conf[r][c] == 0.0 for r, c in watch.view.squares)

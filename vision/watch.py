@@ -189,8 +189,10 @@ class Watcher:
         self._frame_shape: tuple[int, ...] | None = None
         self._ref: Look | None = None  # the look of the game's board (None: not seen yet)
         self._upright_settled = False  # the side of the board at the frame's bottom is known
-        self._question: tuple[str, tuple[Square, ...]] | None = None  # asked, not answered yet
-        self._pending: tuple[float, str, tuple[Square, ...]] | None = None  # seen since t, not asked yet
+        # Asked, not answered yet: the question, its squares, and the reading that raised it (the referee's
+        # correction screen opens on it).
+        self._question: tuple[str, tuple[Square, ...], BoardReading] | None = None
+        self._pending: tuple[float, str, tuple[Square, ...], BoardReading] | None = None  # seen since t, not asked yet
         self._ref_is_game = False  # False: `_ref` is an earlier board's look (kept to see hands by)
         self._clear: Look | None = None  # the last clear view's look
         self._prev: Look | None = None  # the previous frame's look
@@ -534,9 +536,10 @@ class Watcher:
                 # The question asked stands while the view shows the same doubt: timing it again from this
                 # frame showed "A move is being laid" for the settle time after every ask, and each ask
                 # after it reached the referee's tab as a new question (the correction screen reopened).
+                self._question = (self._question[0], self._question[1], reading)
                 return self._asking(t)
             if self._pending is None:
-                self._pending = (t, question, squares)
+                self._pending = (t, question, squares, reading)
             return self._doubt_status(t)
         if self._question is not None:
             return self._asking(t)
@@ -550,7 +553,8 @@ class Watcher:
                 self._proposal = None
                 self._clear_since = None
                 self._question = (("tiles were added in the line of the move seen by a hand from another side "
-                                   "of the table: say whether they are the same move or the next player's."), added)
+                                   "of the table: say whether they are the same move or the next player's."), added,
+                                  reading)
                 return self._asking(t)
             if earlier is None:
                 self._player_sides = set(self._hand_sides)
@@ -713,9 +717,9 @@ class Watcher:
     def _doubt_status(self, t: float) -> WatchStatus:
         """A doubt seen: asked when its time has come, until then the move is taken as still being laid."""
         assert self._pending is not None
-        since, question, squares = self._pending
+        since, question, squares, reading = self._pending
         if self._boundary or t - since >= self.config.settle_seconds:
-            self._question = (question, squares)
+            self._question = (question, squares, reading)
             self._pending = None
             self._boundary = False
             return self._asking(t)
@@ -724,8 +728,11 @@ class Watcher:
     def _asking(self, t: float) -> WatchStatus:
         """The question stands until the referee answers (`set_board`) or the board is the game's again."""
         assert self._question is not None
-        question, squares = self._question
-        return WatchStatus(t, Phase.ASKING, f"Asking the referee: {question}", question=question, squares=squares)
+        question, squares, reading = self._question
+        # With the reading that raised it, so the referee's tab opens its correction screen on what was read
+        # (the squares asked about ringed): "The board is right", or a letter corrected, then the play confirmed.
+        return WatchStatus(t, Phase.ASKING, f"Asking the referee: {question}", proposal=reading, question=question,
+                           squares=squares)
 
     def _hidden(self, t: float, message: str) -> WatchStatus:
         self._pending = None

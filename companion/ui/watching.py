@@ -493,7 +493,8 @@ class TableWatch:
             self._last_hand_t = result["t"]
         proposal_check = result.get("proposal_check")
         rows = result.get("proposal_rows")
-        if rows is not None and rows != self._proposal_key:
+        # The latency is of proposals: a question carries its reading too (for the correction screen).
+        if rows is not None and rows != self._proposal_key and not status.question:
             self._proposal_key = rows
             if self._last_hand_t is not None:
                 # Measured where it is published: what a tab then draws takes its own redraw on top.

@@ -87,7 +87,9 @@ def WatchState(view: WatchView, silent: int = 0) -> ft.Control:
         # The watcher's sentence says the seconds left; the bar shows them going, redrawn every half second.
         lines.append(ft.Semantics(identifier="watch-countdown", content=ft.ProgressBar(
             value=view.share_left(), width=280, bar_height=8, color="#F9A825", bgcolor="#FFF3E0")))
-    if view.proposal is not None and view.proposal.ok:
+    # A question comes with the reading that raised it (for the referee's correction screen), not a play to
+    # score yet: its summary shows once the referee has answered.
+    if view.proposal is not None and view.proposal.ok and not view.question:
         rows = view.proposal_rows or ()
         tiles = [f"{'ABCDEFGHIJKLMNO'[c]}{r + 1} {rows[r][c].upper()}" for r, c in sorted(view.proposal.new_squares)
                  if r < len(rows)]
