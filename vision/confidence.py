@@ -26,7 +26,7 @@ checked per set by `benchmarks/vision_calibration.py` (share right among squares
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -69,6 +69,16 @@ BLANK_LOOKALIKE_BELOW = 22.0
 # TESSERACT_AGREES) vouches for it as its point number does (issue 27, docs/reader-agree.md). The network's side
 # of "each confidently" is the rest of `assess`: a letter is sure only at >= SURE with a clear margin.
 TESSERACT_VOUCHES = True
+# "Sure empty" needs agreement as a sure letter does (issue 27): the occupancy network's P(empty), and no mark on
+# the square that reads as a letter. A square the occupancy network judged empty whose letter-tall mark sits where
+# the tiles around show their letters is read by the letter network (`vision.stages.see_squares`, the rescue of
+# missed tiles); when the network does not call that mark "not a letter" (P(not a letter) below this), yet it was
+# not plainly enough a letter to be rescued, the square is not sure. Jheidel 170746 J4, left out: a thin I tile
+# (the mark 0.17 of a square wide, where the letters around sit) read I at 0.949, not a letter 0.001, one short of
+# the rescue's 0.95, and the square empty with P(empty) 0.988. Measured on the same readings
+# (docs/reader-sure-empty.md): no square read empty with confidence >= SURE on jheidel had such a mark but J4, at
+# any threshold from 0.1 to 1.0; 0.5 is "the network reads a letter rather than no letter".
+EMPTY_MARK_NOT_LETTER_BELOW = 0.5
 UNSURE_AT_MOST = 0.95  # the confidence given to a square that is not sure by one of the rules above
 DOUBTFUL_AT_MOST = 0.9  # every square of a doubtful reading stays below this
 
@@ -106,11 +116,14 @@ def odd_empty(look: SquareLook, grid: Sequence[str], odd_z: float = ODD_Z) -> np
 
 
 def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple[int, int]] = (),
-           letter_probs: npt.NDArray[np.float32] | None = None, before: Sequence[str] | None = None) -> None:
+           letter_probs: npt.NDArray[np.float32] | None = None, before: Sequence[str] | None = None,
+           empty_marks: Mapping[tuple[int, int], float] | None = None) -> None:
     """Limit the reading's confidences where they cannot be honest and list its doubts (in place).
 
     `tile_squares` are the squares judged occupied and `letter_probs` the letter network's probabilities
-    for them (one row each); `before` is the board the game held before the photo, when known.
+    for them (one row each); `before` is the board the game held before the photo, when known;
+    `empty_marks` the squares judged empty whose letter-tall mark the letter network read, with its
+    P(not a letter) (`vision.stages.SeenSquares.empty_marks`).
     """
     grid = reading.grid
     conf = np.array(reading.confidence, np.float64)
@@ -147,6 +160,11 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
     if reading.occupancy:
         judged_tile = empty & (np.array(reading.occupancy, np.float64) >= 0.5)
         conf[judged_tile] = np.minimum(conf[judged_tile], UNSURE_AT_MOST)
+    # ... nor one whose letter-tall mark, where the tiles around show their letters, the letter network reads as a
+    # letter (EMPTY_MARK_NOT_LETTER_BELOW): a thin I tile looks like an empty square to the occupancy network.
+    for (r, c), not_letter in (empty_marks or {}).items():
+        if empty[r, c] and not_letter < EMPTY_MARK_NOT_LETTER_BELOW:
+            conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
     for r in range(SIZE):
         for c in range(SIZE):
             if grid[r][c] == "?":

@@ -239,6 +239,10 @@ class SeenSquares:
     noise: F32  # P(not a letter) per tile
     inputs: F32  # the network's inputs, for the shape evidence
     warnings: list[str] = field(default_factory=list)
+    # Squares judged empty whose letter-sized mark sits where the tiles around show their letters, read by the
+    # letter network and left empty (not plainly a letter): P(not a letter) of each mark. A mark the network
+    # reads as a letter speaks against "sure empty" (`vision.confidence.EMPTY_MARK_NOT_LETTER_BELOW`).
+    empty_marks: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
 def _straighten(place: GridPlace) -> U8:
@@ -455,8 +459,9 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued
+    left_empty = {maybe[i - n_tiles]: float(noise[i]) for i in range(n_tiles, len(crops)) if i not in rescued}
     return SeenSquares(look, occ, tile_squares + [maybe[i - n_tiles] for i in rescued], [crops[i] for i in keep],
-                       probs[keep], noise[keep], inputs[keep], warnings)
+                       probs[keep], noise[keep], inputs[keep], warnings, left_empty)
 
 
 # ---- 3. Which side is up
