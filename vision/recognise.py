@@ -572,9 +572,10 @@ class TesseractRecogniser:
         """The glyph finder's mask scaled up, dark on white: what the command reads (as before the engine)."""
         if crop.glyph is None:
             return np.full((64, 64), 255, np.uint8)
-        g = cv2.resize(crop.glyph.image, (64, 64), interpolation=cv2.INTER_LINEAR)
+        side, f = TESSERACT_GLYPH_PX, TESSERACT_FRAME_PX
+        g = cv2.resize(crop.glyph.image, (side, side), interpolation=cv2.INTER_LINEAR)
         img = (255 - np.clip(g * 255, 0, 255)).astype(np.uint8)
-        return np.asarray(cv2.copyMakeBorder(img, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255), np.uint8)
+        return np.asarray(cv2.copyMakeBorder(img, f, f, f, f, cv2.BORDER_CONSTANT, value=255), np.uint8)
 
     def _grey_image(self, crop: TileCrop) -> U8:
         """The tile's own grey pixels round its letter (point number cut off), dark print on light, scaled up:
