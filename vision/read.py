@@ -38,7 +38,7 @@ from vision.occupancy import FEATURES, OccupancyModel
 from vision.recognise import BLANK
 from vision.sequence import Disagreement, illegal_doubt, reconcile, unclear_letter_doubt, unseen_doubt
 from vision.stages import Models
-from vision.words import SETTLED_AT_MOST, TRIED_PER_SQUARE, settle_by_words
+from vision.words import SETTLED_AT_MOST, TRIED_PER_SQUARE, fill_by_words, settle_by_words
 
 # OpenCV threads while reading. The app runs on small machines (2 cores shared with the server, the
 # browser, other reads): OpenCV's idle worker threads spin and add CPU time without making a read
@@ -238,7 +238,8 @@ def _reading(place: stages.GridPlace, seen: stages.SeenSquares, models: Models, 
     evidence = stages.letter_evidence_grid(seen, draft, models, tileset, ask_tesseract=second_opinion)
     warnings = place.warnings + seen.warnings
     if words is not None and previous is None:
-        _settle_by_words(draft, seen, models.letters.net.classes, words, tileset.alphabet, warnings)
+        _fill_by_words(draft, seen, words, tileset.alphabet, warnings)
+        _settle_by_words(draft, seen, evidence, models.letters.net.classes, words, tileset, warnings)
     before = previous_grid(previous) if previous is not None else None
     overruled = _keep_known_tiles(draft, seen, models, tileset, before) if before is not None else []
     reading = BoardReading(
@@ -280,21 +281,47 @@ def _keep_known_tiles(draft: stages.GridDraft, seen: stages.SeenSquares, models:
     return overruled
 
 
-def _settle_by_words(draft: stages.GridDraft, seen: stages.SeenSquares, classes: Sequence[str],
-                     words: Callable[[str], bool], alphabet: str, warnings: list[str]) -> None:
-    """Letters the network was unsure of, decided by the words through their squares (`vision.words`)."""
+def _fill_by_words(draft: stages.GridDraft, seen: stages.SeenSquares, words: Callable[[str], bool], alphabet: str,
+                   warnings: list[str]) -> None:
+    """Tiles the occupancy network missed whose letter the network read plainly enough and the words through their
+    squares need (`vision.words.fill_by_words`), in place; never sure."""
+    marks = {sq: letter for sq, letter in seen.empty_mark_letters.items()
+             if seen.empty_marks.get(sq, 1.0) <= stages.RESCUE_NOT_LETTER_AT_MOST}
+    filled = fill_by_words(draft.grid, marks, words, "".join(ch for ch in alphabet if ch.isalpha()))
+    for f in filled:
+        draft.grid[f.row][f.col] = f.letter
+        draft.confidence[f.row][f.col] = min(SETTLED_AT_MOST, f.p_letter)
+        draft.deciders[f.row][f.col] = "words"
+    if filled:
+        warnings.append("tiles the photo showed faintly were taken because the words through them need them (check "
+                        "them): " + ", ".join(f"{f.square} {f.letter}" for f in filled))
+
+
+def _settle_by_words(draft: stages.GridDraft, seen: stages.SeenSquares, evidence: stages.EvidenceGrid,
+                     classes: Sequence[str], words: Callable[[str], bool], tileset: TileSet,
+                     warnings: list[str]) -> None:
+    """Letters the network was unsure of, decided by the words through their squares (`vision.words`).
+
+    Not a letter a reading independent of the network agrees with (its point number's value, or Tesseract reading
+    the same letter at any confidence), and never to a letter of another value than its number clearly reads: the
+    list lacks words players play (ROME, ABENDS on jheidel's board), and two readings that agree outweigh it."""
     grid, probs = draft.grid, seen.probs
     options: dict[tuple[int, int], list[tuple[str, float]]] = {}
     for i, (r, c) in enumerate(seen.tile_squares):
         if grid[r][c] in (".", BLANK):
             continue
+        if "tesseract" in evidence.tags[r][c].split(","):
+            continue  # Tesseract vouches for the letter (a square without options keeps its letter)
         # (which of them the words may change is `vision.words`' decision: CHANGE_BELOW)
         order = np.argsort(-probs[i])[:TRIED_PER_SQUARE + 1]
-        options[(r, c)] = [(classes[int(k)], float(probs[i, k])) for k in order]
+        value = evidence.number_value[r][c]
+        options[(r, c)] = [(classes[int(k)], float(probs[i, k])) for k in order
+                           if value is None or tileset.values.get(classes[int(k)]) in (value, None)
+                           or classes[int(k)] == grid[r][c]]
         if grid[r][c] not in dict(options[(r, c)]):  # Tesseract's letter, outside the network's few
             options[(r, c)].append((grid[r][c], float(probs[i, classes.index(grid[r][c])])
                                     if grid[r][c] in classes else 0.0))
-    settled = settle_by_words(grid, options, words, "".join(ch for ch in alphabet if ch.isalpha()))
+    settled = settle_by_words(grid, options, words, "".join(ch for ch in tileset.alphabet if ch.isalpha()))
     for s in settled:
         grid[s.row][s.col] = s.letter
         draft.confidence[s.row][s.col] = float(seen.occupancy[s.row, s.col]) * min(SETTLED_AT_MOST,

@@ -18,7 +18,7 @@ What needs the game (the word list, the previous board, the move, the doubts) st
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -61,6 +61,7 @@ from vision.orientation import glyph_aspect, number_votes, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
 from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop
+from vision.words import PLAUSIBLE_FROM
 
 F32 = npt.NDArray[np.float32]
 
@@ -243,6 +244,9 @@ class SeenSquares:
     # letter network and left empty (not plainly a letter): P(not a letter) of each mark. A mark the network
     # reads as a letter speaks against "sure empty" (`vision.confidence.EMPTY_MARK_NOT_LETTER_BELOW`).
     empty_marks: dict[tuple[int, int], float] = field(default_factory=dict)
+    # ... and the letter the network reads best on each of those marks, with its probability (the blank left
+    # out): a tile the occupancy network missed that the words through its square need (`vision.words.fill_by_words`).
+    empty_mark_letters: dict[tuple[int, int], tuple[str, float]] = field(default_factory=dict)
 
 
 def _straighten(place: GridPlace) -> U8:
@@ -459,9 +463,13 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued
-    left_empty = {maybe[i - n_tiles]: float(noise[i]) for i in range(n_tiles, len(crops)) if i not in rescued}
+    left = [i for i in range(n_tiles, len(crops)) if i not in rescued]
+    left_empty = {maybe[i - n_tiles]: float(noise[i]) for i in left}
+    letter_only = np.where(np.array([ch.isalpha() for ch in primary.net.classes]), probs, 0.0)
+    mark_letters = {maybe[i - n_tiles]: (primary.net.classes[int(letter_only[i].argmax())], float(letter_only[i].max()))
+                    for i in left if i not in tile_marks}
     return SeenSquares(look, occ, tile_squares + [maybe[i - n_tiles] for i in rescued], [crops[i] for i in keep],
-                       probs[keep], noise[keep], inputs[keep], warnings, left_empty)
+                       probs[keep], noise[keep], inputs[keep], warnings, left_empty, mark_letters)
 
 
 # ---- 3. Which side is up
@@ -645,13 +653,25 @@ def fill_grid(seen: SeenSquares, letters: Letters) -> GridDraft:
 
 # ---- 6. What vouches for the letters
 
+# A point number read this clearly (its value's probability) names the tile's value: the network's letter of
+# another value gives way to its most probable letter of that value (`narrow_by_number`) when the network found that
+# letter plausible (>= NARROWED_FROM) or Tesseract reads it. Jheidel, read by the models trained without it
+# (docs/reader-real-letters.md): two S's read B (a 1 clearly printed, B is worth 3), S at 0.315 and at 0.017 with
+# Tesseract reading S. A blurred H read for an S (its number read 1, no letter worth 1 above 0.005) is left alone.
+NARROWING_NUMBER_FROM = 0.9
+NARROWED_FROM = 0.05
+
+
 @dataclass(frozen=True)
 class EvidenceGrid:
-    """Per square: what vouches for its letter (`vision.evidence` tags) and what Tesseract read ("A 0.93",
-    "" where it was not asked)."""
+    """Per square: what vouches for its letter (`vision.evidence` tags), what Tesseract read ("A 0.93", ""
+    where it was not asked), and the readings behind them: the point number's clear value (None: no number,
+    or not clear) and Tesseract's (letter, confidence) where it was asked."""
 
     tags: list[list[str]]
     tesseract: list[list[str]]
+    number_value: list[list[int | None]] = field(default_factory=lambda: [[None] * SIZE for _ in range(SIZE)])
+    tesseract_reads: dict[tuple[int, int], tuple[str, float]] = field(default_factory=dict)
 
 
 def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, tileset: TileSet,
@@ -659,10 +679,13 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
     """Per square, what vouches for its letter besides the network (`vision.evidence` tags: its point
     number, its nearest stored example, Tesseract); "" for empty squares and blanks. `vision.confidence.assess`
     keeps letters without it below sure. With `ask_tesseract` and the in-process engine
-    (`TesseractRecogniser.fast`), Tesseract reads every letter its point number does not vouch for."""
+    (`TesseractRecogniser.fast`), Tesseract reads every letter its point number does not vouch for.
+    A letter whose clearly read number names another value gives way first (`narrow_by_number`, in `draft`)."""
     grid, squares = draft.grid, seen.tile_squares
     evidence = [[""] * SIZE for _ in range(SIZE)]
     tess_read = [[""] * SIZE for _ in range(SIZE)]
+    number_value: list[list[int | None]] = [[None] * SIZE for _ in range(SIZE)]
+    tess_reads: dict[tuple[int, int], tuple[str, float]] = {}
     lettered = [i for i, (r, c) in enumerate(squares) if grid[r][c] in tileset.values and grid[r][c] != BLANK]
     if lettered:
         crops = [seen.crops[i] for i in lettered]
@@ -677,10 +700,45 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
             answers = TesseractRecogniser(tileset.alphabet).classify([crops[k] for k in ask])
             for k, answer in zip(ask, answers, strict=True):
                 reads[k] = answer
-            found = letter_evidence(letters, numbers, shapes, tileset.values, reads)
+        for k, (i, q) in enumerate(zip(lettered, numbers, strict=True)):
+            r, c = squares[i]
+            if q:
+                value, p = max(q.items(), key=lambda kv: kv[1])
+                number_value[r][c] = value if p >= NARROWING_NUMBER_FROM else None
+            if reads[k] is not None:
+                tess_reads[(r, c)] = reads[k]  # type: ignore[assignment]
+            narrowed = narrow_by_number(seen.probs[i], models.letters.net.classes, letters[k], number_value[r][c],
+                                        reads[k], tileset.values)
+            if narrowed is not None:
+                letters[k], p_new = narrowed
+                grid[r][c] = letters[k]
+                draft.confidence[r][c] = float(seen.occupancy[r, c]) * p_new
+                draft.deciders[r][c] = "number"
+        found = letter_evidence(letters, numbers, shapes, tileset.values, reads)
         for i, ev, read in zip(lettered, found, reads, strict=True):
             r, c = squares[i]
             evidence[r][c] = ev.tags
             if read is not None:
                 tess_read[r][c] = f"{read[0]} {read[1]:.2f}"
-    return EvidenceGrid(evidence, tess_read)
+    return EvidenceGrid(evidence, tess_read, number_value, tess_reads)
+
+
+def narrow_by_number(probs: F32, classes: Sequence[str], letter: str, value: int | None,
+                     tesseract: tuple[str, float] | None, values: Mapping[str, int]) -> tuple[str, float] | None:
+    """The letter a tile's clearly read point number narrows the network's reading to, and its probability; None
+    when the number is unclear, agrees with `letter`, or names a value none of whose letters the network found
+    plausible (NARROWED_FROM) nor Tesseract read."""
+    if value is None or letter not in values or values[letter] == value:
+        return None
+    best: tuple[str, float] | None = None
+    for k in np.argsort(-probs):
+        ch = classes[int(k)]
+        if ch.isalpha() and values.get(ch) == value:
+            best = (ch, float(probs[int(k)]))
+            break
+    if best is None:
+        return None
+    said = tesseract[0] if tesseract is not None else ""
+    if best[1] >= NARROWED_FROM or (said == best[0] and best[1] >= PLAUSIBLE_FROM):
+        return best
+    return None

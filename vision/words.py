@@ -62,6 +62,12 @@ WORDS_SHARE_FROM = 0.3
 # How sure a letter the words decided may be (below vision.confidence.SURE): the list is strong evidence,
 # not proof (names, other lists, unchallenged phonies).
 SETTLED_AT_MOST = 0.95
+# A square read empty whose mark (where the tiles around show their letters) the letter network reads as one letter
+# at least this surely, "not a letter" at most `vision.stages.RESCUE_NOT_LETTER_AT_MOST`, is a tile when every line
+# through it is then a word (`fill_by_words`). Jheidel, left out (docs/reader-real-letters.md): thin tiles the
+# occupancy network missed read I 0.946, O 0.946 and Z 0.781 (WIPE, IGLOO, ZERO); the rescue of a mark without the
+# words asks 0.95.
+FILL_LETTER_FROM = 0.75
 
 Cell = tuple[int, int]  # (row, col)
 
@@ -180,3 +186,41 @@ def settle_by_words(
             break
     return [Settled(r, c, grid[r][c], board[r][c], p_of[(r, c)].get(grid[r][c], 0.0), p_of[(r, c)][board[r][c]])
             for r in range(SIZE) for c in range(SIZE) if board[r][c] != grid[r][c]]
+
+
+@dataclass(frozen=True)
+class Filled:
+    """A square read empty taken as a tile because the words through it need its letter."""
+
+    row: int
+    col: int
+    letter: str
+    p_letter: float
+
+    @property
+    def square(self) -> str:
+        return Square(self.row, self.col).name
+
+
+def fill_by_words(grid: Sequence[Sequence[str]], marks: Mapping[Cell, tuple[str, float]],
+                  is_word: Callable[[str], bool], alphabet: str) -> list[Filled]:
+    """Squares read empty (`.` in `grid`) taken as tiles: `marks` gives, for squares whose mark the letter network
+    read, its letter and probability; one read at least FILL_LETTER_FROM is a tile when it touches a tile and every
+    line through it is then a word, on a board whose lines mostly read as words (`WORDS_SHARE_FROM`). Each square
+    is judged on the board as read (the others' marks not taken)."""
+    board = [list(row) for row in grid]
+    lines = lines_of(board)
+    if not lines or sum(_is_word_with_blanks("".join(board[r][c] for r, c in ln), is_word, alphabet)
+                        for ln in lines) < WORDS_SHARE_FROM * len(lines):
+        return []
+    out = []
+    for (r, c), (letter, p) in sorted(marks.items()):
+        if board[r][c] != EMPTY or p < FILL_LETTER_FROM or not letter.isalpha():
+            continue
+        board[r][c] = letter
+        through = [ln for ln in lines_of(board) if (r, c) in ln]
+        if through and all(_is_word_with_blanks("".join(board[y][x] for y, x in ln), is_word, alphabet)
+                           for ln in through):
+            out.append(Filled(r, c, letter, p))
+        board[r][c] = EMPTY
+    return out
