@@ -406,11 +406,25 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     _at_most_the_sets_blanks(occ, look, tileset)
     gray: U8 = np.asarray(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), np.uint8)  # (OpenCV types it loosely)
 
-    tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
     # Squares judged empty that show a letter-sized mark where the tiles around show theirs are read too
     # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
     # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
     maybe = _letter_marks_where_tiles_show_them(look, occ)
+    seen = _read_squares(look, occ.copy(), gray, models, maybe, warnings)
+    # Where the tiles around show their letters is judged again with the tiles rescued: a part of the board whose
+    # tiles the occupancy network missed shows no letters to judge by in the first pass (jheidel 170757, left out:
+    # 11 tiles rescued, then the Y of C11 sat where they show theirs). A second network pass, only then.
+    more = [sq for sq in _letter_marks_where_tiles_show_them(look, seen.occupancy) if sq not in maybe]
+    if more:
+        seen = _read_squares(look, occ, gray, models, maybe + more, warnings)
+    return seen
+
+
+def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: list[tuple[int, int]],
+                  warnings: list[str]) -> SeenSquares:
+    """Every tile's mark and the marks of the squares `maybe` read by the letter network in one pass, the latter
+    rescued as tiles when plainly a letter (`occ` is changed in place: a rescued square's occupancy)."""
+    tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
     letters_at = _where_letters_sit(look)
     crops: list[TileCrop] = []
     # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
