@@ -669,11 +669,13 @@ def fill_grid(seen: SeenSquares, letters: Letters) -> GridDraft:
 
 # A point number read this clearly (its value's probability) names the tile's value: the network's letter of
 # another value gives way to its most probable letter of that value (`narrow_by_number`) when the network found that
-# letter plausible (>= NARROWED_FROM) or Tesseract reads it. Jheidel, read by the models trained without it
-# (docs/reader-real-letters.md): two S's read B (a 1 clearly printed, B is worth 3), S at 0.315 and at 0.017 with
-# Tesseract reading S. A blurred H read for an S (its number read 1, no letter worth 1 above 0.005) is left alone.
+# letter plausible (>= NARROWED_FROM) or Tesseract reads it, unless Tesseract reads the network's own letter (two
+# readings against the number). Each set read by the models trained without it (docs/reader-real-letters.md):
+# jheidel's two S's read B (a 1 clearly printed, B is worth 3), S at 0.315, and at 0.017 with Tesseract reading S;
+# cava_ro 2_12 E9, a D read O (Tesseract D); a blurred S read H (its 1 read, no letter worth 1 above 0.005) left
+# alone. At 0.05 umich's X of photo_278660284 E7 (its 8 read 1) became A (0.061), Tesseract reading X at 0.02.
 NARROWING_NUMBER_FROM = 0.9
-NARROWED_FROM = 0.05
+NARROWED_FROM = 0.1
 
 
 @dataclass(frozen=True)
@@ -741,7 +743,7 @@ def narrow_by_number(probs: F32, classes: Sequence[str], letter: str, value: int
                      tesseract: tuple[str, float] | None, values: Mapping[str, int]) -> tuple[str, float] | None:
     """The letter a tile's clearly read point number narrows the network's reading to, and its probability; None
     when the number is unclear, agrees with `letter`, or names a value none of whose letters the network found
-    plausible (NARROWED_FROM) nor Tesseract read."""
+    plausible (NARROWED_FROM) nor Tesseract read, or when Tesseract reads `letter` itself."""
     if value is None or letter not in values or values[letter] == value:
         return None
     best: tuple[str, float] | None = None
@@ -753,6 +755,8 @@ def narrow_by_number(probs: F32, classes: Sequence[str], letter: str, value: int
     if best is None:
         return None
     said = tesseract[0] if tesseract is not None else ""
+    if said == letter:
+        return None  # Tesseract reads the network's letter: the number alone does not outweigh two readings
     if best[1] >= NARROWED_FROM or (said == best[0] and best[1] >= PLAUSIBLE_FROM):
         return best
     return None
