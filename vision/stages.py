@@ -285,10 +285,14 @@ def _at_most_the_sets_blanks(occ: F32, look: SquareLook, tileset: TileSet) -> No
 
 def _letter_marks_where_tiles_show_them(look: SquareLook, occ: F32) -> list[tuple[int, int]]:
     """Squares judged empty whose mark is letter-sized and sits, within a fifth of a square, where the tiles
-    judged occupied within two squares show their letters (the median offset; none near: the board's).
+    judged occupied within two squares show their letters (the median offset; none near: the board's), or where
+    a tile beside it (left, right, above, below) shows its letter.
 
     Photographed at an angle, a tile's top (its letter) is seen off its square by the tile's thickness:
-    on jheidel 170757 and 170803, T and L tiles a third of a square high, not centred and so missed.
+    on jheidel 170757 and 170803, T and L tiles a third of a square high, not centred and so missed. In a
+    board's corner few tiles are within two squares, and the board's median offset is another part's: the G of
+    FLOG in jheidel's top right corner (170725-170750, left out) sat 0.26-0.46 above its square, within 0.1 of
+    the O beside it, 0.2-0.24 off the board's median.
     """
     found = [(r, c, g.dx, g.dy) for r in range(SIZE) for c in range(SIZE)
              if (g := look.glyphs[r][c]) is not None and occ[r, c] >= 0.5]
@@ -303,7 +307,10 @@ def _letter_marks_where_tiles_show_them(look: SquareLook, occ: F32) -> list[tupl
             if occ[r, c] >= 0.5 or g is None or not 0.38 <= g.height <= 0.78:
                 continue
             dx, dy = letter_offset_near(at, board, r, c)
-            if abs(g.dx - dx) < MARK_OFF_TILES_AT_MOST and abs(g.dy - dy) < MARK_OFF_TILES_AT_MOST:
+            beside = [(n.dx, n.dy) for y, x in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c))
+                      if 0 <= y < SIZE and 0 <= x < SIZE and occ[y, x] >= 0.5 and (n := look.glyphs[y][x]) is not None]
+            if any(abs(g.dx - ox) < MARK_OFF_TILES_AT_MOST and abs(g.dy - oy) < MARK_OFF_TILES_AT_MOST
+                   for ox, oy in [(dx, dy), *beside]):
                 out.append((r, c))
     return out
 
