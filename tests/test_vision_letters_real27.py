@@ -1,5 +1,5 @@
 """Issue 27, the reader on boards it never saw: the letters of jheidel's real games read by models trained without
-them. Four reading rules (docs/reader-real-letters.md):
+them. The reading rules of docs/reader-real-letters.md:
 
 - a point number read clearly narrows a letter of another value to the network's most probable letter of that
   value, when the network found it plausible or Tesseract reads it (`vision.stages.narrow_by_number`);
@@ -7,7 +7,8 @@ them. Four reading rules (docs/reader-real-letters.md):
   letter Tesseract vouches for (`vision.read._settle_by_words`);
 - a square read empty whose mark the letter network reads plainly as a letter (not rescued: under 0.95) is a tile
   when every line through it is then a word (`vision.words.fill_by_words`);
-- where the tiles around show their letters is judged again after missed tiles are rescued (`vision.stages.see_squares`).
+- a mark sits where the tiles show their letters also when it sits where the tile beside it shows its letter, and
+  that is judged again after missed tiles are rescued (`vision.stages.see_squares`).
 
 The pure rules are checked here with the shipped word list (any clone); the real cases read jheidel's photos from
 `../shared/data/boards` (skipped when absent) with the models trained without jheidel kept as test data
@@ -170,3 +171,12 @@ def test_jheidel_170003_an_s_read_b_is_narrowed_by_its_number_and_tesseract() ->
     _photo, reading = _read("IMG_20151016_170003", True)
     letter, conf, who = _at(reading, "L13")
     assert (letter, who) == ("S", "number") and conf < SURE
+
+
+def test_jheidel_170725_the_g_of_flog_in_the_corner_sits_where_the_o_beside_it_shows_its_letter() -> None:
+    """N2: a G 0.34 of a square above its square's centre, as the letters of FLO beside it; fewer than 3 tiles within
+    two squares, so the board's median offset (0.14 above) was the one it was judged by, and it was read empty
+    (P(tile) 0.42). Judged by the O beside it, its mark is read: G, never sure."""
+    _photo, reading = _read("IMG_20151016_170725", False)
+    letter, conf, _who = _at(reading, "N2")
+    assert letter == "G" and conf < SURE
