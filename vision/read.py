@@ -302,9 +302,9 @@ def _settle_by_words(draft: stages.GridDraft, seen: stages.SeenSquares, evidence
                      warnings: list[str]) -> None:
     """Letters the network was unsure of, decided by the words through their squares (`vision.words`).
 
-    Not a letter a reading independent of the network agrees with (its point number's value, or Tesseract reading
-    the same letter at any confidence), and never to a letter of another value than its number clearly reads: the
-    list lacks words players play (ROME, ABENDS on jheidel's board), and two readings that agree outweigh it."""
+    Never a letter Tesseract vouches for, and never to a letter of another value than its number clearly reads
+    when that number agrees with the network's letter: the list lacks words players play (ROME on jheidel's board),
+    and two readings that agree outweigh it."""
     grid, probs = draft.grid, seen.probs
     options: dict[tuple[int, int], list[tuple[str, float]]] = {}
     for i, (r, c) in enumerate(seen.tile_squares):
@@ -314,7 +314,9 @@ def _settle_by_words(draft: stages.GridDraft, seen: stages.SeenSquares, evidence
             continue  # Tesseract vouches for the letter (a square without options keeps its letter)
         # (which of them the words may change is `vision.words`' decision: CHANGE_BELOW)
         order = np.argsort(-probs[i])[:TRIED_PER_SQUARE + 1]
-        value = evidence.number_value[r][c]
+        # a number that reads the network's letter's value rules out letters of other values (ROME's R, its 1
+        # printed, is not POME's P); one that reads against it may be misread (a J's 8 read 5: AJAR stays possible)
+        value = evidence.number_value[r][c] if "number" in evidence.tags[r][c].split(",") else None
         options[(r, c)] = [(classes[int(k)], float(probs[i, k])) for k in order
                            if value is None or tileset.values.get(classes[int(k)]) in (value, None)
                            or classes[int(k)] == grid[r][c]]
