@@ -19,6 +19,9 @@ that decision, and its limits:
   the game holds (the app's turns, `--previous`): there the new word may be a phony about to be
   challenged, and the referee must see the letters the photo shows.
 
+It also owns the missed tile the words need (`fill_by_words`, issue 27): a square read empty whose mark the
+letter network reads plainly as one letter is a tile when every line through it is then a word.
+
 `settle_by_words(grid, options, is_word, alphabet)` is pure: the caller (`vision.read.read_board`) gives
 the letters read, each unsure square's letters with their probabilities and the word list's membership
 test, and applies the changes it returns. The limits were chosen on the leave-one-set-out readings of
