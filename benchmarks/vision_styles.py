@@ -109,8 +109,10 @@ def main(argv: list[str] | None = None) -> int:
         unread = [s for s in BLIND_STYLES if s not in READ_BLIND_STYLES]
         print(f"blind read of {', '.join(unread)} with the rules of commit {frozen}")
         args.sets, args.styles = "", ",".join(unread)
-    elif any(s in BLIND_STYLES for s in args.styles.split(",")):
-        log(f"{', '.join(BLIND_STYLES)} are read only blind (--blind), after the rules are committed")
+    elif any(s in BLIND_STYLES and s not in READ_BLIND_STYLES for s in args.styles.split(",")):
+        # a blind style already read once is seen: it may be read again (held out, like any style)
+        log(f"{', '.join(s for s in BLIND_STYLES if s not in READ_BLIND_STYLES)} are read only blind (--blind), "
+            "after the rules are committed")
         return 2
     jobs: list[str] = [s for s in args.sets.split(",") if s] + [f"synth/{s}" for s in args.styles.split(",") if s]
     records: list[dict[str, object]] = []

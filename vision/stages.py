@@ -57,7 +57,7 @@ from vision.occupancy import (
     measure,
 )
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
-from vision.orientation import glyph_aspect, number_votes, upright_turn
+from vision.orientation import glyph_aspect, number_votes, quarter_look_stands, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
 from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop
@@ -407,6 +407,9 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
     # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
     maybe = _letter_marks_where_tiles_show_them(look, occ)
+    # ... and so are squares whose look is a tile's though no mark was found on them (light print on dark
+    # tiles, which the measured dark-ink search passes over: `OccupancyModel.unlettered_tiles`).
+    maybe += [sq for sq in models.occupancy.unlettered_tiles(look) if occ[sq] < 0.5 and sq not in maybe]
     letters_at = _where_letters_sit(look)
     crops: list[TileCrop] = []
     # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
@@ -560,6 +563,11 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
         # (two looks agreeing: held-out thin tall render 501, its numbers and shape for the right turn, the
         # letters 0.062 better upside down; looked a quarter round, 17 numbers and the letters agree).
         if not turned.doubt and (more >= SIDEWAYS_MORE * found or total == side.turn):
+            return UprightLook(quarter, again, 1, Orientation(total, ""))
+        # An unclear first look whose print lay on its side (`quarter_look_stands`): the clear quarter look
+        # that sees as many letters standing is the board's side.
+        if (side.doubt and not turned.doubt and more >= found
+                and quarter_look_stands(glyph_aspect(seen.crops), glyph_aspect(again.crops))):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
         if more >= SIDEWAYS_MORE * found and letters_on_plain_squares(again) >= LETTERS_TO_VOTE:
             # Unclear about its side, but it sees letters on plain squares the first look missed: tiles,
