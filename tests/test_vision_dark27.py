@@ -97,3 +97,30 @@ def test_unlettered_tiles_are_tiles_on_dark_boards_and_none_on_light_ones() -> N
             assert squares == [], (style, squares)
         named += len(squares)
     assert named >= 1
+
+
+def test_an_upright_looking_first_look_of_sideways_print_still_turns() -> None:
+    """thin_tall render 501 (cream tiles, thin tall print, photographed a quarter round): its first look's
+    letters lie on their side (shape -0.44), numbers 1 and 2 for two turns; the side is doubted and the quarter
+    look (17 numbers) reads every letter. A version of this round that looked for point numbers in the print's
+    polarity on every dark-centred tile found one more number (2 and 2), took the first look as upright and
+    read 0 of 28 letters, 23 squares wrong at >= 0.98 (the orientation snapshot caught it): kept out."""
+    case = render("thin_tall", 501, varied=True)
+    reading = read_board(case.image, second_opinion=False)
+    right, letters = _letters_right(case.grid, reading.grid)
+    assert right == letters == 28
+    assert all(reading.grid[r][c] == case.grid[r][c] or reading.confidence[r][c] < SURE
+               for r in range(15) for c in range(15))
+
+
+def test_a_light_serif_letter_keeps_its_hairlines() -> None:
+    """black_gold_serif render 501 (held-out models read an O cut into two arcs as J and an E without its foot
+    as F, both at 1.00 from the network): a tile printed light is looked at again with its thin strokes kept
+    (`vision.stages.hairline_glyph`). The shipped models read the O and the E right, and every letter of the
+    render is right or not sure."""
+    photo, image = synth_photo("black_gold_serif", TEST_SEED_FROM + 1)
+    reading = read_board(image, tiles="en", second_opinion=False)
+    assert photo.grid[6][5] == "O" and photo.grid[8][3] == "E"
+    assert reading.grid[6][5] == "O" and reading.grid[8][3] == "E", reading.grid
+    assert all(reading.grid[r][c] == photo.grid[r][c] or reading.confidence[r][c] < SURE
+               for r in range(15) for c in range(15))

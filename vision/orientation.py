@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cells import CELL, Glyph, dark_centre, dark_ink, letter_in_window, print_polarity
+from vision.cells import CELL, Glyph, dark_ink
 from vision.recognise import TileCrop
 
 # The number, in squares (labelled photos straightened by their labelled corners: digits 0.08-0.21 high,
@@ -61,22 +61,13 @@ def turned_points(points: npt.ArrayLike, width: int, height: int, k: int) -> npt
     return pts
 
 
-def number_turns(crop: TileCrop, cell_px: int = CELL, polarity: int = 0) -> list[int]:
+def number_turns(crop: TileCrop, cell_px: int = CELL) -> list[int]:
     """The quarter turns (counter-clockwise, as `np.rot90`) under which a piece of this tile's print stands
-    where a point number stands on an upright tile: usually one, none when no number is seen.
-
-    `polarity` is the tile's print (`vision.cells.print_polarity`: 1 light, -1 dark, 0 unsaid). When it is
-    of the other kind than the measured glyph's, the letter and its number are looked for in the print's
-    polarity (as `vision.recognise.tile_letter` does for the letter): on a dark tile the measured glyph can be a
-    dark piece of the tile, and a light number is not among the dark pieces. Issue 27: held-out black tiles
-    in a gold serif, render 500 upright, found 1 number for each of two turns (side unclear: asked); in the
-    print's polarity 2 against 0, the side said."""
+    where a point number stands on an upright tile: usually one, none when no number is seen."""
     g: Glyph | None = crop.glyph
     if g is None:
         return []
     window = crop.window
-    if polarity and g.inverted != (polarity > 0):
-        g = letter_in_window(window, g, polarity > 0, cell_px) or g
     mask = dark_ink(255 - window if g.inverted else window, cell_px)
     n, _labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 3:
@@ -118,14 +109,8 @@ def number_votes(crops: Sequence[TileCrop], cell_px: int = CELL) -> npt.NDArray[
     turning them k quarter turns puts an upright tile's number. A tile whose print fits more than one turn
     says nothing."""
     votes = np.zeros(4, np.int64)
-    # The print's polarity only where a dark glyph was measured on a dark tile (`dark_centre`): elsewhere the
-    # glyph is in its print's polarity already (and the check costs nothing).
-    polarity = np.zeros(len(crops), np.int8)
-    dark = [i for i, c in enumerate(crops) if c.glyph is not None and not c.glyph.inverted and dark_centre(c.window)]
-    if dark:
-        polarity[dark] = print_polarity(np.array([crops[i].window for i in dark]), cell_px)
-    for crop, pol in zip(crops, polarity, strict=True):
-        turns = number_turns(crop, cell_px, int(pol))
+    for crop in crops:
+        turns = number_turns(crop, cell_px)
         if len(turns) == 1:
             votes[turns[0]] += 1
     return votes

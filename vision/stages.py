@@ -99,6 +99,15 @@ FAINT_NOT_LETTER_AT_MOST = 0.1
 # umich's faint letters sit within 0.04 of the centre; the one blank the loose look turned into a letter
 # (jheidel 170717 O15, a light mark: Z 0.99) sat 0.20 and 0.15 off.
 FAINT_CENTRED_WITHIN = 0.12
+# Light print's hairlines (issue 27, dark tiles): the glyph search's cut-off comes from Otsu on the window's ink
+# ratio, and in a light-print window inverted the light board around the dark tile is dark "ink", which drags
+# the cut to its firm end (0.72): a serif's thin strokes fall below it and the letter comes apart (held-out black
+# tiles in a gold serif, render 501: an O cut into two arcs read J at 1.00, an E without its foot read F). A tile
+# printed light (`print_polarity`) is looked at again with the cut-off at the loose end (HAIRLINE_INK_CUT, the
+# most `loose_ink_cut` allows); a centred letter-sized mark the network plainly reads as another letter
+# (>= HAIRLINE_LETTER_FROM, "not a letter" <= FAINT_NOT_LETTER_AT_MOST) is taken instead.
+HAIRLINE_INK_CUT = 0.86
+HAIRLINE_LETTER_FROM = 0.95
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
@@ -376,6 +385,14 @@ def faint_glyph(window: U8, exclude: tuple[float, float] | None = None) -> Glyph
     return found
 
 
+def hairline_glyph(window: U8) -> Glyph | None:
+    """A light letter's centred letter-sized mark with its thin strokes kept (`HAIRLINE_INK_CUT`), or None."""
+    src = np.asarray(255 - window, np.uint8)
+    mask = (ink_ratio(src, CELL) < HAIRLINE_INK_CUT).astype(np.uint8)
+    found = _glyph_in_mask(mask, window.shape[0], CELL, True, None)
+    return found if found is not None and centred(found) else None
+
+
 def _plainly_faint_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
     best = int(letter_probs.argmax())
     return (primary.net.classes[best] != BLANK and float(letter_probs[best]) >= FAINT_LETTER_FROM
@@ -431,6 +448,14 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # Tiles with no letter found: a second, looser look for faint print (read in the same network pass); on a
     # tile whose mark is a bare frame, inside the frame.
     faint: list[tuple[int, TileCrop]] = []
+    # Tiles printed light: their letter looked at again with its hairlines kept (`HAIRLINE_INK_CUT`), read in the
+    # same network pass.
+    printed = [i for i in range(n_tiles) if crops[i].glyph is not None and i not in tile_marks]
+    light = print_polarity(np.array([crops[i].window for i in printed]), CELL) if printed else np.zeros(0, np.int8)
+    hairline: list[tuple[int, TileCrop]] = []
+    for i, polarity in zip(printed, light, strict=True):
+        if polarity > 0 and (g := hairline_glyph(crops[i].window)) is not None:
+            hairline.append((i, TileCrop(crops[i].window, g)))
     for i in range(n_tiles):
         frame = crops[i].glyph
         if frame is None:
@@ -441,7 +466,7 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
         if g is not None:
             faint.append((i, TileCrop(crops[i].window, g)))
     primary = models.letters
-    raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint])
+    raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint + hairline])
     noise = primary.not_letter(raw)
     probs = primary.letters_only(raw)  # one network pass serves both
     for k, (i, crop) in enumerate(faint):
@@ -450,6 +475,13 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
             tile_marks.discard(i)  # the frame's faint letter, not a bare frame
+    for k, (i, crop) in enumerate(hairline):
+        j = n_crops + len(faint) + k
+        best = int(probs[j].argmax())
+        if (best != int(probs[i].argmax()) and float(probs[j, best]) >= HAIRLINE_LETTER_FROM
+                and _plainly_faint_letter(primary, probs[j], float(noise[j]))):
+            crops[i] = crop
+            probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
     probs, noise, inputs = probs[:n_crops], noise[:n_crops], inputs[:n_crops]
     blank = primary.net.classes.index(BLANK)
     for i in tile_marks:
