@@ -60,7 +60,7 @@ from vision.occupancy import _centred as centred  # the occupancy model's own te
 from vision.orientation import glyph_aspect, number_votes, quarter_look_stands, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
-from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop
+from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop, letter_glyph
 
 F32 = npt.NDArray[np.float32]
 
@@ -106,8 +106,12 @@ FAINT_CENTRED_WITHIN = 0.12
 # printed light (`print_polarity`) is looked at again with the cut-off at the loose end (HAIRLINE_INK_CUT, the
 # most `loose_ink_cut` allows); a centred letter-sized mark the network plainly reads as another letter
 # (>= HAIRLINE_LETTER_FROM, "not a letter" <= FAINT_NOT_LETTER_AT_MOST) is taken instead.
+# The mark must stand at most HAIRLINE_TALLER_AT_MOST times as tall as the letter first read: the O's arcs and the
+# E's foot grow it by 10%; taller, it has joined the tile's edge or its number (rendered black tiles 501, corners
+# given: two N's grown from 0.40-0.46 to 0.58-0.67 of a square read M at 0.96-0.97).
 HAIRLINE_INK_CUT = 0.86
 HAIRLINE_LETTER_FROM = 0.95
+HAIRLINE_TALLER_AT_MOST = 1.2
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
@@ -454,8 +458,10 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     light = print_polarity(np.array([crops[i].window for i in printed]), CELL) if printed else np.zeros(0, np.int8)
     hairline: list[tuple[int, TileCrop]] = []
     for i, polarity in zip(printed, light, strict=True):
-        if polarity > 0 and (g := hairline_glyph(crops[i].window)) is not None:
-            hairline.append((i, TileCrop(crops[i].window, g)))
+        window, first = crops[i].window, crops[i].glyph
+        if polarity > 0 and first is not None and (g := hairline_glyph(window)) is not None and (
+                g.height <= HAIRLINE_TALLER_AT_MOST * letter_glyph(window, first, int(polarity)).height):
+            hairline.append((i, TileCrop(window, g)))
     for i in range(n_tiles):
         frame = crops[i].glyph
         if frame is None:
