@@ -2,10 +2,11 @@
 (black tiles, gold serif print) after its blind read (renders and the shipped models only: runs in any clone;
 the shipped models were trained before black_gold_serif was read, so it is a style they never saw).
 
-Two reading rules (docs/reader-dark.md): a look a quarter turn round whose letters stand replaces a first look
+Three reading rules (docs/reader-dark.md): a look a quarter turn round whose letters stand replaces a first look
 that cut print lying on its side into pieces and could not tell its side (`vision.orientation.quarter_look_stands`),
-and a square whose look is a tile's but on which the dark-ink glyph search found no mark is looked at again for a
-light letter (`vision.occupancy.OccupancyModel.unlettered_tiles`).
+a square whose look is a tile's but on which the dark-ink glyph search found no mark is looked at again for a
+light letter (`vision.occupancy.OccupancyModel.unlettered_tiles`), and a light letter is looked at again with its
+hairlines kept (`vision.stages.hairline_glyph`).
 
 The fourth blind style (plum_slab) is rendered here, never read: its first read is the blind one.
 """
