@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
               + (f"   e.g. {'; '.join(sure_wrong[:4])}" if sure_wrong else ""))
     print()
     print(f"{'set (left out)':28s} photos  asked (doubtful or a tile not sure)  doubtful  tiles not sure"
-          "  letters right  letters sure and wrong")
+          "  asked a photo: median / most  letters right  letters sure and wrong")
     for name, recs in by_set.items():
         photos = defaultdict(list)
         for r in recs:
@@ -78,10 +78,15 @@ def main(argv: list[str] | None = None) -> int:
                     if rs[0]["doubtful"] or any(r["got"] != "." and float(r["confidence"]) < SURE  # type: ignore[arg-type]
                                                 for r in rs))
         doubtful = sum(1 for rs in photos.values() if rs[0]["doubtful"])
+        # The size of the question a photo raises: its tiles read below sure (the squares the correction
+        # screen rings), so "fewer questions" shows even while every photo keeps one.
+        per_photo = sorted(sum(1 for r in rs if r["got"] != "." and float(r["confidence"]) < SURE)  # type: ignore[arg-type]
+                           for rs in photos.values())
         letters = [r for r in recs if str(r["truth"]).isupper()]
         right = sum(bool(r["right"]) for r in letters)
         letters_sure_wrong = sum(1 for r in letters if not r["right"] and float(r["confidence"]) >= SURE)  # type: ignore[arg-type]
         print(f"{name:28s} {len(photos):6d}  {asked:35d}  {doubtful:8d}  {len(unsure):6d}/{len(tiles):6d}"
+              f"  {per_photo[len(per_photo) // 2]:22d} / {per_photo[-1]:4d}"
               f"  {100 * right / max(len(letters), 1):12.2f}%  {letters_sure_wrong:8d}")
     print(f"\nworst share right among sure squares: {100 * worst:.3f}% (target 99.9%)")
     return 0

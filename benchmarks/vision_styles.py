@@ -12,13 +12,15 @@ read `--renders` renders of it with seeds no model has seen (from `vision.train.
 The blind protocol (issue 27). The leave-one-set-out figures read sets the reader's rules were chosen on:
 every threshold of `vision/` was set while looking at these readings, so they leak into them. Some rendered
 styles (`vision.synth.BLIND_STYLES`) are therefore held out whole and read blind:
-1. the default run (`--styles` defaults to every style but the blind ones) and any tuning never read them;
+1. the default run (`--styles` defaults to every style but the blind ones not read yet) and any tuning never
+   read them;
 2. every rule and threshold is committed (`vision/`, `assets/vision/`, `benchmarks/`: `--blind` refuses a
    tree that differs from its commit, and prints the commit it read with);
 3. `--blind` then reads each blind style not read yet (`BLIND_STYLES` but `READ_BLIND_STYLES`; until its
    read no model trains on it, `vision.synth.TRAINED_STYLES`) once, and its figures are
    reported as they came, beside the leave-one-set-out table (README), whatever they are; a change made
-   after seeing them makes them seen, and the next blind style is a new one.
+   after seeing them makes them seen, and the next blind style is a new one. A style read blind is a
+   trained style from then on: the default run leaves it out like any other (its figure is no longer blind).
 
 Occupancy: share of labelled squares (not `#`) read right as tile or empty. Letters: share of labelled
 letter tiles (A-Z) read as exactly that letter (a missed tile counts as wrong). Blanks apart. `not
@@ -74,12 +76,17 @@ def _frozen_commit() -> str | None:
     return None if dirty else head
 
 
+def _unread() -> list[str]:
+    """The styles held out blind and not read yet: no run but `--blind` may read them."""
+    return [s for s in BLIND_STYLES if s not in READ_BLIND_STYLES]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=Path("/tmp/vision-train-cache"))
     ap.add_argument("--sets", default=",".join(LABELLED_SETS))
-    ap.add_argument("--styles", default=",".join(s for s in STYLES if s not in BLIND_STYLES),
-                    help="rendered styles ('' for none; the blind ones only with --blind)")
+    ap.add_argument("--styles", default=",".join(s for s in STYLES if s not in _unread()),
+                    help="rendered styles ('' for none; blind ones not read yet only with --blind)")
     ap.add_argument("--blind", action="store_true",
                     help="read the styles held out blind and not read yet (vision.synth.BLIND_STYLES but "
                          "READ_BLIND_STYLES), once, with the rules as "
@@ -106,13 +113,11 @@ def main(argv: list[str] | None = None) -> int:
             log("--blind reads the held-out styles with the rules as committed: commit vision/, assets/vision/ "
                 "and benchmarks/ first")
             return 2
-        unread = [s for s in BLIND_STYLES if s not in READ_BLIND_STYLES]
+        unread = _unread()
         print(f"blind read of {', '.join(unread)} with the rules of commit {frozen}")
         args.sets, args.styles = "", ",".join(unread)
-    elif any(s in BLIND_STYLES and s not in READ_BLIND_STYLES for s in args.styles.split(",")):
-        # a blind style already read once is seen: it may be read again (held out, like any style)
-        log(f"{', '.join(s for s in BLIND_STYLES if s not in READ_BLIND_STYLES)} are read only blind (--blind), "
-            "after the rules are committed")
+    elif any(s in _unread() for s in args.styles.split(",")):
+        log(f"{', '.join(_unread())} are read only blind (--blind), after the rules are committed")
         return 2
     jobs: list[str] = [s for s in args.sets.split(",") if s] + [f"synth/{s}" for s in args.styles.split(",") if s]
     records: list[dict[str, object]] = []
