@@ -368,6 +368,11 @@ def faint_inside(window: U8, frame: Glyph) -> Glyph | None:
     return inner if inner is not None and centred(inner) else None
 
 
+def _a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
+    """Whether the letter network calls a mark a letter, whichever (not print, a fold or a star)."""
+    return primary.net.classes[int(letter_probs.argmax())] != BLANK and not_letter <= RESCUE_NOT_LETTER_AT_MOST
+
+
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
     """Whether the letter network calls a centred mark plainly one letter (not print, a fold or a star)."""
     best = int(letter_probs.argmax())
@@ -430,7 +435,8 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     maybe = _letter_marks_where_tiles_show_them(look, occ)
     # ... and so are squares whose look is a tile's though no mark was found on them (light print on dark
     # tiles, which the measured dark-ink search passes over: `OccupancyModel.unlettered_tiles`).
-    maybe += [sq for sq in models.occupancy.unlettered_tiles(look) if occ[sq] < 0.5 and sq not in maybe]
+    unlettered = [sq for sq in models.occupancy.unlettered_tiles(look) if occ[sq] < 0.5 and sq not in maybe]
+    maybe += unlettered
     letters_at = _where_letters_sit(look)
     crops: list[TileCrop] = []
     # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
@@ -495,8 +501,12 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
             crops[i] = TileCrop(crops[i].window, None)
             probs[i], noise[i] = 0.0, 0.0
             probs[i, blank] = 1.0
+    # On a square whose look is plainly a tile's (`unlettered`), a centred mark the network calls a letter, whichever
+    # letter, is enough: the tile is there, its letter is the network's and never sure (the fourth blind style,
+    # plum_slab, read after its blind read: render 503's tiles in an unknown slab face read under 0.95).
     rescued = [i for i in range(n_tiles, len(crops))
-               if i not in tile_marks and _plainly_a_letter(primary, probs[i], float(noise[i]))]
+               if i not in tile_marks and (_plainly_a_letter(primary, probs[i], float(noise[i])) or (
+                   maybe[i - n_tiles] in unlettered and _a_letter(primary, probs[i], float(noise[i]))))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued
