@@ -18,11 +18,11 @@ import numpy as np
 
 from vision.cells import CELL
 from vision.confidence import SURE
+from vision.decode import decode_photo
 from vision.occupancy import OccupancyModel, measure
 from vision.orientation import ASPECT_CLEAR, quarter_look_stands
 from vision.read import read_board
 from vision.stages import _straighten, place_grid
-from vision.decode import decode_photo
 from vision.synth import BLIND_STYLES, READ_BLIND_STYLES, STYLES, TRAINED_STYLES, render
 from vision.train import TEST_SEED_FROM, synth_photo
 
@@ -90,7 +90,7 @@ def test_unlettered_tiles_are_tiles_on_dark_boards_and_none_on_light_ones() -> N
     for style, seed in (("black_gold_serif", TEST_SEED_FROM + 2), ("black_gold_serif", TEST_SEED_FROM + 3),
                         ("cream_blue_letters", TEST_SEED_FROM), ("thin_tall", TEST_SEED_FROM + 1)):
         case = render(style, seed)
-        ok, buf = cv2.imencode(".png", case.image)
+        _ok, buf = cv2.imencode(".png", case.image)
         place = place_grid(decode_photo(buf.tobytes()), np.array(case.corners, np.float32))
         squares = model.unlettered_tiles(measure(_straighten(place), CELL))
         assert all(case.grid[r][c] != "." for r, c in squares), (style, seed, squares)
