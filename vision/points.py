@@ -73,7 +73,14 @@ def number_patch(crop: TileCrop, cell_px: int = CELL) -> NumberPatch | None:
             continue
         u, v, ww, hh = (x + w / 2.0) / cell_px - lx, (y + h / 2.0) / cell_px - ly, w / cell_px, h / cell_px
         if not (o.NUMBER_HEIGHT[0] <= hh <= o.NUMBER_HEIGHT[1] and ww <= o.NUMBER_WIDTH_AT_MOST
-                and hh <= o.NUMBER_SHORTER_THAN_LETTER * 2 * lb and ww <= o.NUMBER_NARROWER * 2 * la):
+                and hh <= o.NUMBER_SHORTER_THAN_LETTER * 2 * lb):
+            continue
+        # A number wider than NUMBER_NARROWER of its letter (the orientation vote's guard against premium
+        # print read sideways) is still a number beside a narrow letter when it stands like a digit and
+        # starts right of the letter's middle: an I's "1" is as wide as the I (rendered black tiles 0.10-0.12
+        # squares beside an I 0.12 wide), so that guard left most I's without a number (issue 27). A cava
+        # tile's dot under its I lies (wider than tall) and is centred under it: still refused.
+        if ww > o.NUMBER_NARROWER * 2 * la and not (hh >= o.NUMBER_UPRIGHT * ww and u - ww / 2 >= 0):
             continue
         if not (o.NUMBER_FOOT[0] <= v + hh / 2 - lb <= o.NUMBER_FOOT[1] and v > 0):
             continue
