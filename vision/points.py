@@ -33,6 +33,13 @@ PATCH = 12  # side of the normalised number image
 F32 = npt.NDArray[np.float32]
 # The second digit of a "10" starts at most this far (squares) right of the first digit's right edge.
 DIGIT_GAP_AT_MOST = 0.08
+# Many tile sets print the number in the tile's lower right corner whatever the letter's width, so beside an I
+# it stands further from the letter's edge than beside a wide letter (radosz99_pl's Mattel I's: 0.29-0.33
+# squares, beyond `vision.orientation.NUMBER_GAP`). Beside a letter narrower than this half-width (squares)
+# the gap is measured from where a letter this wide would end: every labelled set's letters other than I
+# are at least 0.15-0.19 half-wide (5th percentile of the letter piece's half-width, labelled corners), I's
+# 0.03-0.07.
+NARROW_LETTER_HALF = 0.15
 
 
 @dataclass(frozen=True)
@@ -85,7 +92,9 @@ def number_patch(crop: TileCrop, cell_px: int = CELL) -> NumberPatch | None:
         if not (o.NUMBER_FOOT[0] <= v + hh / 2 - lb <= o.NUMBER_FOOT[1] and v > 0):
             continue
         pieces[i] = (x / cell_px, (x + w) / cell_px, y / cell_px, (y + h) / cell_px)
-        if o.NUMBER_GAP[0] <= u - ww / 2 - la <= o.NUMBER_GAP[1]:
+        # ... its left edge NUMBER_GAP from the letter's right edge, or, beside a letter narrower than
+        # NARROW_LETTER_HALF, from where that letter's edge would be (see NARROW_LETTER_HALF)
+        if o.NUMBER_GAP[0] <= u - ww / 2 - la and u - ww / 2 - max(la, NARROW_LETTER_HALF) <= o.NUMBER_GAP[1]:
             first.append((u, i))
     if not first:
         return None
