@@ -35,9 +35,10 @@ from vision.train import SYNTH_TRAIN_SEEDS, TEST_SEED_FROM
 # tall print) letters right, every wrong one below sure; the other new styles read at the default floors.
 MIN_OCCUPANCY = {"maroon_tiles": 0.98, "navy_tiles": 0.99}
 # black_gold_serif (the third blind round's style, read once; the shipped models have not trained on it): render
-# +20 reads 15 of 16 letters, the wrong one below sure.
+# +20 reads 15 of 16 letters, the wrong one below sure. plum_slab (the fourth, read once, docs/reader-dark.md; the
+# shipped models have not trained on it either): 29 of 32, every wrong one below sure.
 MIN_LETTERS = {"maroon_tiles": 0.88, "navy_tiles": 0.95, "crossword_blue": 0.95, "crossword_yellow": 0.92,
-               "black_gold_serif": 0.9}
+               "black_gold_serif": 0.9, "plum_slab": 0.9}
 
 
 def test_renders_show_the_conditions_of_issue_27() -> None:

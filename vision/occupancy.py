@@ -444,6 +444,14 @@ BLANK_NEAR_RAISED = 0.6
 # squares taken with P(tile) 0.8-0.9 at a lower BLANK_FROM (umich 641554 N8, rectified_w10 C4) had z 0.31-0.32.
 BLANK_STRONG_FROM = 0.8
 BLANK_STRONG_ODD_FROM = 1.5
+# Issue 27 (dark tiles, light print): the measured glyph search looks for dark print, so on a dark tile it may
+# find no mark at all, and `decide` then caps the square below one half however sure the model's look is. Such
+# a square, the model's look a tile (P(tile) >= UNLETTERED_TILE_FROM), coloured like the tiles (`z_to_tile` <=
+# BLANK_TILE_Z_AT_MOST) and far from the empty squares of its kind (`z_to_empty` >= BLANK_STRONG_ODD_FROM), is
+# looked at again for a light letter, as a tile is (`unlettered_tiles`, `vision.stages.see_squares`): a letter
+# the network reads plainly makes it a tile, never sure. Held-out black tiles in a gold serif (4 renders): the
+# T, R, I, F read empty at 0.55 had P(tile) 0.97-1.00, z_to_tile -0.05..0.80, z_to_empty 4.0 (the clip).
+UNLETTERED_TILE_FROM = 0.5
 
 
 class OccupancyModel:
@@ -491,3 +499,15 @@ class OccupancyModel:
         raised = (no_letter & near_blank).reshape(-1)
         p = np.where(raised, np.maximum(p, BLANK_NEAR_RAISED), p)
         return np.where(plain, np.minimum(p, PLAIN_AT_MOST), p).astype(np.float32)
+
+    def unlettered_tiles(self, look: SquareLook) -> list[tuple[int, int]]:
+        """Squares on which the glyph search found no mark though the model's look calls them tiles, coloured
+        like the board's tiles and far from its empty squares (`UNLETTERED_TILE_FROM`): on dark tiles, light
+        print the dark-ink search passed over. `decide` caps them below one half; the reader looks for their
+        letter in light ink."""
+        p = self.net.predict_proba(look.features)[:, 1].reshape(SIZE, SIZE)
+        f = look.features.reshape(SIZE, SIZE, -1)
+        found = ((f[..., FEATURES.index("glyph")] == 0) & (p >= UNLETTERED_TILE_FROM)
+                 & (f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST)
+                 & (f[..., FEATURES.index("z_to_empty")] >= BLANK_STRONG_ODD_FROM))
+        return [(int(r), int(c)) for r, c in zip(*np.nonzero(found), strict=True)]

@@ -265,3 +265,19 @@ def axis_turn(scores: Sequence[float], votes: npt.NDArray[np.int64], aspect: flo
     against = scores[(turn + 2) % 4] if clear else max(scores)
     unread = not clear and max(scores) < LETTERS_READ_WELL
     return turn, unread or against - scores[turn] > LETTERS_AGAINST_AT_MOST
+
+
+def quarter_look_stands(first_aspect: float | None, quarter_aspect: float | None) -> bool:
+    """Whether the letters stand in a look a quarter turn round (`glyph_aspect` at least ASPECT_CLEAR) but
+    not in the first look (under ASPECT_CLEAR, or unknown): print lying on its side, which the first look
+    cut into square pieces.
+
+    `stages.upright_look` then takes a quarter look that says its side clearly and shows at least as many
+    letters over a first look whose side is unclear, even when it shows fewer than twice as many (issue 27:
+    held-out black tiles printed in a gold serif, render 502, photographed a quarter turn round: first look
+    31 letters, shape -0.02, its side unclear (numbers 1, 1, 0, 1), so read as photographed and asked with
+    0 of 38 letters right; a quarter round 37 letters, shape +0.15, numbers 6 against 0). A first look that
+    stands upright keeps its shape on its axis (844 held-out orientation readings: 99% above +0.04) and
+    keeps its look."""
+    return (quarter_aspect is not None and quarter_aspect >= ASPECT_CLEAR
+            and (first_aspect is None or first_aspect < ASPECT_CLEAR))

@@ -33,6 +33,13 @@ PATCH = 12  # side of the normalised number image
 F32 = npt.NDArray[np.float32]
 # The second digit of a "10" starts at most this far (squares) right of the first digit's right edge.
 DIGIT_GAP_AT_MOST = 0.08
+# Many tile sets print the number in the tile's lower right corner whatever the letter's width, so beside an I
+# it stands further from the letter's edge than beside a wide letter (radosz99_pl's Mattel I's: 0.29-0.33
+# squares, beyond `vision.orientation.NUMBER_GAP`). Beside a letter narrower than this half-width (squares)
+# the gap is measured from where a letter this wide would end: every labelled set's letters other than I
+# are at least 0.15-0.19 half-wide (5th percentile of the letter piece's half-width, labelled corners), I's
+# 0.03-0.07.
+NARROW_LETTER_HALF = 0.15
 
 
 @dataclass(frozen=True)
@@ -73,12 +80,21 @@ def number_patch(crop: TileCrop, cell_px: int = CELL) -> NumberPatch | None:
             continue
         u, v, ww, hh = (x + w / 2.0) / cell_px - lx, (y + h / 2.0) / cell_px - ly, w / cell_px, h / cell_px
         if not (o.NUMBER_HEIGHT[0] <= hh <= o.NUMBER_HEIGHT[1] and ww <= o.NUMBER_WIDTH_AT_MOST
-                and hh <= o.NUMBER_SHORTER_THAN_LETTER * 2 * lb and ww <= o.NUMBER_NARROWER * 2 * la):
+                and hh <= o.NUMBER_SHORTER_THAN_LETTER * 2 * lb):
+            continue
+        # A number wider than NUMBER_NARROWER of its letter (the orientation vote's guard against premium
+        # print read sideways) is still a number beside a narrow letter when it stands like a digit and
+        # starts right of the letter's middle: an I's "1" is as wide as the I (rendered black tiles 0.10-0.12
+        # squares beside an I 0.12 wide), so that guard left most I's without a number (issue 27). A cava
+        # tile's dot under its I lies (wider than tall) and is centred under it: still refused.
+        if ww > o.NUMBER_NARROWER * 2 * la and not (hh >= o.NUMBER_UPRIGHT * ww and u - ww / 2 >= 0):
             continue
         if not (o.NUMBER_FOOT[0] <= v + hh / 2 - lb <= o.NUMBER_FOOT[1] and v > 0):
             continue
         pieces[i] = (x / cell_px, (x + w) / cell_px, y / cell_px, (y + h) / cell_px)
-        if o.NUMBER_GAP[0] <= u - ww / 2 - la <= o.NUMBER_GAP[1]:
+        # ... its left edge NUMBER_GAP from the letter's right edge, or, beside a letter narrower than
+        # NARROW_LETTER_HALF, from where that letter's edge would be (see NARROW_LETTER_HALF)
+        if o.NUMBER_GAP[0] <= u - ww / 2 - la and u - ww / 2 - max(la, NARROW_LETTER_HALF) <= o.NUMBER_GAP[1]:
             first.append((u, i))
     if not first:
         return None

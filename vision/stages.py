@@ -57,10 +57,10 @@ from vision.occupancy import (
     measure,
 )
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
-from vision.orientation import glyph_aspect, number_votes, upright_turn
+from vision.orientation import glyph_aspect, number_votes, quarter_look_stands, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
-from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop
+from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop, letter_glyph
 from vision.words import PLAUSIBLE_FROM
 
 F32 = npt.NDArray[np.float32]
@@ -100,6 +100,19 @@ FAINT_NOT_LETTER_AT_MOST = 0.1
 # umich's faint letters sit within 0.04 of the centre; the one blank the loose look turned into a letter
 # (jheidel 170717 O15, a light mark: Z 0.99) sat 0.20 and 0.15 off.
 FAINT_CENTRED_WITHIN = 0.12
+# Light print's hairlines (issue 27, dark tiles): the glyph search's cut-off comes from Otsu on the window's ink
+# ratio, and in a light-print window inverted the light board around the dark tile is dark "ink", which drags
+# the cut to its firm end (0.72): a serif's thin strokes fall below it and the letter comes apart (held-out black
+# tiles in a gold serif, render 501: an O cut into two arcs read J at 1.00, an E without its foot read F). A tile
+# printed light (`print_polarity`) is looked at again with the cut-off at the loose end (HAIRLINE_INK_CUT, the
+# most `loose_ink_cut` allows); a centred letter-sized mark the network plainly reads as another letter
+# (>= HAIRLINE_LETTER_FROM, "not a letter" <= FAINT_NOT_LETTER_AT_MOST) is taken instead.
+# The mark must stand at most HAIRLINE_TALLER_AT_MOST times as tall as the letter first read: the O's arcs and the
+# E's foot grow it by 10%; taller, it has joined the tile's edge or its number (rendered black tiles 501, corners
+# given: two N's grown from 0.40-0.46 to 0.58-0.67 of a square read M at 0.96-0.97).
+HAIRLINE_INK_CUT = 0.86
+HAIRLINE_LETTER_FROM = 0.95
+HAIRLINE_TALLER_AT_MOST = 1.2
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
@@ -366,6 +379,11 @@ def faint_inside(window: U8, frame: Glyph) -> Glyph | None:
     return inner if inner is not None and centred(inner) else None
 
 
+def _a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
+    """Whether the letter network calls a mark a letter, whichever (not print, a fold or a star)."""
+    return primary.net.classes[int(letter_probs.argmax())] != BLANK and not_letter <= RESCUE_NOT_LETTER_AT_MOST
+
+
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
     """Whether the letter network calls a centred mark plainly one letter (not print, a fold or a star)."""
     best = int(letter_probs.argmax())
@@ -385,6 +403,14 @@ def faint_glyph(window: U8, exclude: tuple[float, float] | None = None) -> Glyph
     if found is None or not centred(found) or max(abs(found.dx), abs(found.dy)) > FAINT_CENTRED_WITHIN:
         return None
     return found
+
+
+def hairline_glyph(window: U8) -> Glyph | None:
+    """A light letter's centred letter-sized mark with its thin strokes kept (`HAIRLINE_INK_CUT`), or None."""
+    src = np.asarray(255 - window, np.uint8)
+    mask = (ink_ratio(src, CELL) < HAIRLINE_INK_CUT).astype(np.uint8)
+    found = _glyph_in_mask(mask, window.shape[0], CELL, True, None)
+    return found if found is not None and centred(found) else None
 
 
 def _plainly_faint_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
@@ -417,20 +443,25 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # (one network pass for all): a plain tile on a board of nearly its colour (umich's dim wooden boards)
     # carries its letter anyway, and so does a tile whose top the camera's angle shifted off its square.
     maybe = _letter_marks_where_tiles_show_them(look, occ)
-    seen = _read_squares(look, occ.copy(), gray, models, maybe, warnings)
+    # ... and so are squares whose look is a tile's though no mark was found on them (light print on dark
+    # tiles, which the measured dark-ink search passes over: `OccupancyModel.unlettered_tiles`).
+    unlettered = [sq for sq in models.occupancy.unlettered_tiles(look) if occ[sq] < 0.5 and sq not in maybe]
+    maybe += unlettered
+    seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings)
     # Where the tiles around show their letters is judged again with the tiles rescued: a part of the board whose
     # tiles the occupancy network missed shows no letters to judge by in the first pass (jheidel 170757, left out:
     # 11 tiles rescued, then the Y of C11 sat where they show theirs). A second network pass, only then.
     more = [sq for sq in _letter_marks_where_tiles_show_them(look, seen.occupancy) if sq not in maybe]
     if more:
-        seen = _read_squares(look, occ, gray, models, maybe + more, warnings)
+        seen = _read_squares(look, occ, gray, models, maybe + more, unlettered, warnings)
     return seen
 
 
 def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: list[tuple[int, int]],
-                  warnings: list[str]) -> SeenSquares:
+                  unlettered: list[tuple[int, int]], warnings: list[str]) -> SeenSquares:
     """Every tile's mark and the marks of the squares `maybe` read by the letter network in one pass, the latter
-    rescued as tiles when plainly a letter (`occ` is changed in place: a rescued square's occupancy)."""
+    rescued as tiles when plainly a letter, or a letter at all on a square whose look is a tile's (`unlettered`);
+    `occ` is changed in place (a rescued square's occupancy)."""
     tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
     letters_at = _where_letters_sit(look)
     crops: list[TileCrop] = []
@@ -453,6 +484,16 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     # Tiles with no letter found: a second, looser look for faint print (read in the same network pass); on a
     # tile whose mark is a bare frame, inside the frame.
     faint: list[tuple[int, TileCrop]] = []
+    # Tiles printed light: their letter looked at again with its hairlines kept (`HAIRLINE_INK_CUT`), read in the
+    # same network pass.
+    printed = [i for i in range(n_tiles) if crops[i].glyph is not None and i not in tile_marks]
+    light = print_polarity(np.array([crops[i].window for i in printed]), CELL) if printed else np.zeros(0, np.int8)
+    hairline: list[tuple[int, TileCrop]] = []
+    for i, polarity in zip(printed, light, strict=True):
+        window, first = crops[i].window, crops[i].glyph
+        if polarity > 0 and first is not None and (g := hairline_glyph(window)) is not None and (
+                g.height <= HAIRLINE_TALLER_AT_MOST * letter_glyph(window, first, int(polarity)).height):
+            hairline.append((i, TileCrop(window, g)))
     for i in range(n_tiles):
         frame = crops[i].glyph
         if frame is None:
@@ -463,7 +504,7 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
         if g is not None:
             faint.append((i, TileCrop(crops[i].window, g)))
     primary = models.letters
-    raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint])
+    raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint + hairline])
     noise = primary.not_letter(raw)
     probs = primary.letters_only(raw)  # one network pass serves both
     for k, (i, crop) in enumerate(faint):
@@ -472,6 +513,13 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
             tile_marks.discard(i)  # the frame's faint letter, not a bare frame
+    for k, (i, crop) in enumerate(hairline):
+        j = n_crops + len(faint) + k
+        best = int(probs[j].argmax())
+        if (best != int(probs[i].argmax()) and float(probs[j, best]) >= HAIRLINE_LETTER_FROM
+                and _plainly_faint_letter(primary, probs[j], float(noise[j]))):
+            crops[i] = crop
+            probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
     probs, noise, inputs = probs[:n_crops], noise[:n_crops], inputs[:n_crops]
     blank = primary.net.classes.index(BLANK)
     for i in tile_marks:
@@ -479,8 +527,12 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             crops[i] = TileCrop(crops[i].window, None)
             probs[i], noise[i] = 0.0, 0.0
             probs[i, blank] = 1.0
+    # On a square whose look is plainly a tile's (`unlettered`), a centred mark the network calls a letter, whichever
+    # letter, is enough: the tile is there, its letter is the network's and never sure (the fourth blind style,
+    # plum_slab, read after its blind read: render 503's tiles in an unknown slab face read under 0.95).
     rescued = [i for i in range(n_tiles, len(crops))
-               if i not in tile_marks and _plainly_a_letter(primary, probs[i], float(noise[i]))]
+               if i not in tile_marks and (_plainly_a_letter(primary, probs[i], float(noise[i])) or (
+                   maybe[i - n_tiles] in unlettered and _a_letter(primary, probs[i], float(noise[i]))))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued
@@ -589,6 +641,11 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
         # (two looks agreeing: held-out thin tall render 501, its numbers and shape for the right turn, the
         # letters 0.062 better upside down; looked a quarter round, 17 numbers and the letters agree).
         if not turned.doubt and (more >= SIDEWAYS_MORE * found or total == side.turn):
+            return UprightLook(quarter, again, 1, Orientation(total, ""))
+        # An unclear first look whose print lay on its side (`quarter_look_stands`): the clear quarter look
+        # that sees as many letters standing is the board's side.
+        if (side.doubt and not turned.doubt and more >= found
+                and quarter_look_stands(glyph_aspect(seen.crops), glyph_aspect(again.crops))):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
         if more >= SIDEWAYS_MORE * found and letters_on_plain_squares(again) >= LETTERS_TO_VOTE:
             # Unclear about its side, but it sees letters on plain squares the first look missed: tiles,
