@@ -29,6 +29,7 @@ from companion.rules.tiles import TileSet
 from vision import locate
 from vision.cells import (
     CELL,
+    FIRM_INK_CUT,
     MARGIN,
     SIZE,
     U8,
@@ -39,6 +40,7 @@ from vision.cells import (
     glyph_features,
     ink_ratio,
     letter_in_window,
+    normalise_glyph,
     print_polarity,
     warp_board,
 )
@@ -113,6 +115,23 @@ FAINT_CENTRED_WITHIN = 0.12
 HAIRLINE_INK_CUT = 0.86
 HAIRLINE_LETTER_FROM = 0.95
 HAIRLINE_TALLER_AT_MOST = 1.2
+# A thin stroke (issue 27, crossword_yellow: thin tall print): the glyph finder keeps blobs of at least 0.012 of
+# a square's area (`vision.cells._glyph_in_mask`, shared with training), and an I printed 0.04 of a square wide
+# and 0.4 tall (1-2 px by 18-20 at CELL 48) covers 18-24 px, under its 27.6: the tile reads as a blank or as
+# empty. Reading looks again for such a stroke: letter-tall (THIN_STROKE_HEIGHT), at most THIN_STROKE_WIDE
+# wide, at least THIN_STROKE_SOLID pixels of ink per row on average (unbroken: 24 px over 20 rows on the renders'
+# antialiased 2 px I's, whose second column is partly ink), and within
+# MARK_OFF_TILES_AT_MOST of where the tiles around show their letters. Looked for on tiles only (a square judged
+# empty keeps its reading: the fold line's pieces are such strokes too); it is never the first look's glyph, so a
+# letter read from it is never sure (`vision.confidence`).
+THIN_STROKE_HEIGHT = (0.3, 0.78)
+THIN_STROKE_WIDE = 0.08
+THIN_STROKE_SOLID = 0.9
+# On a tile (occupancy >= 0.5) showing no centred letter, such a stroke is read as an I: the letter network calls a
+# lone 1-2 px stroke "not a letter" (P 0.87-0.995 on the crossword_yellow renders' I's and on the fold line's
+# pieces alike), so its shape decides, at a confidence that is always asked.
+THIN_STROKE_LETTER = "I"
+THIN_STROKE_CONFIDENCE = 0.5
 # Premium squares differ from plain ones by 47-100 Lab units on every labelled photo; noise gives < 10.
 NO_BOARD_BELOW = 20.0
 UPRIGHT_SAMPLE = 40  # tiles the orientation vote looks at, at most
@@ -413,6 +432,34 @@ def hairline_glyph(window: U8) -> Glyph | None:
     return found if found is not None and centred(found) else None
 
 
+def thin_strokes(gray: U8, look: SquareLook) -> dict[tuple[int, int], Glyph]:
+    """Per square, a letter-tall thin stroke too small for the glyph finder (`THIN_STROKE_WIDE`: an I in thin
+    print) lying within MARK_OFF_TILES_AT_MOST of where the letters around sit, normalised as a glyph. One search
+    over the whole straightened board (`gray`), dark ink under the finder's firm cut-off."""
+    letters_at = _where_letters_sit(look)
+    ratio = ink_ratio(gray, CELL)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((ratio < FIRM_INK_CUT).astype(np.uint8), connectivity=8)
+    margin = MARGIN * CELL
+    found: dict[tuple[int, int], tuple[float, Glyph]] = {}
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not (THIN_STROKE_HEIGHT[0] * CELL <= h <= THIN_STROKE_HEIGHT[1] * CELL and w <= THIN_STROKE_WIDE * CELL
+                and area >= THIN_STROKE_SOLID * h):
+            continue
+        fx, fy = (x + w / 2.0 - margin) / CELL, (y + h / 2.0 - margin) / CELL
+        r, c = int(fy), int(fx)
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            continue
+        dx, dy = fx - c - 0.5, fy - r - 0.5
+        near = letter_offset_near(letters_at[0], letters_at[1], r, c) if letters_at is not None else (0.0, 0.0)
+        off = max(abs(dx - near[0]), abs(dy - near[1]))
+        if off >= MARK_OFF_TILES_AT_MOST or ((r, c) in found and found[(r, c)][0] <= off):
+            continue
+        comp = (labels[y:y + h, x:x + w] == i).astype(np.float32)
+        found[(r, c)] = (off, Glyph(normalise_glyph(comp), h / CELL, w / CELL, dx, dy, area / (CELL * CELL), False))
+    return {sq: g for sq, (_off, g) in found.items()}
+
+
 def _plainly_faint_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
     best = int(letter_probs.argmax())
     return (primary.net.classes[best] != BLANK and float(letter_probs[best]) >= FAINT_LETTER_FROM
@@ -447,21 +494,27 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # tiles, which the measured dark-ink search passes over: `OccupancyModel.unlettered_tiles`).
     unlettered = [sq for sq in models.occupancy.unlettered_tiles(look) if occ[sq] < 0.5 and sq not in maybe]
     maybe += unlettered
-    seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings)
+    # A thin letter-tall stroke where the letters sit (an I in thin print, under the finder's smallest blob:
+    # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter.
+    strokes = thin_strokes(gray, look)
+    seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings, strokes)
     # Where the tiles around show their letters is judged again with the tiles rescued: a part of the board whose
     # tiles the occupancy network missed shows no letters to judge by in the first pass (jheidel 170757, left out:
     # 11 tiles rescued, then the Y of C11 sat where they show theirs). A second network pass, only then.
     more = [sq for sq in _letter_marks_where_tiles_show_them(look, seen.occupancy) if sq not in maybe]
     if more:
-        seen = _read_squares(look, occ, gray, models, maybe + more, unlettered, warnings)
+        seen = _read_squares(look, occ, gray, models, maybe + more, unlettered, warnings, strokes)
     return seen
 
 
 def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: list[tuple[int, int]],
-                  unlettered: list[tuple[int, int]], warnings: list[str]) -> SeenSquares:
+                  unlettered: list[tuple[int, int]], warnings: list[str],
+                  strokes: Mapping[tuple[int, int], Glyph] | None = None) -> SeenSquares:
     """Every tile's mark and the marks of the squares `maybe` read by the letter network in one pass, the latter
     rescued as tiles when plainly a letter, or a letter at all on a square whose look is a tile's (`unlettered`);
-    `occ` is changed in place (a rescued square's occupancy)."""
+    `occ` is changed in place (a rescued square's occupancy). `strokes`: thin strokes (`thin_strokes`), a second look on a
+    tile showing no centred letter."""
+    strokes = strokes or {}
     tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
     letters_at = _where_letters_sit(look)
     crops: list[TileCrop] = []
@@ -501,18 +554,29 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             g = faint_glyph(crops[i].window, (edge.dx, edge.dy) if edge else None)
         else:
             g = faint_inside(crops[i].window, frame) if i in tile_marks and frame.height >= FRAME_SIZE else None
+        if g is None and (frame is None or not centred(frame)):
+            g = strokes.get(tile_squares[i])
         if g is not None:
             faint.append((i, TileCrop(crops[i].window, g)))
     primary = models.letters
     raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint + hairline])
     noise = primary.not_letter(raw)
     probs = primary.letters_only(raw)  # one network pass serves both
+    stroke_letter = primary.net.classes.index(THIN_STROKE_LETTER) if THIN_STROKE_LETTER in primary.net.classes else -1
     for k, (i, crop) in enumerate(faint):
         j = n_crops + k
         if _plainly_faint_letter(primary, probs[j], float(noise[j])):
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
             tile_marks.discard(i)  # the frame's faint letter, not a bare frame
+        elif crop.glyph is strokes.get(tile_squares[i]) and stroke_letter >= 0:
+            # A lone thin stroke on a tile is an I by its shape; the network, which calls such a stroke "not a
+            # letter" (fold lines look so too), does not vouch: the letter is THIN_STROKE_CONFIDENCE, asked.
+            crops[i] = crop
+            probs[i] = 0.0
+            probs[i, stroke_letter] = THIN_STROKE_CONFIDENCE
+            noise[i], inputs[i] = 0.0, inputs[j]
+            tile_marks.discard(i)
     for k, (i, crop) in enumerate(hairline):
         j = n_crops + len(faint) + k
         best = int(probs[j].argmax())
