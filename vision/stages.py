@@ -569,7 +569,8 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
             tile_marks.discard(i)  # the frame's faint letter, not a bare frame
-        elif crop.glyph is strokes.get(tile_squares[i]) and stroke_letter >= 0:
+        elif (crop.glyph is strokes.get(tile_squares[i]) and stroke_letter >= 0
+              and int(probs[i].argmax()) != stroke_letter):  # (a first look already read I is kept)
             # A lone thin stroke on a tile is an I by its shape; the network, which calls such a stroke "not a
             # letter" (fold lines look so too), does not vouch: the letter is THIN_STROKE_CONFIDENCE, asked.
             crops[i] = crop
