@@ -127,6 +127,7 @@ HAIRLINE_TALLER_AT_MOST = 1.2
 THIN_STROKE_HEIGHT = (0.3, 0.78)
 THIN_STROKE_WIDE = 0.08
 THIN_STROKE_SOLID = 0.9
+STROKE_WINDOW = 2.0
 # On a tile (occupancy >= 0.5) showing no centred letter, such a stroke is read as an I: the letter network calls a
 # lone 1-2 px stroke "not a letter" (P 0.87-0.995 on the crossword_yellow renders' I's and on the fold line's
 # pieces alike), so its shape decides, at a confidence that is always asked.
@@ -432,32 +433,34 @@ def hairline_glyph(window: U8) -> Glyph | None:
     return found if found is not None and centred(found) else None
 
 
-def thin_strokes(gray: U8, look: SquareLook) -> dict[tuple[int, int], Glyph]:
-    """Per square, a letter-tall thin stroke too small for the glyph finder (`THIN_STROKE_WIDE`: an I in thin
-    print) lying within MARK_OFF_TILES_AT_MOST of where the letters around sit, normalised as a glyph. One search
-    over the whole straightened board (`gray`), dark ink under the finder's firm cut-off."""
-    letters_at = _where_letters_sit(look)
-    ratio = ink_ratio(gray, CELL)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((ratio < FIRM_INK_CUT).astype(np.uint8), connectivity=8)
-    margin = MARGIN * CELL
-    found: dict[tuple[int, int], tuple[float, Glyph]] = {}
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if not (THIN_STROKE_HEIGHT[0] * CELL <= h <= THIN_STROKE_HEIGHT[1] * CELL and w <= THIN_STROKE_WIDE * CELL
-                and area >= THIN_STROKE_SOLID * h):
-            continue
-        fx, fy = (x + w / 2.0 - margin) / CELL, (y + h / 2.0 - margin) / CELL
-        r, c = int(fy), int(fx)
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            continue
-        dx, dy = fx - c - 0.5, fy - r - 0.5
+def thin_strokes(gray: U8, look: SquareLook, squares: Sequence[tuple[int, int]]) -> dict[tuple[int, int], Glyph]:
+    """Per square of `squares`, a letter-tall thin stroke too small for the glyph finder (`THIN_STROKE_WIDE`: an
+    I in thin print) lying within MARK_OFF_TILES_AT_MOST of where the letters around sit, normalised as a glyph.
+    Dark ink under the finder's firm cut-off, in a window of STROKE_WINDOW squares (the ink ratio's closing reaches
+    12 px: the square's middle is measured as on the whole board); a piece touching the window's edge is not a
+    stroke of this square."""
+    letters_at = _where_letters_sit(look) if squares else None
+    found: dict[tuple[int, int], Glyph] = {}
+    for r, c in squares:
+        window = cell_window(gray, r, c, STROKE_WINDOW, CELL, MARGIN)
+        side = window.shape[0]
+        centre = side / 2.0
+        n, labels, stats, _ = cv2.connectedComponentsWithStats((ink_ratio(window, CELL) < FIRM_INK_CUT).astype(np.uint8),
+                                                               connectivity=8)
         near = letter_offset_near(letters_at[0], letters_at[1], r, c) if letters_at is not None else (0.0, 0.0)
-        off = max(abs(dx - near[0]), abs(dy - near[1]))
-        if off >= MARK_OFF_TILES_AT_MOST or ((r, c) in found and found[(r, c)][0] <= off):
-            continue
-        comp = (labels[y:y + h, x:x + w] == i).astype(np.float32)
-        found[(r, c)] = (off, Glyph(normalise_glyph(comp), h / CELL, w / CELL, dx, dy, area / (CELL * CELL), False))
-    return {sq: g for sq, (_off, g) in found.items()}
+        best_off = MARK_OFF_TILES_AT_MOST
+        for i in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[i])
+            if not (THIN_STROKE_HEIGHT[0] * CELL <= h <= THIN_STROKE_HEIGHT[1] * CELL and w <= THIN_STROKE_WIDE * CELL
+                    and area >= THIN_STROKE_SOLID * h) or x == 0 or y == 0 or x + w == side or y + h == side:
+                continue
+            dx, dy = (x + w / 2.0 - centre) / CELL, (y + h / 2.0 - centre) / CELL
+            off = max(abs(dx - near[0]), abs(dy - near[1]))
+            if off < best_off:
+                best_off = off
+                comp = (labels[y:y + h, x:x + w] == i).astype(np.float32)
+                found[(r, c)] = Glyph(normalise_glyph(comp), h / CELL, w / CELL, dx, dy, area / (CELL * CELL), False)
+    return found
 
 
 def _plainly_faint_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
@@ -496,7 +499,8 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     maybe += unlettered
     # A thin letter-tall stroke where the letters sit (an I in thin print, under the finder's smallest blob:
     # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter.
-    strokes = thin_strokes(gray, look)
+    strokes = thin_strokes(gray, look, [(r, c) for r in range(SIZE) for c in range(SIZE)
+                                        if occ[r, c] >= 0.5 and not centred(look.glyphs[r][c])])
     seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings, strokes)
     # Where the tiles around show their letters is judged again with the tiles rescued: a part of the board whose
     # tiles the occupancy network missed shows no letters to judge by in the first pass (jheidel 170757, left out:
