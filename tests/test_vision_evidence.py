@@ -4,32 +4,16 @@ training example nearest the glyph must not be of another letter (`vision.confid
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from companion.rules.tiles import TileSet, load_tileset
-from vision.cells import cell_window, warp_board
+from tests.rendered_tiles import lettered_tiles
 from vision.confidence import SURE, vouched
 from vision.evidence import letter_evidence
-from vision.occupancy import measure
 from vision.points import PointReader, number_patch
 from vision.read import read_board
-from vision.recognise import TileCrop
 from vision.synth import render
 from vision.train import TEST_SEED_FROM
-
-
-def _tiles(style: str, seed: int) -> tuple[list[str], list[TileCrop]]:
-    case = render(style, seed)
-    warped = warp_board(case.image, case.corners)
-    look, gray = measure(warped), cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY)
-    letters, crops = [], []
-    for r in range(15):
-        for c in range(15):
-            if case.grid[r][c].isupper() and look.glyphs[r][c] is not None:
-                letters.append(case.grid[r][c])
-                crops.append(TileCrop(cell_window(gray, r, c, 1.5), look.glyphs[r][c]))
-    return letters, crops
 
 
 def test_the_point_number_is_found_and_read_as_the_letters_value() -> None:
@@ -38,7 +22,7 @@ def test_the_point_number_is_found_and_read_as_the_letters_value() -> None:
     en = load_tileset("en")
     reader = PointReader.load()
     for style in ("cream_blue_letters", "cream_red_letters"):
-        letters, crops = _tiles(style, TEST_SEED_FROM + 30)
+        letters, crops = lettered_tiles(style, TEST_SEED_FROM + 30)
         assert sum(number_patch(c) is not None for c in crops) >= 0.8 * len(crops), style
         values = reader.values(crops, set(en.values.values()))
         agree = sum(1 for ch, q in zip(letters, values, strict=True) if q and q[en.values[ch]] >= 0.5)
