@@ -348,7 +348,11 @@ def _letter_marks_where_tiles_show_them(look: SquareLook, occ: F32) -> list[tupl
     return out
 
 
-def _where_letters_sit(look: SquareLook) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+# The centred letters' squares and offsets (rows of row, col, dx, dy) and their median offset, or None.
+LettersAt = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None
+
+
+def _where_letters_sit(look: SquareLook) -> LettersAt:
     """The centred letters' squares and offsets (rows of row, col, dx, dy) and their median offset; None when
     fewer than 3 (`vision.occupancy.letter_offset_near`)."""
     at = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(look.glyphs) for c, g in enumerate(row)
@@ -356,8 +360,7 @@ def _where_letters_sit(look: SquareLook) -> tuple[npt.NDArray[np.float64], npt.N
     return (at, np.median(at[:, 2:], axis=0)) if len(at) >= 3 else None
 
 
-def _an_edge(glyph: Glyph, letters_at: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None,
-             r: int, c: int) -> bool:
+def _an_edge(glyph: Glyph, letters_at: LettersAt, r: int, c: int) -> bool:
     """Whether the mark the second look found on a tile with no letter is the tile's side, not a letter: thin
     (under EDGE_WIDTH) and farther than EDGE_OFF from where the letters around sit, the rule the occupancy
     measure applies to the first look's marks (`vision.occupancy._edges_are_not_letters`). Issue 27, leave-one-
@@ -433,13 +436,12 @@ def hairline_glyph(window: U8) -> Glyph | None:
     return found if found is not None and centred(found) else None
 
 
-def thin_strokes(gray: U8, look: SquareLook, squares: Sequence[tuple[int, int]]) -> dict[tuple[int, int], Glyph]:
+def thin_strokes(gray: U8, squares: Sequence[tuple[int, int]], letters_at: LettersAt) -> dict[tuple[int, int], Glyph]:
     """Per square of `squares`, a letter-tall thin stroke too small for the glyph finder (`THIN_STROKE_WIDE`: an
     I in thin print) lying within MARK_OFF_TILES_AT_MOST of where the letters around sit, normalised as a glyph.
     Dark ink under the finder's firm cut-off, in a window of STROKE_WINDOW squares (the ink ratio's closing reaches
     12 px: the square's middle is measured as on the whole board); a piece touching the window's edge is not a
-    stroke of this square."""
-    letters_at = _where_letters_sit(look) if squares else None
+    stroke of this square. `letters_at`: where the look's letters sit (`_where_letters_sit`)."""
     found: dict[tuple[int, int], Glyph] = {}
     for r, c in squares:
         window = cell_window(gray, r, c, STROKE_WINDOW, CELL, MARGIN)
@@ -499,28 +501,27 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     maybe += unlettered
     # A thin letter-tall stroke where the letters sit (an I in thin print, under the finder's smallest blob:
     # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter.
-    strokes = thin_strokes(gray, look, [(r, c) for r in range(SIZE) for c in range(SIZE)
-                                        if occ[r, c] >= 0.5 and not centred(look.glyphs[r][c])])
-    seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings, strokes)
+    letters_at = _where_letters_sit(look)
+    strokes = thin_strokes(gray, [(r, c) for r in range(SIZE) for c in range(SIZE)
+                                  if occ[r, c] >= 0.5 and not centred(look.glyphs[r][c])], letters_at)
+    seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings, strokes, letters_at)
     # Where the tiles around show their letters is judged again with the tiles rescued: a part of the board whose
     # tiles the occupancy network missed shows no letters to judge by in the first pass (jheidel 170757, left out:
     # 11 tiles rescued, then the Y of C11 sat where they show theirs). A second network pass, only then.
     more = [sq for sq in _letter_marks_where_tiles_show_them(look, seen.occupancy) if sq not in maybe]
     if more:
-        seen = _read_squares(look, occ, gray, models, maybe + more, unlettered, warnings, strokes)
+        seen = _read_squares(look, occ, gray, models, maybe + more, unlettered, warnings, strokes, letters_at)
     return seen
 
 
 def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: list[tuple[int, int]],
-                  unlettered: list[tuple[int, int]], warnings: list[str],
-                  strokes: Mapping[tuple[int, int], Glyph] | None = None) -> SeenSquares:
+                  unlettered: list[tuple[int, int]], warnings: list[str], strokes: Mapping[tuple[int, int], Glyph],
+                  letters_at: LettersAt) -> SeenSquares:
     """Every tile's mark and the marks of the squares `maybe` read by the letter network in one pass, the latter
     rescued as tiles when plainly a letter, or a letter at all on a square whose look is a tile's (`unlettered`);
     `occ` is changed in place (a rescued square's occupancy). `strokes`: thin strokes (`thin_strokes`), a second look on a
-    tile showing no centred letter."""
-    strokes = strokes or {}
+    tile showing no centred letter; `letters_at`: where the look's letters sit (`_where_letters_sit`)."""
     tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
-    letters_at = _where_letters_sit(look)
     crops: list[TileCrop] = []
     # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
     # all the same, for a square whose mark it calls "not a letter" stays empty (`fill_grid`); the others are
@@ -814,13 +815,11 @@ NARROWED_FROM = 0.1
 @dataclass(frozen=True)
 class EvidenceGrid:
     """Per square: what vouches for its letter (`vision.evidence` tags), what Tesseract read ("A 0.93", ""
-    where it was not asked), and the readings behind them: the point number's clear value (None: no number,
-    or not clear) and Tesseract's (letter, confidence) where it was asked."""
+    where it was not asked), and the point number's clear value (None: no number, or not clear)."""
 
     tags: list[list[str]]
     tesseract: list[list[str]]
     number_value: list[list[int | None]] = field(default_factory=lambda: [[None] * SIZE for _ in range(SIZE)])
-    tesseract_reads: dict[tuple[int, int], tuple[str, float]] = field(default_factory=dict)
 
 
 def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, tileset: TileSet,
@@ -834,7 +833,6 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
     evidence = [[""] * SIZE for _ in range(SIZE)]
     tess_read = [[""] * SIZE for _ in range(SIZE)]
     number_value: list[list[int | None]] = [[None] * SIZE for _ in range(SIZE)]
-    tess_reads: dict[tuple[int, int], tuple[str, float]] = {}
     lettered = [i for i, (r, c) in enumerate(squares) if grid[r][c] in tileset.values and grid[r][c] != BLANK]
     if lettered:
         crops = [seen.crops[i] for i in lettered]
@@ -854,8 +852,6 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
             if q:
                 value, p = max(q.items(), key=lambda kv: kv[1])
                 number_value[r][c] = value if p >= NARROWING_NUMBER_FROM else None
-            if reads[k] is not None:
-                tess_reads[(r, c)] = reads[k]  # type: ignore[assignment]
             narrowed = narrow_by_number(seen.probs[i], models.letters.net.classes, letters[k], number_value[r][c],
                                         reads[k], tileset.values)
             if narrowed is not None:
@@ -869,7 +865,7 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
             evidence[r][c] = ev.tags
             if read is not None:
                 tess_read[r][c] = f"{read[0]} {read[1]:.2f}"
-    return EvidenceGrid(evidence, tess_read, number_value, tess_reads)
+    return EvidenceGrid(evidence, tess_read, number_value)
 
 
 def narrow_by_number(probs: F32, classes: Sequence[str], letter: str, value: int | None,
