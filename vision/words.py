@@ -77,7 +77,8 @@ Cell = tuple[int, int]  # (row, col)
 
 @dataclass(frozen=True)
 class Settled:
-    """One square the words decided: `read` is the network's letter, `letter` the one taken."""
+    """One square the words decided: `read` is what the photo read there (the network's letter, or EMPTY for a
+    square read empty that `fill_by_words` takes as a tile, with `p_read` 0), `letter` the one taken."""
 
     row: int
     col: int
@@ -191,22 +192,8 @@ def settle_by_words(
             for r in range(SIZE) for c in range(SIZE) if board[r][c] != grid[r][c]]
 
 
-@dataclass(frozen=True)
-class Filled:
-    """A square read empty taken as a tile because the words through it need its letter."""
-
-    row: int
-    col: int
-    letter: str
-    p_letter: float
-
-    @property
-    def square(self) -> str:
-        return Square(self.row, self.col).name
-
-
 def fill_by_words(grid: Sequence[Sequence[str]], marks: Mapping[Cell, tuple[str, float]],
-                  is_word: Callable[[str], bool], alphabet: str) -> list[Filled]:
+                  is_word: Callable[[str], bool], alphabet: str) -> list[Settled]:
     """Squares read empty (`.` in `grid`) taken as tiles: `marks` gives, for squares whose mark the letter network
     read, its letter and probability; one read at least FILL_LETTER_FROM is a tile when it touches a tile and every
     line through it is then a word, on a board whose lines mostly read as words (`WORDS_SHARE_FROM`). Each square
@@ -224,6 +211,6 @@ def fill_by_words(grid: Sequence[Sequence[str]], marks: Mapping[Cell, tuple[str,
         through = [ln for ln in lines_of(board) if (r, c) in ln]
         if through and all(_is_word_with_blanks("".join(board[y][x] for y, x in ln), is_word, alphabet)
                            for ln in through):
-            out.append(Filled(r, c, letter, p))
+            out.append(Settled(r, c, EMPTY, letter, 0.0, p))
         board[r][c] = EMPTY
     return out
