@@ -62,7 +62,15 @@ from vision.occupancy import _centred as centred  # the occupancy model's own te
 from vision.orientation import glyph_aspect, number_votes, quarter_look_stands, upright_turn
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
-from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop, letter_glyph
+from vision.recognise import (
+    BLANK,
+    FRAME_SIZE,
+    MlpRecogniser,
+    TesseractRecogniser,
+    TileCrop,
+    letter_glyph,
+    tile_letter,
+)
 from vision.words import PLAUSIBLE_FROM
 
 F32 = npt.NDArray[np.float32]
@@ -660,11 +668,32 @@ def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[fl
     return [float(v) for v in p.max(axis=1).reshape(4, len(glyphs)).mean(axis=1)]
 
 
-def orientation(seen: SeenSquares, models: Models) -> Orientation:
+def letter_crops(seen: SeenSquares) -> list[TileCrop]:
+    """The look's tiles that show a mark, each with its letter as the letter network reads it
+    (`vision.recognise.tile_letter`: in the tile's print polarity, inside a frame-sized blob), its point
+    number kept: what the side is voted on.
+
+    The square's measurement keeps the dark blob nearest its centre, which on a dark tile printed light can
+    be the tile itself around its letter (a square blob 0.9 of a square, inverted False): its shape says no
+    axis, its number is a hole in it, and it reads about as well in every turn. Held-out plum_slab (cream
+    slab print on plum tiles) render 500: 17 of its 26 tiles' marks were the tile; its numbers were found on
+    4 tiles and its shape was -0.01, so its side was unclear on every render and two renders photographed a
+    quarter turn round were read as photographed (asked, 0 and 2 of 28 and 35 letters right)."""
+    marked = [c for c in seen.crops if c.glyph is not None]
+    if not marked:
+        return []
+    polarity = print_polarity(np.array([c.window for c in marked]), CELL)
+    return [TileCrop(c.window, tile_letter(c.window, c.glyph, int(p), CELL))  # type: ignore[arg-type]
+            for c, p in zip(marked, polarity, strict=True)]
+
+
+def orientation(seen: SeenSquares, models: Models, crops: Sequence[TileCrop] | None = None) -> Orientation:
     """Three signals: the letter network's reading of the tiles turned, where the point numbers stand and
-    the letters' shape (taller than wide: on which axis they stand) (`vision.orientation`, no trained model)."""
-    turn, unclear = upright_turn(_letter_scores(models.letters, seen.crops), number_votes(seen.crops),
-                                 glyph_aspect(seen.crops))
+    the letters' shape (taller than wide: on which axis they stand) (`vision.orientation`, no trained model),
+    on the tiles' letters as read (`letter_crops`, given as `crops` when already cut)."""
+    letters = letter_crops(seen) if crops is None else crops
+    turn, unclear = upright_turn(_letter_scores(models.letters, letters), number_votes(letters),
+                                 glyph_aspect(letters))
     return Orientation(turn, ORIENTATION_DOUBT if unclear else "")
 
 
@@ -694,7 +723,8 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
     shows fewer letters, so a first look that is already upright is kept. The second look costs one more
     `see_squares`, paid only by such thin or unclear first looks (an early board's few tiles pay it).
     """
-    side = orientation(seen, models)
+    first_letters = letter_crops(seen)
+    side = orientation(seen, models, first_letters)
     found = letters_seen(seen)
     if found >= LETTERS_TO_VOTE and not side.doubt:
         return UprightLook(place, seen, 0, side)
@@ -702,7 +732,8 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
     again = see_squares(quarter, tileset, models)
     more = letters_seen(again)
     if more >= LETTERS_TO_VOTE:
-        turned = orientation(again, models)
+        again_letters = letter_crops(again)
+        turned = orientation(again, models, again_letters)
         total = (turned.turn + 1) % 4
         # Only a look that says its side clearly: an empty board looked at a quarter turn round shows its
         # premium squares' print standing like letters (jheidel's empty 165303-165320, held-out models: 16-59
@@ -715,7 +746,7 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
         # An unclear first look whose print lay on its side (`quarter_look_stands`): the clear quarter look
         # that sees as many letters standing is the board's side.
         if (side.doubt and not turned.doubt and more >= found
-                and quarter_look_stands(glyph_aspect(seen.crops), glyph_aspect(again.crops))):
+                and quarter_look_stands(glyph_aspect(first_letters), glyph_aspect(again_letters))):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
         if more >= SIDEWAYS_MORE * found and letters_on_plain_squares(again) >= LETTERS_TO_VOTE:
             # Unclear about its side, but it sees letters on plain squares the first look missed: tiles,
