@@ -76,7 +76,6 @@ from vision.recognise import (
     TesseractRecogniser,
     TileCrop,
     letter_glyph,
-    tile_letter,
 )
 from vision.words import PLAUSIBLE_FROM
 
@@ -675,10 +674,21 @@ def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[fl
     return [float(v) for v in p.max(axis=1).reshape(4, len(glyphs)).mean(axis=1)]
 
 
+# One board's tiles share one print: the side is voted on the letters in the print's polarity when at least this
+# share of the look's marked tiles show it (`vision.cells.print_polarity`). Rendered boards as photographed,
+# shipped models: dark tiles printed light (plum_slab 500, 501, black_gold_serif 500, navy_condensed 502, maroon
+# tiles 500) 1.0; thin tall render 501, cream tiles with dark print lying on its side, 0.56 (the tile between
+# two sideways strokes looks like light print: taken per tile, its upright gaps turned the first look's shape
+# from -0.44 to +1.19 and the look was taken upright, sure, 23 squares wrong at >= 0.98); worn wood 501 0.33;
+# crossword yellow, burnt and pale wood 0.
+ONE_PRINT_SHARE = 0.75
+
+
 def letter_crops(seen: SeenSquares) -> list[TileCrop]:
-    """The look's tiles that show a mark, each with its letter as the letter network reads it
-    (`vision.recognise.tile_letter`: in the tile's print polarity, inside a frame-sized blob), its point
-    number kept: what the side is voted on.
+    """The look's tiles that show a mark, each with the mark the side is voted on: on a board whose tiles print
+    in one polarity (`ONE_PRINT_SHARE`), a mark of the other polarity is replaced by the letter in the print's
+    (`vision.cells.letter_in_window`, as the letter network's `vision.recognise.tile_letter` finds it), its
+    point number kept; else the mark.
 
     The square's measurement keeps the dark blob nearest its centre, which on a dark tile printed light can
     be the tile itself around its letter (a square blob 0.9 of a square, inverted False): its shape says no
@@ -687,13 +697,24 @@ def letter_crops(seen: SeenSquares) -> list[TileCrop]:
     inverted, 0.44-0.9 of a square high); its numbers were found on 4 tiles, its shape was -0.01 and its
     letters read the right turn worst of the four (0.760 against 0.866), so its side was unclear on every render
     and the two photographed a quarter turn round were read as photographed (asked; 0 of 28 and 2 of 33
-    letters right). Voted on the letters as read, 500 reads its turn 0.917 against 0.803 for the next."""
+    letters right). Voted on the letters as read, 500 reads its turn 0.917 against 0.803 for the next.
+    (`tile_letter`'s other search, a letter inside a frame-sized mark, is not made: on print lying on its side
+    it finds the upright pieces of letters.)"""
     marked = [c for c in seen.crops if c.glyph is not None]
     if not marked:
         return []
     polarity = print_polarity(np.array([c.window for c in marked]), CELL)
-    return [TileCrop(c.window, tile_letter(c.window, c.glyph, int(p), CELL))  # type: ignore[arg-type]
-            for c, p in zip(marked, polarity, strict=True)]
+    light, dark = int((polarity > 0).sum()), int((polarity < 0).sum())
+    if max(light, dark) < ONE_PRINT_SHARE * len(marked):
+        return marked
+    light_print = light > dark
+    out = []
+    for crop, p in zip(marked, polarity, strict=True):
+        mark: Glyph = crop.glyph  # type: ignore[assignment]
+        if (p > 0) == light_print and p and mark.inverted != light_print:
+            mark = letter_in_window(crop.window, mark, light_print, CELL) or mark
+        out.append(TileCrop(crop.window, mark))
+    return out
 
 
 def orientation(seen: SeenSquares, models: Models, crops: Sequence[TileCrop] | None = None) -> Orientation:
