@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -85,7 +84,8 @@ def figures(recs: list[Record], network_from: float | None) -> dict[str, float]:
     asked = sum(1 for (rs, n) in zip(photos.values(), unsure, strict=True) if n or rs[0][0]["doubtful"])
     sure_wrong = sum(1 for rs in photos.values() for r, c in rs if c >= SURE and not r["right"])
     return {"photos": len(photos), "unsure": sum(unsure), "tiles": sum(1 for r in recs if r["got"] != "."),
-            "asked": asked, "median": statistics.median(unsure) if unsure else 0, "sure_wrong": sure_wrong}
+            # the median as vision_calibration.py prints it (the upper one of an even count)
+            "asked": asked, "median": sorted(unsure)[len(unsure) // 2] if unsure else 0, "sure_wrong": sure_wrong}
 
 
 def causes(recs: list[Record]) -> Counter[str]:

@@ -137,3 +137,42 @@ def test_a_letter_shifted_where_the_letters_around_sit_is_answered_and_one_off_a
     assert together.confidence[a[0]][a[1]] >= SURE and "~shifted" in together.square_doubts[a[0]][a[1]]
     lonely = _assessed({a: "shape"}, hesitant=False, look=replace(look, glyphs=glyphs))
     assert lonely.confidence[a[0]][a[1]] < SURE  # shifted, and nothing outside the network vouches
+
+
+def test_two_witnesses_answer_whatever_one_does() -> None:
+    # jheidel's shifted letters whose number and the words agree were kept asked by a first version of the rule
+    assert agreement_excuses("number,shape,words", {"shifted"}, 0.999) == {"shifted"}
+    assert agreement_excuses("number,tesseract", {"shifted", "hesitant_board"}, 0.9) == {"shifted", "hesitant_board",
+                                                                                       "network"}
+
+
+def test_a_number_that_rules_out_the_nearest_examples_letter_decides_between_them() -> None:
+    """The nearest stored example (from the network's own training data) against the network's letter is a conflict
+    only the number can settle: when the example's letter has another value, which the number read rules out, the
+    number decides (cava_ro, left out: 66 right letters asked for that alone); of the same value, it cannot."""
+    case, look = _board()
+    a, b = _letters(case, look)[-2:]
+    reading = _assessed({a: "number,!shape,number>shape", b: "number,!shape"}, hesitant=False)
+    assert reading.confidence[a[0]][a[1]] >= SURE and reading.square_doubts[a[0]][a[1]] == ""
+    assert reading.confidence[b[0]][b[1]] < SURE and reading.square_doubts[b[0]][b[1]] == "shape_against"
+
+
+def test_the_word_list_witnesses_a_letter_only_no_other_letter_would_make_words_of() -> None:
+    from companion.rules.tiles import load_tileset
+    from vision.read import _words_witness
+    from vision.stages import EvidenceGrid, GridDraft
+
+    grid = [["."] * 15 for _ in range(15)]
+    grid[7][6:9] = ["C", "A", "T"]
+    grid[8][8] = "O"  # TO down from the T
+    deciders = [[""] * 15 for _ in range(15)]
+    for c in (6, 7, 8):
+        deciders[7][c] = "mlp"
+    deciders[8][8] = "words"  # decided by the words themselves: never their witness
+    draft = GridDraft(grid, [[1.0] * 15 for _ in range(15)], deciders)
+    evidence = EvidenceGrid([["shape"] * 15 for _ in range(15)], [[""] * 15 for _ in range(15)])
+    _words_witness(draft, evidence, {"CAT", "BAT", "TO"}.__contains__, load_tileset("en"))
+    assert "words" not in evidence.tags[7][6].split(",")  # BAT is a word too: the list cannot say C
+    assert evidence.tags[7][7] == "shape,words"  # no other letter makes C?T a word
+    assert evidence.tags[7][8] == "shape,words"  # CAT and TO: only T
+    assert evidence.tags[8][8] == "shape"

@@ -126,7 +126,7 @@ DOUBT_TAGS = {
     "hesitant_board": "a board whose letters the network often hesitates over",
     "unvouched": "neither the point number nor Tesseract vouches for the letter",
     "number_against": "the point number reads another letter's value",
-    "shape_against": "the nearest stored example is of another letter",
+    "shape_against": "the nearest stored example is of another letter (of the same value, or no number read)",
     "tesseract_against": "Tesseract reads another letter",
 }
 
@@ -139,7 +139,7 @@ def _evidence_doubts(tags: str) -> list[str]:
         out.append("unvouched")
     if "!number" in found:
         out.append("number_against")
-    if "!shape" in found:
+    if "!shape" in found and "number>shape" not in found:
         out.append("shape_against")
     if "!tesseract" in found:
         out.append("tesseract_against")
@@ -157,7 +157,7 @@ def _evidence_doubts(tags: str) -> list[str]:
 # between two letters and its letter below sure (from AGREED_NETWORK_FROM): three readings agree.
 WITNESSES = frozenset({"number", "tesseract", "words"})
 ONE_WITNESS_ANSWERS = frozenset({"hesitant_board", "shifted"})
-TWO_WITNESSES_ANSWER = frozenset({"hesitant_board", "shape_against", "margin", "network"})
+TWO_WITNESSES_ANSWER = ONE_WITNESS_ANSWERS | {"shape_against", "margin", "network"}
 # The network's own probability (times P(tile)) from which its letter, agreed by the number and Tesseract, is sure.
 AGREED_NETWORK_FROM = 0.5
 

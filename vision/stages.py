@@ -867,9 +867,13 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
                 draft.confidence[r][c] = float(seen.occupancy[r, c]) * p_new
                 draft.deciders[r][c] = "number"
         found = letter_evidence(letters, numbers, shapes, tileset.values, reads)
-        for i, ev, read in zip(lettered, found, reads, strict=True):
+        for i, ev, read, letter, shape in zip(lettered, found, reads, letters, shapes, strict=True):
             r, c = squares[i]
             evidence[r][c] = ev.tags
+            if ev.number > 0 and ev.shape < 0 and tileset.values.get(shape) != tileset.values.get(letter):
+                # the nearest example is of a letter of another value, which the number read rules out: the number,
+                # a reading outside the network, decides between the two (`vision.confidence`)
+                evidence[r][c] += ",number>shape"
             if read is not None:
                 tess_read[r][c] = f"{read[0]} {read[1]:.2f}"
     return EvidenceGrid(evidence, tess_read, number_value)
