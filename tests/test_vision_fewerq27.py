@@ -104,7 +104,8 @@ def test_the_network_below_sure_needs_two_witnesses_one_from_the_photo() -> None
 
 def test_what_each_number_of_witnesses_answers() -> None:
     assert agreement_excuses("number,shape", {"hesitant_board"}, 0.999) == {"hesitant_board"}
-    assert agreement_excuses("tesseract", {"hesitant_board", "shifted"}, 0.999) == {"hesitant_board", "shifted"}
+    # Tesseract alone does not: it reads the glyph's own pixels (a small photo's H read I by both, tests/test_watch_words)
+    assert agreement_excuses("tesseract", {"hesitant_board", "shifted"}, 0.999) == set()
     assert agreement_excuses("shape,words", {"hesitant_board"}, 0.999) == {"hesitant_board"}
     assert agreement_excuses("number,!shape", {"shape_against"}, 0.999) == set()
     assert agreement_excuses("number,!shape,tesseract", {"shape_against"}, 0.999) == {"shape_against"}

@@ -149,13 +149,19 @@ def _evidence_doubts(tags: str) -> list[str]:
 # Which doubts independent readings of a letter answer (`agreement_excuses`). A witness is a reading that does not
 # come from the letter network's weights: its point number reading the letter's value, Tesseract reading the letter,
 # or the word list (on a board read on its own: every line through the square a word, and with no other letter;
-# `vision.read._words_witness`). One witness agreeing, nothing against, answers the board-level "hesitant letters"
+# `vision.read._words_witness`). One witness agreeing (the number or the words), nothing against, answers the
+# board-level "hesitant letters"
 # rule (it speaks of the network's margins on the board's other tiles, not of this tile, whose firm letter a
 # reading outside the network confirms) and a letter-sized mark shifted off the square's centre where the letters
 # around sit. Two, one of them from the photo (the number or Tesseract), answer as well the nearest stored example
 # against (it lives in the network's own training data: not an independent reading), the network's hesitation
 # between two letters and its letter below sure (from AGREED_NETWORK_FROM): three readings agree.
 WITNESSES = frozenset({"number", "tesseract", "words"})
+# The witnesses that answer alone: not Tesseract, which reads the very glyph pixels the network reads and shares
+# their defects. A 640x480 render of cream tiles with red print (tests/test_watch_words.py, seed 3): an H whose bar
+# the small image lost read I by the network at 0.998 and by Tesseract at 0.93-0.94, its number too small to read;
+# on a board the network hesitates over, Tesseract alone answering would have made that I sure.
+ONE_WITNESS_FROM = frozenset({"number", "words"})
 ONE_WITNESS_ANSWERS = frozenset({"hesitant_board", "shifted"})
 TWO_WITNESSES_ANSWER = ONE_WITNESS_ANSWERS | {"shape_against", "margin", "network"}
 # The network's own probability (times P(tile)) from which its letter, agreed by the number and Tesseract, is sure.
@@ -167,14 +173,15 @@ def agreement_excuses(tags: str, doubts: set[str], raw: float, network_from: flo
     """The doubts of a letter its independent readings answer: all of `doubts` (and "network" when the reading's
     own confidence `raw` is below SURE) when every one of them is answered, else none. A witness (`WITNESSES`, the
     `vision.evidence` tags) is the point number reading the letter's value ("number"), Tesseract reading the letter
-    ("tesseract") or the word list ("words"); none may read against it ("!number", "!tesseract"). One witness
-    answers `one`; two, one of them the number or Tesseract, answer `two`, "network" only from `network_from`."""
+    ("tesseract") or the word list ("words"); none may read against it ("!number", "!tesseract"). One witness of
+    `ONE_WITNESS_FROM` (the number or the words) answers `one`; two, one of them the number or Tesseract, answer
+    `two`, "network" only from `network_from`."""
     found = set(tags.split(","))
     if found & {"!number", "!tesseract"}:
         return set()
     witnesses = len(found & WITNESSES)
     from_photo = bool(found & {"number", "tesseract"})
-    answered = two if witnesses >= 2 and from_photo else one if witnesses >= 1 else frozenset()
+    answered = (two if witnesses >= 2 and from_photo else one if found & ONE_WITNESS_FROM else frozenset())
     needed = set(doubts) | ({"network"} if raw < SURE else set())
     if not needed or not needed <= answered or ("network" in needed and raw < network_from):
         return set()

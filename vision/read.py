@@ -113,7 +113,8 @@ class BoardReading(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     doubts: list[str] = Field(default_factory=list)  # why the reading is doubtful (vision.confidence.assess)
     # per square, what vouches for the letter besides the letter network (`vision.evidence` tags: "number",
-    # "shape", "!number", "!shape", comma-separated; "" for empty squares and blanks)
+    # "shape", "!number", "!shape", comma-separated; "" for empty squares and blanks; "words": the word list
+    # vouches, `_words_witness`; "number>shape": the number rules out the nearest example's letter)
     evidence: list[list[str]] = Field(default_factory=list)
     # per square, what Tesseract read where it was asked as a witness ("A 0.93": letter and confidence; "" not
     # asked): every letter its point number does not vouch for, when the in-process engine is installed
@@ -140,7 +141,9 @@ class BoardReading(BaseModel):
                  # "!number" (the point number reads another value), "!shape"
                  "evidence": self.evidence[r][c] if self.evidence else "",
                  # what Tesseract read where the number did not vouch ("A 0.93"; "" not asked)
-                 "tesseract": self.tesseract[r][c] if self.tesseract else ""}
+                 "tesseract": self.tesseract[r][c] if self.tesseract else "",
+                 # why the tile is not sure (vision.confidence.DOUBT_TAGS; "~": answered by agreeing readings)
+                 "doubts": self.square_doubts[r][c] if self.square_doubts else ""}
                 for r in range(SIZE) for c in range(SIZE) if self.grid[r][c] != "."
             ],
         }
