@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.loso:
         labelled = [n for n in by_set if not n.startswith("synth/")]
         print("\nLeave one set out: the threshold chosen on the other labelled sets (lowest with 0 sure wrong there),"
-              " applied to the left-out set and to every rendered style:")
+              " applied to the left-out set:")
         for out in labelled:
             others = [r for n in labelled if n != out for r in by_set[n]]
             chosen = next(t for t in sorted(THRESHOLDS) if figures(others, t)["sure_wrong"] == 0)
