@@ -14,7 +14,11 @@ independently of them:
 - a blank read where no letter was found, a letter read from a mark that is not a centred letter-sized
   glyph, and a letter whose glyph is barely a letter, cannot be sure;
 - nor can a letter that nothing but the network vouches for (`vouched`, issue 27): its point number must
-  read the letter's value in the tile set (`vision.points`, `vision.evidence`);
+  read the letter's value in the tile set (`vision.points`, `vision.evidence`), or Tesseract or the word list
+  read it; and a letter independent readings agree on is sure despite the doubts they answer
+  (`agreement_excuses`: the board-level "hesitant letters" rule, a letter shifted where the letters around sit,
+  and with two witnesses the nearest example against and the network below sure; docs/reader-questions.md).
+  Every doubt is named per square in `BoardReading.square_doubts` (`DOUBT_TAGS`);
 - a reading with no tile at all where the board shows tile-like squares, or one that contradicts the board the game already holds (a known tile missing or read as another
   letter), or whose grid was found with low confidence, is `doubtful`, with one sentence per reason in
   `doubts`: the app then asks the referee instead of scoring, and `companion read` prints them.
