@@ -161,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
                              "truth": truth, "got": got, "confidence": round(conf, 5), "right": right,
                              "evidence": reading.evidence[r][c] if reading and reading.evidence else "",
                              "tesseract": reading.tesseract[r][c] if reading and reading.tesseract else "",
+                             # the rules that doubt the square (vision.confidence.DOUBT_TAGS) and who decided it
+                             "doubts": reading.square_doubts[r][c] if reading and reading.square_doubts else "",
+                             "recogniser": reading.recogniser[r][c] if reading and reading.recogniser else "",
                              "doubtful": bool(reading and reading.doubtful)})
             if reading and reading.doubtful and args.show_errors:
                 log(f"  {photo.stem}: doubtful: {'; '.join(reading.doubts)}")

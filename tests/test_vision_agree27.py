@@ -71,10 +71,14 @@ def test_tesseract_reads_every_letter_the_number_does_not_vouch_for() -> None:
     reading = _read(_render())
     unvouched = [(r, c) for r, c in _letters(reading) if "number" not in reading.evidence[r][c].split(",")]
     assert len(unvouched) >= 5, unvouched
-    # asked about every one of them (with a glyph), and only about them
+    # asked about every one of them (with a glyph), and besides them only about letters the number alone cannot
+    # make sure (issue 27, fewer questions: the network's letter below sure, or the nearest example against it)
     asked = {(r, c) for r in range(15) for c in range(15) if reading.tesseract[r][c]}
-    assert asked and asked <= set(unvouched)
-    assert len(asked) >= len(unvouched) - 1
+    assert asked and asked & set(unvouched)
+    for r, c in asked - set(unvouched):
+        doubts = reading.square_doubts[r][c].replace("~", "")
+        assert "network" in doubts or "!shape" in reading.evidence[r][c].split(","), (r, c, doubts)
+    assert len(asked & set(unvouched)) >= len(unvouched) - 1
     summary = {t["square"]: t for t in reading.summary()["tiles"]}
     r, c = min(asked)
     assert summary[f"{chr(65 + c)}{r + 1}"]["tesseract"] == reading.tesseract[r][c]

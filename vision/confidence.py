@@ -14,7 +14,11 @@ independently of them:
 - a blank read where no letter was found, a letter read from a mark that is not a centred letter-sized
   glyph, and a letter whose glyph is barely a letter, cannot be sure;
 - nor can a letter that nothing but the network vouches for (`vouched`, issue 27): its point number must
-  read the letter's value in the tile set (`vision.points`, `vision.evidence`);
+  read the letter's value in the tile set (`vision.points`, `vision.evidence`), or Tesseract or the word list
+  read it; and a letter independent readings agree on is sure despite the doubts they answer
+  (`agreement_excuses`: the board-level "hesitant letters" rule, a letter shifted where the letters around sit,
+  and with two witnesses the nearest example against and the network below sure; docs/reader-questions.md).
+  Every doubt is named per square in `BoardReading.square_doubts` (`DOUBT_TAGS`);
 - a reading with no tile at all where the board shows tile-like squares, or one that contradicts the board the game already holds (a known tile missing or read as another
   letter), or whose grid was found with low confidence, is `doubtful`, with one sentence per reason in
   `doubts`: the app then asks the referee instead of scoring, and `companion read` prints them.
@@ -32,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from vision.occupancy import FEATURES, SquareLook, touching
+from vision.occupancy import FEATURES, SquareLook, letter_offset_near, touching
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 
 if TYPE_CHECKING:
@@ -57,6 +61,11 @@ UNFAMILIAR_SHARE = 0.1  # share of hesitant letters from which no letter of the 
 LETTER_HEIGHT = 0.4
 LETTER_WIDTH = 0.3
 LETTER_INK = 0.5
+# A letter whose mark is not centred (`centred`: within 0.22 of the square's centre, 0.38-0.78 of a square tall) is
+# "shifted" rather than off its tile when it is as tall (LETTER_TALL) and sits within SHIFTED_WITHIN of where the
+# letters around sit: `vision.stages.MARK_OFF_TILES_AT_MOST`, the rule that rescues a missed tile's letter.
+LETTER_TALL = (0.38, 0.78)
+SHIFTED_WITHIN = 0.2
 # A board whose tiles and empty squares differ in colour by less than this (the `tile_board_contrast` feature
 # x 50: the Lab distance between the median tile and the median empty square, + 8) hides a plain blank among
 # its empty squares: there an empty square at a word's end (two tiles in line beside it, where a blank
@@ -79,6 +88,7 @@ TESSERACT_VOUCHES = True
 # (docs/reader-sure-empty.md): no square read empty with confidence >= SURE on jheidel had such a mark but J4, at
 # any threshold from 0.1 to 1.0; 0.5 is "the network reads a letter rather than no letter".
 EMPTY_MARK_NOT_LETTER_BELOW = 0.5
+AGREED_CONFIDENCE = 0.98  # a letter its network, number and Tesseract agree on, read below SURE
 UNSURE_AT_MOST = 0.95  # the confidence given to a square that is not sure by one of the rules above
 DOUBTFUL_AT_MOST = 0.9  # every square of a doubtful reading stays below this
 
@@ -104,6 +114,84 @@ def vouched(tags: str) -> bool:
     return "number" in found or (TESSERACT_VOUCHES and "tesseract" in found and "!number" not in found)
 
 
+# What each doubt of `assess` is called in `BoardReading.square_doubts` (a leading "~": excused, see
+# `agreement_excuses`; "network 0.934": the reading's own confidence, below SURE before any rule).
+DOUBT_TAGS = {
+    "odd_colour": "read empty, but unlike the empty squares of its premium kind",
+    "in_line": "read empty between letters, or showing a centred mark",
+    "maybe_tile": "read empty, showing a letter-sized mark or coloured like the tiles beside it",
+    "word_end": "read empty at a word's end on a board whose tiles are coloured like its squares",
+    "judged_tile": "read empty though the occupancy network judged it a tile",
+    "letter_mark": "read empty though its mark reads as a letter",
+    "blank": "a blank: the table names its letter",
+    "off_centre": "a letter read from a mark that is not a centred letter-sized glyph",
+    "shifted": "a letter-sized mark off its square's centre, where the letters around sit",
+    "margin": "the letter network hesitated between two letters",
+    "hesitant_board": "a board whose letters the network often hesitates over",
+    "unvouched": "neither the point number nor Tesseract vouches for the letter",
+    "number_against": "the point number reads another letter's value",
+    "shape_against": "the nearest stored example is of another letter (of the same value, or no number read)",
+    "tesseract_against": "Tesseract reads another letter",
+}
+
+
+def _evidence_doubts(tags: str) -> list[str]:
+    """The doubts a letter's evidence (`vision.evidence` tags) raises: a witness against it, or none for it."""
+    found = set(tags.split(","))
+    out = []
+    if not vouched(tags) and "!shape" not in found and not ("words" in found and "!number" not in found):
+        out.append("unvouched")
+    if "!number" in found:
+        out.append("number_against")
+    if "!shape" in found and "number>shape" not in found:
+        out.append("shape_against")
+    if "!tesseract" in found:
+        out.append("tesseract_against")
+    return out
+
+
+# Which doubts independent readings of a letter answer (`agreement_excuses`). A witness is a reading that does not
+# come from the letter network's weights: its point number reading the letter's value, Tesseract reading the letter,
+# or the word list (on a board read on its own: every line through the square a word, and with no other letter;
+# `vision.read._words_witness`). One witness agreeing (the number or the words), nothing against, answers the
+# board-level "hesitant letters"
+# rule (it speaks of the network's margins on the board's other tiles, not of this tile, whose firm letter a
+# reading outside the network confirms) and a letter-sized mark shifted off the square's centre where the letters
+# around sit. Two, one of them from the photo (the number or Tesseract), answer as well the nearest stored example
+# against (it lives in the network's own training data: not an independent reading), the network's hesitation
+# between two letters and its letter below sure (from AGREED_NETWORK_FROM): three readings agree.
+WITNESSES = frozenset({"number", "tesseract", "words"})
+# The witnesses that answer alone: not Tesseract, which reads the very glyph pixels the network reads and shares
+# their defects. A 640x480 render of cream tiles with red print (tests/test_watch_words.py, seed 3): an H whose bar
+# the small image lost read I by the network at 0.998 and by Tesseract at 0.93-0.94, its number too small to read;
+# on a board the network hesitates over, Tesseract alone answering would have made that I sure.
+ONE_WITNESS_FROM = frozenset({"number", "words"})
+ONE_WITNESS_ANSWERS = frozenset({"hesitant_board", "shifted"})
+TWO_WITNESSES_ANSWER = ONE_WITNESS_ANSWERS | {"shape_against", "margin", "network"}
+# The network's own probability (times P(tile)) from which its letter, agreed by the number and Tesseract, is sure.
+AGREED_NETWORK_FROM = 0.5
+
+
+def agreement_excuses(tags: str, doubts: set[str], raw: float, network_from: float = AGREED_NETWORK_FROM,
+                      one: frozenset[str] = ONE_WITNESS_ANSWERS, two: frozenset[str] = TWO_WITNESSES_ANSWER) -> set[str]:
+    """The doubts of a letter its independent readings answer: all of `doubts` (and "network" when the reading's
+    own confidence `raw` is below SURE) when every one of them is answered, else none. A witness (`WITNESSES`, the
+    `vision.evidence` tags) is the point number reading the letter's value ("number"), Tesseract reading the letter
+    ("tesseract") or the word list ("words"); none may read against it ("!number", "!tesseract"). One witness of
+    `ONE_WITNESS_FROM` (the number or the words) answers `one`; two, one of them the number or Tesseract, answer
+    `two`, "network" only from `network_from`."""
+    found = set(tags.split(","))
+    if found & {"!number", "!tesseract"}:
+        return set()
+    witnesses = len(found & WITNESSES)
+    from_photo = bool(found & {"number", "tesseract"})
+    answered = (two if witnesses >= 2 and from_photo else one if found & ONE_WITNESS_FROM else frozenset())
+    needed = set(doubts) | ({"network"} if raw < SURE else set())
+    if not needed or not needed <= answered or ("network" in needed and raw < network_from):
+        return set()
+    return needed
+
+
 def _feature(look: SquareLook, name: str) -> npt.NDArray[np.float32]:
     return look.features[:, FEATURES.index(name)].reshape(SIZE, SIZE)
 
@@ -115,6 +203,15 @@ def odd_empty(look: SquareLook, grid: Sequence[str], odd_z: float = ODD_Z) -> np
     return empty & (z_empty > odd_z)
 
 
+def hesitant_board(letter_probs: npt.NDArray[np.float32] | None) -> bool:
+    """Whether the letter network hesitates over many of a board's letters (a share UNFAMILIAR_SHARE of them
+    with a margin under LETTER_MARGIN between the best and the second letter): a font it does not know well."""
+    if letter_probs is None or not len(letter_probs):
+        return False
+    top2 = np.sort(letter_probs, axis=1)[:, -2:]
+    return float(np.mean(top2[:, 1] - top2[:, 0] < LETTER_MARGIN)) >= UNFAMILIAR_SHARE
+
+
 def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple[int, int]] = (),
            letter_probs: npt.NDArray[np.float32] | None = None, before: Sequence[str] | None = None,
            empty_marks: Mapping[tuple[int, int], float] | None = None) -> None:
@@ -123,20 +220,26 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
     `tile_squares` are the squares judged occupied and `letter_probs` the letter network's probabilities
     for them (one row each); `before` is the board the game held before the photo, when known;
     `empty_marks` the squares judged empty whose letter-tall mark the letter network read, with its
-    P(not a letter) (`vision.stages.SeenSquares.empty_marks`).
+    P(not a letter) (`vision.stages.SeenSquares.empty_marks`). Every rule that doubts a square is named in
+    `reading.square_doubts` (`DOUBT_TAGS`); a letter two independent readings vouch for is sure despite the
+    doubts they answer (`agreement_excuses`).
     """
     grid = reading.grid
-    conf = np.array(reading.confidence, np.float64)
+    raw = np.array(reading.confidence, np.float64)
+    caps: list[list[dict[str, float]]] = [[{} for _ in range(SIZE)] for _ in range(SIZE)]
     doubts: list[str] = []
 
-    odd = odd_empty(look, grid)
-    conf[odd] = np.minimum(conf[odd], ODD_EMPTY_AT_MOST)
+    def doubt(mask: npt.NDArray[np.bool_], tag: str, at_most: float) -> None:
+        for r, c in zip(*np.nonzero(mask), strict=True):
+            caps[int(r)][int(c)][tag] = min(caps[int(r)][int(c)].get(tag, 1.0), at_most)
+
+    doubt(odd_empty(look, grid), "odd_colour", ODD_EMPTY_AT_MOST)
     # An empty square inside a line of letters may hold a tile the reader could not see (a blank, a dark
     # tile on a dark premium square), and one showing a centred letter-sized mark may be a tile the
     # occupancy model missed (a J on a dim wooden board): possible, so not sure.
     empty = np.array([[ch == "." for ch in row] for row in grid])
-    inside = empty & ((_feature(look, "between_letters") > 0) | (_feature(look, "centred_letter") > 0))
-    conf[inside] = np.minimum(conf[inside], UNSURE_AT_MOST)
+    doubt(empty & ((_feature(look, "between_letters") > 0) | (_feature(look, "centred_letter") > 0)), "in_line",
+          UNSURE_AT_MOST)
     # ... nor one showing a letter-sized mark off its centre (a T on a board whose corners were found a
     # third of a square off), nor one beside a tile that looks more like the tiles near it than like the
     # empty squares near it (a blank at a word's end): both found on jheidel, left out, read with the
@@ -146,49 +249,69 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
     letter_sized = ((_feature(look, "glyph") > 0) & (_feature(look, "glyph_height") >= LETTER_HEIGHT)
                     & (_feature(look, "glyph_width") >= LETTER_WIDTH) & (_feature(look, "glyph_ink") >= LETTER_INK))
     like_tiles = touching(~empty) & (_feature(look, "to_local_tile") < _feature(look, "to_local_empty"))
-    maybe_tile = empty & (letter_sized | like_tiles)
-    conf[maybe_tile] = np.minimum(conf[maybe_tile], UNSURE_AT_MOST)
+    doubt(empty & (letter_sized | like_tiles), "maybe_tile", UNSURE_AT_MOST)
     # ... nor, on a board whose tiles are coloured like its empty squares, one at a word's end, where a plain
     # blank would look just like it (BLANK_LOOKALIKE_BELOW) ...
     if float(_feature(look, "tile_board_contrast")[0, 0]) * 50.0 < BLANK_LOOKALIKE_BELOW:
-        word_end = empty & _beside_two_in_line(~empty)
-        conf[word_end] = np.minimum(conf[word_end], UNSURE_AT_MOST)
+        doubt(empty & _beside_two_in_line(~empty), "word_end", UNSURE_AT_MOST)
     # ... nor one the occupancy model judged a tile, left empty only because the letter network called its
     # mark "not a letter" (vision.read): a plain tile's mark is no letter either. Jheidel 170757, left out: a
     # blank on O15 (P(tile) 0.52, its edge's shadow the mark) was read empty with the network's 0.998; of the
     # 40 other such squares of the six labelled sets, left out, none was read with confidence >= 0.98.
     if reading.occupancy:
-        judged_tile = empty & (np.array(reading.occupancy, np.float64) >= 0.5)
-        conf[judged_tile] = np.minimum(conf[judged_tile], UNSURE_AT_MOST)
+        doubt(empty & (np.array(reading.occupancy, np.float64) >= 0.5), "judged_tile", UNSURE_AT_MOST)
     # ... nor one whose letter-tall mark, where the tiles around show their letters, the letter network reads as a
     # letter (EMPTY_MARK_NOT_LETTER_BELOW): a thin I tile looks like an empty square to the occupancy network.
+    marked = np.zeros((SIZE, SIZE), bool)
     for (r, c), not_letter in (empty_marks or {}).items():
-        if empty[r, c] and not_letter < EMPTY_MARK_NOT_LETTER_BELOW:
-            conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            if grid[r][c] == "?":
-                conf[r, c] = min(conf[r, c], BLANK_AT_MOST)
-            elif grid[r][c] != "." and not centred(look.glyphs[r][c]):
-                # The letter was read from a mark that is not a centred letter-sized glyph (the dark gap
-                # beside a plain spacer tile read as I): possibly right, never sure.
-                conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
+        marked[r, c] = not_letter < EMPTY_MARK_NOT_LETTER_BELOW
+    doubt(empty & marked, "letter_mark", UNSURE_AT_MOST)
+    blank = np.array([[ch == "?" for ch in row] for row in grid])
+    doubt(blank, "blank", BLANK_AT_MOST)
+    # A letter read from a mark that is not a centred letter-sized glyph (the dark gap beside a plain spacer tile
+    # read as I): possibly right, never sure.
+    # One that is letter-sized and sits where the letters of the tiles around sit (a photo's angle shows a tile's top
+    # off its square by the tile's thickness) is only "shifted": a witness answers that (`agreement_excuses`).
+    off = np.array([[grid[r][c] not in (".", "?") and not centred(look.glyphs[r][c]) for c in range(SIZE)]
+                    for r in range(SIZE)])
+    shifted = off & _sits_with_the_letters_around(look)
+    doubt(off & ~shifted, "off_centre", UNSURE_AT_MOST)
+    doubt(shifted, "shifted", UNSURE_AT_MOST)
     if letter_probs is not None and len(tile_squares):
         top2 = np.sort(letter_probs, axis=1)[:, -2:]
         margins = top2[:, 1] - top2[:, 0]
         # A board whose letters the network often hesitates over is printed in a font it does not know
-        # well: there its firm answers are not to be trusted either (umich's varied boards, left out).
-        unfamiliar = float(np.mean(margins < LETTER_MARGIN)) >= UNFAMILIAR_SHARE
+        # well: there its firm answers are not to be trusted on its word alone (umich's varied boards, left out).
+        hesitant = hesitant_board(letter_probs)
         for (r, c), margin in zip(tile_squares, margins, strict=True):
-            if grid[r][c] != "." and (margin < LETTER_MARGIN or unfamiliar):
-                conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
+            if grid[r][c] != "." and margin < LETTER_MARGIN:
+                caps[r][c]["margin"] = UNSURE_AT_MOST
+            if grid[r][c] != "." and hesitant:
+                caps[r][c]["hesitant_board"] = UNSURE_AT_MOST
 
     # Sure needs more than the network: evidence that does not come from its weights (`vision.evidence`).
     if reading.evidence:
         for r in range(SIZE):
             for c in range(SIZE):
-                if grid[r][c] not in (".", "?") and not vouched(reading.evidence[r][c]):
-                    conf[r, c] = min(conf[r, c], UNSURE_AT_MOST)
+                if grid[r][c] not in (".", "?"):
+                    for tag in _evidence_doubts(reading.evidence[r][c]):
+                        caps[r][c][tag] = UNSURE_AT_MOST
+
+    conf = raw.copy()
+    square_doubts = [[""] * SIZE for _ in range(SIZE)]
+    for r in range(SIZE):
+        for c in range(SIZE):
+            found = caps[r][c]
+            excused = agreement_excuses(reading.evidence[r][c] if reading.evidence else "", set(found), raw[r, c])
+            for tag, at_most in found.items():
+                if tag not in excused:
+                    conf[r, c] = min(conf[r, c], at_most)
+            if excused and raw[r, c] < SURE:
+                conf[r, c] = AGREED_CONFIDENCE  # the network's letter, its number and Tesseract agree
+            names = [tag if tag not in excused else f"~{tag}" for tag in sorted(found)]
+            if raw[r, c] < SURE:
+                names.append(f"{'~' if excused else ''}network {raw[r, c]:.3f}")
+            square_doubts[r][c] = ",".join(names)
 
     tiles = sum(ch != "." for row in grid for ch in row)
     n_odd = int(odd_empty(look, grid, VERY_ODD_Z).sum())
@@ -218,6 +341,26 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
         reading.doubtful = True
         reading.doubts = doubts
     reading.confidence = conf.tolist()
+    reading.square_doubts = square_doubts
+
+
+def _sits_with_the_letters_around(look: SquareLook) -> npt.NDArray[np.bool_]:
+    """Squares whose mark is letter-sized (as `centred` measures) and sits within SHIFTED_WITHIN of where the
+    centred letters within two squares sit (`vision.occupancy.letter_offset_near`; fewer than 3 near: the board's
+    median); False everywhere when fewer than 3 letters are centred."""
+    out = np.zeros((SIZE, SIZE), bool)
+    at = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(look.glyphs) for c, g in enumerate(row)
+                   if g is not None and centred(g)], np.float64).reshape(-1, 4)
+    if len(at) < 3:
+        return out
+    board = np.median(at[:, 2:], axis=0)
+    for r, row in enumerate(look.glyphs):
+        for c, g in enumerate(row):
+            if g is None or not LETTER_TALL[0] <= g.height <= LETTER_TALL[1]:
+                continue
+            dx, dy = letter_offset_near(at, board, r, c)
+            out[r, c] = abs(g.dx - dx) < SHIFTED_WITHIN and abs(g.dy - dy) < SHIFTED_WITHIN
+    return out
 
 
 def _beside_two_in_line(tiles: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:

@@ -113,11 +113,15 @@ class BoardReading(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     doubts: list[str] = Field(default_factory=list)  # why the reading is doubtful (vision.confidence.assess)
     # per square, what vouches for the letter besides the letter network (`vision.evidence` tags: "number",
-    # "shape", "!number", "!shape", comma-separated; "" for empty squares and blanks)
+    # "shape", "!number", "!shape", comma-separated; "" for empty squares and blanks; "words": the word list
+    # vouches, `_words_witness`; "number>shape": the number rules out the nearest example's letter)
     evidence: list[list[str]] = Field(default_factory=list)
     # per square, what Tesseract read where it was asked as a witness ("A 0.93": letter and confidence; "" not
     # asked): every letter its point number does not vouch for, when the in-process engine is installed
     tesseract: list[list[str]] = Field(default_factory=list)
+    # per square, the rules that doubt it (`vision.confidence.DOUBT_TAGS`, comma-separated; "network 0.93": read
+    # below sure before any rule; a leading "~": answered by the agreement of independent readings); "" none
+    square_doubts: list[list[str]] = Field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """The CLI's JSON: grid, confidence, corners and, with a previous board, the move."""
@@ -137,7 +141,9 @@ class BoardReading(BaseModel):
                  # "!number" (the point number reads another value), "!shape"
                  "evidence": self.evidence[r][c] if self.evidence else "",
                  # what Tesseract read where the number did not vouch ("A 0.93"; "" not asked)
-                 "tesseract": self.tesseract[r][c] if self.tesseract else ""}
+                 "tesseract": self.tesseract[r][c] if self.tesseract else "",
+                 # why the tile is not sure (vision.confidence.DOUBT_TAGS; "~": answered by agreeing readings)
+                 "doubts": self.square_doubts[r][c] if self.square_doubts else ""}
                 for r in range(SIZE) for c in range(SIZE) if self.grid[r][c] != "."
             ],
         }
@@ -240,6 +246,7 @@ def _reading(place: stages.GridPlace, seen: stages.SeenSquares, models: Models, 
     if words is not None and previous is None:
         _fill_by_words(draft, seen, words, tileset.alphabet, warnings)
         _settle_by_words(draft, seen, evidence, models.letters.net.classes, words, tileset, warnings)
+        _words_witness(draft, evidence, words, tileset)
     before = previous_grid(previous) if previous is not None else None
     overruled = _keep_known_tiles(draft, seen, models, tileset, before) if before is not None else []
     reading = BoardReading(
@@ -332,6 +339,23 @@ def _settle_by_words(draft: stages.GridDraft, seen: stages.SeenSquares, evidence
     if settled:
         warnings.append("letters the photo left unclear were decided by the words through them (check them): "
                         + ", ".join(f"{s.square} {s.letter} (read {s.read})" for s in settled))
+
+
+def _words_witness(draft: stages.GridDraft, evidence: stages.EvidenceGrid, words: Callable[[str], bool],
+                   tileset: TileSet) -> None:
+    """Tag "words" (`vision.evidence`) on each letter the word list vouches for (`vision.watch.word_vouched`: every
+    line of two or more tiles through it is a word, and with no other letter of the set would every one be), in
+    place: a reading that does not come from the photo. Not on a letter the words themselves decided."""
+    from vision.watch import word_vouched  # (vision.watch reads boards through this module)
+
+    rows = draft.rows
+    alphabet = "".join(ch for ch in tileset.alphabet if ch.isalpha())
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if (rows[r][c] in (".", BLANK) or draft.deciders[r][c] == "words"
+                    or not word_vouched(rows, (r, c), words, alphabet)):
+                continue
+            evidence.tags[r][c] = ",".join(t for t in (evidence.tags[r][c], "words") if t)
 
 
 def _doubt(reading: BoardReading, sentence: str) -> None:

@@ -44,6 +44,7 @@ from vision.cells import (
     print_polarity,
     warp_board,
 )
+from vision.confidence import SURE
 from vision.decode import Photo
 from vision.errors import NoBoardFound
 from vision.evidence import letter_evidence
@@ -842,7 +843,13 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
         shapes = models.letters.shape_letters(seen.inputs[lettered])
         found = letter_evidence(letters, numbers, shapes, tileset.values)
         reads: list[tuple[str, float] | None] = [None] * len(lettered)
-        ask = [k for k, ev in enumerate(found) if ev.number <= 0 and crops[k].glyph is not None]
+        # Tesseract reads every letter its number does not vouch for, and the letters the number alone cannot make
+        # sure (`vision.confidence.agreement_excuses`): where the network's letter is below sure, or the nearest
+        # stored example is of another letter. (A board the network hesitates over needs no more: there the number
+        # alone answers for a firm letter.)
+        ask = [k for k, ev in enumerate(found) if crops[k].glyph is not None
+               and (ev.number <= 0 or ev.shape < 0
+                    or draft.confidence[squares[lettered[k]][0]][squares[lettered[k]][1]] < SURE)]
         if ask and ask_tesseract and TesseractRecogniser.fast():
             answers = TesseractRecogniser(tileset.alphabet).classify([crops[k] for k in ask])
             for k, answer in zip(ask, answers, strict=True):
@@ -860,9 +867,13 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
                 draft.confidence[r][c] = float(seen.occupancy[r, c]) * p_new
                 draft.deciders[r][c] = "number"
         found = letter_evidence(letters, numbers, shapes, tileset.values, reads)
-        for i, ev, read in zip(lettered, found, reads, strict=True):
+        for i, ev, read, letter, shape in zip(lettered, found, reads, letters, shapes, strict=True):
             r, c = squares[i]
             evidence[r][c] = ev.tags
+            if ev.number > 0 and ev.shape < 0 and tileset.values.get(shape) != tileset.values.get(letter):
+                # the nearest example is of a letter of another value, which the number read rules out: the number,
+                # a reading outside the network, decides between the two (`vision.confidence`)
+                evidence[r][c] += ",number>shape"
             if read is not None:
                 tess_read[r][c] = f"{read[0]} {read[1]:.2f}"
     return EvidenceGrid(evidence, tess_read, number_value)
