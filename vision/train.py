@@ -474,6 +474,9 @@ def train_without(left_out: str, cache: Path, log: Callable[[str], None]) -> tup
                         + inspect.getsource(train_letters) + inspect.getsource(letter_shapes)
                         + inspect.getsource(synthetic_glyphs) + str(training_fonts())
                         + inspect.getsource(synth_module._glyph_sample) + repr(synth_module.EXTRA_GLYPHS)
+                        + repr((synth_module.STROKE_KERNELS, synth_module.BOLDER_SHARE, synth_module.SLAB_SHARE,
+                                synth_module.SLAB_STEM, synth_module.SLAB_BAND, synth_module.SLAB_WIDTH, synth_module.SLAB_THICK))
+                        + inspect.getsource(synth_module._slab_serifs)
                         + _rendered_training()
                         + inspect.getsource(wide_ensemble) + repr((LETTER_MEMBERS, sorted(NARROW_TOUCHED),
                                                                    NARROW_TOUCH_SHARE, NARROW_TOUCH_AT,
