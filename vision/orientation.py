@@ -179,6 +179,20 @@ def numbers_turn(votes: npt.NDArray[np.int64], at_least: int = NUMBERS_AT_LEAST,
     return None
 
 
+def numbers_lean(votes: npt.NDArray[np.int64]) -> int | None:
+    """The turn most point numbers stand for when at least AXIS_NUMBERS_AT_LEAST do and no other turn has as
+    many, else None: too few to decide alone, enough to confirm a second look (`stages.upright_look`).
+
+    Held-out plum_slab renders (cream slab print on plum tiles, shipped models) photographed a quarter turn round
+    (504 turned 90 degrees): the first look's letters read as photographed 0.894, the right turn 0.866, and 2
+    numbers for the right turn, 0 for any other: unclear; looked at a quarter turn round, 3 numbers and the
+    letters name the same turn clearly. Two looks and the numbers of both agreeing."""
+    best = int(np.argmax(votes))
+    if votes[best] < AXIS_NUMBERS_AT_LEAST or any(votes[k] >= votes[best] for k in range(4) if k != best):
+        return None
+    return best
+
+
 def upright_turn(letter_scores: Sequence[float] | None, votes: npt.NDArray[np.int64],
                  aspect: float | None = None) -> tuple[int, bool]:
     """How many counter-clockwise quarter turns make the board's letters upright, and whether that is

@@ -60,10 +60,25 @@ from vision.occupancy import (
     measure,
 )
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
-from vision.orientation import glyph_aspect, number_votes, quarter_look_stands, upright_turn
+from vision.orientation import (
+    AXIS_NUMBERS_AT_LEAST,
+    glyph_aspect,
+    number_votes,
+    numbers_lean,
+    numbers_turn,
+    quarter_look_stands,
+    upright_turn,
+)
 from vision.points import ASSET as POINTS_ASSET
 from vision.points import PointReader, from_extras
-from vision.recognise import BLANK, FRAME_SIZE, MlpRecogniser, TesseractRecogniser, TileCrop, letter_glyph
+from vision.recognise import (
+    BLANK,
+    FRAME_SIZE,
+    MlpRecogniser,
+    TesseractRecogniser,
+    TileCrop,
+    letter_glyph,
+)
 from vision.words import PLAUSIBLE_FROM
 
 F32 = npt.NDArray[np.float32]
@@ -661,11 +676,56 @@ def _letter_scores(primary: MlpRecogniser, crops: Sequence[TileCrop]) -> list[fl
     return [float(v) for v in p.max(axis=1).reshape(4, len(glyphs)).mean(axis=1)]
 
 
-def orientation(seen: SeenSquares, models: Models) -> Orientation:
+# One board's tiles share one print: the side is voted on the letters in the print's polarity when at least this
+# share of the look's marked tiles show it (`vision.cells.print_polarity`). Rendered boards as photographed,
+# shipped models: dark tiles printed light (plum_slab 500, 501, black_gold_serif 500, navy_condensed 502, maroon
+# tiles 500) 1.0; thin tall render 501, cream tiles with dark print lying on its side, 0.56 (the tile between
+# two sideways strokes looks like light print: taken per tile, its upright gaps turned the first look's shape
+# from -0.44 to +1.19 and the look was taken upright, sure, 23 squares wrong at >= 0.98); worn wood 501 0.33;
+# crossword yellow, burnt and pale wood 0.
+ONE_PRINT_SHARE = 0.75
+
+
+def letter_crops(seen: SeenSquares) -> list[TileCrop]:
+    """The look's tiles that show a mark, each with the mark the side is voted on: on a board whose tiles print
+    in one polarity (`ONE_PRINT_SHARE`), a mark of the other polarity is replaced by the letter in the print's
+    (`vision.cells.letter_in_window`, as the letter network's `vision.recognise.tile_letter` finds it), its
+    point number kept; else the mark.
+
+    The square's measurement keeps the dark blob nearest its centre, which on a dark tile printed light can
+    be the tile itself around its letter (a square blob 0.9 of a square, inverted False): its shape says no
+    axis, its number is a hole in it, and it reads about as well in every turn. Held-out plum_slab (cream
+    slab print on plum tiles) render 500: 17 of its 26 tiles' marks were the tile or a piece of it (not
+    inverted, 0.44-0.9 of a square high); its numbers were found on 4 tiles, its shape was -0.01 and its
+    letters read the right turn worst of the four (0.760 against 0.866), so its side was unclear on every render
+    and the two photographed a quarter turn round were read as photographed (asked; 0 of 28 and 2 of 33
+    letters right). Voted on the letters as read, 500 reads its turn 0.917 against 0.803 for the next.
+    (`tile_letter`'s other search, a letter inside a frame-sized mark, is not made: on print lying on its side
+    it finds the upright pieces of letters.)"""
+    marked = [c for c in seen.crops if c.glyph is not None]
+    if not marked:
+        return []
+    polarity = print_polarity(np.array([c.window for c in marked]), CELL)
+    light, dark = int((polarity > 0).sum()), int((polarity < 0).sum())
+    if max(light, dark) < ONE_PRINT_SHARE * len(marked):
+        return marked
+    light_print = light > dark
+    out = []
+    for crop, p in zip(marked, polarity, strict=True):
+        mark: Glyph = crop.glyph  # type: ignore[assignment]
+        if (p > 0) == light_print and p and mark.inverted != light_print:
+            mark = letter_in_window(crop.window, mark, light_print, CELL) or mark
+        out.append(TileCrop(crop.window, mark))
+    return out
+
+
+def orientation(seen: SeenSquares, models: Models, crops: Sequence[TileCrop] | None = None) -> Orientation:
     """Three signals: the letter network's reading of the tiles turned, where the point numbers stand and
-    the letters' shape (taller than wide: on which axis they stand) (`vision.orientation`, no trained model)."""
-    turn, unclear = upright_turn(_letter_scores(models.letters, seen.crops), number_votes(seen.crops),
-                                 glyph_aspect(seen.crops))
+    the letters' shape (taller than wide: on which axis they stand) (`vision.orientation`, no trained model),
+    on the tiles' letters as read (`letter_crops`, given as `crops` when already cut)."""
+    letters = letter_crops(seen) if crops is None else crops
+    turn, unclear = upright_turn(_letter_scores(models.letters, letters), number_votes(letters),
+                                 glyph_aspect(letters))
     return Orientation(turn, ORIENTATION_DOUBT if unclear else "")
 
 
@@ -695,15 +755,31 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
     shows fewer letters, so a first look that is already upright is kept. The second look costs one more
     `see_squares`, paid only by such thin or unclear first looks (an early board's few tiles pay it).
     """
-    side = orientation(seen, models)
+    first_letters = letter_crops(seen)
+    side = orientation(seen, models, first_letters)
     found = letters_seen(seen)
-    if found >= LETTERS_TO_VOTE and not side.doubt:
+    # A side said by the letters alone (no turn shown by AXIS_NUMBERS_AT_LEAST point numbers) is looked at again a
+    # quarter turn round when it is clear too: held-out thin tall render 501 turned 180 (print lying on its side,
+    # partly missed): 19 letters read a wrong quarter turn 0.055 ahead, the shape on that axis, 1 number at most:
+    # sure and wrong. A quarter round, 28 letters and 19 numbers against 0 said the right side.
+    by_letters_alone = int(number_votes(first_letters).max()) < AXIS_NUMBERS_AT_LEAST
+    if found >= LETTERS_TO_VOTE and not side.doubt and not by_letters_alone:
         return UprightLook(place, seen, 0, side)
     quarter = turned_place(place, 1)
     again = see_squares(quarter, tileset, models)
     more = letters_seen(again)
+    if found >= LETTERS_TO_VOTE and not side.doubt:
+        # (a clear side by the letters alone: only a quarter look that sees more letters and whose numbers alone
+        # say its side clearly (`numbers_turn`) replaces it; otherwise the first look stands, as before)
+        if more > found:
+            again_letters = letter_crops(again)
+            turned = orientation(again, models, again_letters)
+            if not turned.doubt and numbers_turn(number_votes(again_letters)) == turned.turn:
+                return UprightLook(quarter, again, 1, Orientation((turned.turn + 1) % 4, ""))
+        return UprightLook(place, seen, 0, side)
     if more >= LETTERS_TO_VOTE:
-        turned = orientation(again, models)
+        again_letters = letter_crops(again)
+        turned = orientation(again, models, again_letters)
         total = (turned.turn + 1) % 4
         # Only a look that says its side clearly: an empty board looked at a quarter turn round shows its
         # premium squares' print standing like letters (jheidel's empty 165303-165320, held-out models: 16-59
@@ -713,10 +789,19 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
         # letters 0.062 better upside down; looked a quarter round, 17 numbers and the letters agree).
         if not turned.doubt and (more >= SIDEWAYS_MORE * found or total == side.turn):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
+        # An unclear first look whose point numbers lean to the turn a clear quarter look names (`numbers_lean`):
+        # confirmed too (print the letter network reads about as well in every turn, its numbers found on few
+        # tiles: held-out plum_slab 504 turned 90, numbers 2 against 0 for the turn the quarter look says). And a
+        # clear quarter look that sees more letters than the unclear first and whose numbers alone say its turn
+        # (`numbers_turn`) is the board's side (held-out thin tall 501 turned 180: first look 19 letters, numbers
+        # 1, 1, 0, 1, read as photographed; a quarter round, 28 letters and 19 numbers against 0).
+        if not turned.doubt and (numbers_lean(number_votes(first_letters)) == total or (
+                more > found and numbers_turn(number_votes(again_letters)) == turned.turn)):
+            return UprightLook(quarter, again, 1, Orientation(total, ""))
         # An unclear first look whose print lay on its side (`quarter_look_stands`): the clear quarter look
         # that sees as many letters standing is the board's side.
         if (side.doubt and not turned.doubt and more >= found
-                and quarter_look_stands(glyph_aspect(seen.crops), glyph_aspect(again.crops))):
+                and quarter_look_stands(glyph_aspect(first_letters), glyph_aspect(again_letters))):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
         if more >= SIDEWAYS_MORE * found and letters_on_plain_squares(again) >= LETTERS_TO_VOTE:
             # Unclear about its side, but it sees letters on plain squares the first look missed: tiles,
