@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from vision.occupancy import FEATURES, SquareLook, letter_offset_near, touching
+from vision.occupancy import FEATURES, SquareLook, letter_offset_near, touching, where_letters_sit
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 
 if TYPE_CHECKING:
@@ -346,14 +346,13 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
 
 def _sits_with_the_letters_around(look: SquareLook) -> npt.NDArray[np.bool_]:
     """Squares whose mark is letter-sized (as `centred` measures) and sits within SHIFTED_WITHIN of where the
-    centred letters within two squares sit (`vision.occupancy.letter_offset_near`; fewer than 3 near: the board's
-    median); False everywhere when fewer than 3 letters are centred."""
+    centred letters within two squares sit (`vision.occupancy.where_letters_sit`, `letter_offset_near`; fewer
+    than 3 near: the board's median); False everywhere when fewer than 3 letters are centred."""
     out = np.zeros((SIZE, SIZE), bool)
-    at = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(look.glyphs) for c, g in enumerate(row)
-                   if g is not None and centred(g)], np.float64).reshape(-1, 4)
-    if len(at) < 3:
+    letters_at = where_letters_sit(look.glyphs)
+    if letters_at is None:
         return out
-    board = np.median(at[:, 2:], axis=0)
+    at, board = letters_at
     for r, row in enumerate(look.glyphs):
         for c, g in enumerate(row):
             if g is None or not LETTER_TALL[0] <= g.height <= LETTER_TALL[1]:

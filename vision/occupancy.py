@@ -385,6 +385,21 @@ def measure(warped_bgr: U8, cell_px: int = CELL) -> SquareLook:
 
 
 # ---- The decision from the features: vision.train caches measured features keyed by this file up to here ----
+# Where a look's letters sit on their squares, for the reading rules that judge a mark by it (the second look's
+# tile sides and thin strokes in `vision.stages`, a shifted letter in `vision.confidence`): the centred letters'
+# squares and offsets (rows of row, col, dx, dy) and their median offset, None when fewer than 3. The measured
+# part above takes the same median in `_edges_are_not_letters`; it keeps its own text, which the training
+# cache's key covers.
+LettersAt = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None
+
+
+def where_letters_sit(glyphs: list[list[Glyph | None]]) -> LettersAt:
+    """The centred letters' squares and offsets and their median offset (`LettersAt`; `letter_offset_near`
+    takes both), None when fewer than 3 letters are centred."""
+    at = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(glyphs) for c, g in enumerate(row)
+                   if g is not None and _centred(g)], np.float64).reshape(-1, 4)
+    return (at, np.median(at[:, 2:], axis=0)) if len(at) >= 3 else None
+
 # A square with no letter is a blank tile only when it touches a lettered tile (a blank belongs to a word:
 # inside it or at its end), is coloured like the tiles (`z_to_tile` <= BLANK_TILE_Z_AT_MOST, evenly:
 # `colour_spread` <= BLANK_SPREAD_AT_MOST) and P(tile) >= BLANK_FROM; otherwise its P(tile) is capped at

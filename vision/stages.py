@@ -54,10 +54,12 @@ from vision.occupancy import (
     EDGE_OFF,
     EDGE_WIDTH,
     PLAIN_AT_MOST,
+    LettersAt,
     OccupancyModel,
     SquareLook,
     letter_offset_near,
     measure,
+    where_letters_sit,
 )
 from vision.occupancy import _centred as centred  # the occupancy model's own test of a letter-sized mark
 from vision.orientation import (
@@ -364,18 +366,6 @@ def _letter_marks_where_tiles_show_them(look: SquareLook, occ: F32) -> list[tupl
     return out
 
 
-# The centred letters' squares and offsets (rows of row, col, dx, dy) and their median offset, or None.
-LettersAt = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None
-
-
-def _where_letters_sit(look: SquareLook) -> LettersAt:
-    """The centred letters' squares and offsets (rows of row, col, dx, dy) and their median offset; None when
-    fewer than 3 (`vision.occupancy.letter_offset_near`)."""
-    at = np.array([(r, c, g.dx, g.dy) for r, row in enumerate(look.glyphs) for c, g in enumerate(row)
-                   if g is not None and centred(g)], np.float64).reshape(-1, 4)
-    return (at, np.median(at[:, 2:], axis=0)) if len(at) >= 3 else None
-
-
 def _an_edge(glyph: Glyph, letters_at: LettersAt, r: int, c: int) -> bool:
     """Whether the mark the second look found on a tile with no letter is the tile's side, not a letter: thin
     (under EDGE_WIDTH) and farther than EDGE_OFF from where the letters around sit, the rule the occupancy
@@ -457,7 +447,7 @@ def thin_strokes(gray: U8, squares: Sequence[tuple[int, int]], letters_at: Lette
     I in thin print) lying within MARK_OFF_TILES_AT_MOST of where the letters around sit, normalised as a glyph.
     Dark ink under the finder's firm cut-off, in a window of STROKE_WINDOW squares (the ink ratio's closing reaches
     12 px: the square's middle is measured as on the whole board); a piece touching the window's edge is not a
-    stroke of this square. `letters_at`: where the look's letters sit (`_where_letters_sit`)."""
+    stroke of this square. `letters_at`: where the look's letters sit (`vision.occupancy.where_letters_sit`)."""
     found: dict[tuple[int, int], Glyph] = {}
     for r, c in squares:
         window = cell_window(gray, r, c, STROKE_WINDOW, CELL, MARGIN)
@@ -517,7 +507,7 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     maybe += unlettered
     # A thin letter-tall stroke where the letters sit (an I in thin print, under the finder's smallest blob:
     # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter.
-    letters_at = _where_letters_sit(look)
+    letters_at = where_letters_sit(look.glyphs)
     strokes = thin_strokes(gray, [(r, c) for r in range(SIZE) for c in range(SIZE)
                                   if occ[r, c] >= 0.5 and not centred(look.glyphs[r][c])], letters_at)
     seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings, strokes, letters_at)
@@ -536,7 +526,7 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     """Every tile's mark and the marks of the squares `maybe` read by the letter network in one pass, the latter
     rescued as tiles when plainly a letter, or a letter at all on a square whose look is a tile's (`unlettered`);
     `occ` is changed in place (a rescued square's occupancy). `strokes`: thin strokes (`thin_strokes`), a second look on a
-    tile showing no centred letter; `letters_at`: where the look's letters sit (`_where_letters_sit`)."""
+    tile showing no centred letter; `letters_at`: where the look's letters sit (`vision.occupancy.where_letters_sit`)."""
     tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
     crops: list[TileCrop] = []
     # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
@@ -719,13 +709,12 @@ def letter_crops(seen: SeenSquares) -> list[TileCrop]:
     return out
 
 
-def orientation(seen: SeenSquares, models: Models, crops: Sequence[TileCrop] | None = None) -> Orientation:
-    """Three signals: the letter network's reading of the tiles turned, where the point numbers stand and
-    the letters' shape (taller than wide: on which axis they stand) (`vision.orientation`, no trained model),
-    on the tiles' letters as read (`letter_crops`, given as `crops` when already cut)."""
-    letters = letter_crops(seen) if crops is None else crops
-    turn, unclear = upright_turn(_letter_scores(models.letters, letters), number_votes(letters),
-                                 glyph_aspect(letters))
+def orientation(models: Models, letters: Sequence[TileCrop], votes: npt.NDArray[np.int64]) -> Orientation:
+    """Three signals: the letter network's reading of the tiles turned, where the point numbers stand (`votes`:
+    `number_votes` of `letters`, which `upright_look` weighs again) and the letters' shape (taller than wide: on
+    which axis they stand) (`vision.orientation`, no trained model), on the tiles' letters as read
+    (`letter_crops`)."""
+    turn, unclear = upright_turn(_letter_scores(models.letters, letters), votes, glyph_aspect(letters))
     return Orientation(turn, ORIENTATION_DOUBT if unclear else "")
 
 
@@ -756,13 +745,14 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
     `see_squares`, paid only by such thin or unclear first looks (an early board's few tiles pay it).
     """
     first_letters = letter_crops(seen)
-    side = orientation(seen, models, first_letters)
+    first_votes = number_votes(first_letters)
+    side = orientation(models, first_letters, first_votes)
     found = letters_seen(seen)
     # A side said by the letters alone (no turn shown by AXIS_NUMBERS_AT_LEAST point numbers) is looked at again a
     # quarter turn round when it is clear too: held-out thin tall render 501 turned 180 (print lying on its side,
     # partly missed): 19 letters read a wrong quarter turn 0.055 ahead, the shape on that axis, 1 number at most:
     # sure and wrong. A quarter round, 28 letters and 19 numbers against 0 said the right side.
-    by_letters_alone = int(number_votes(first_letters).max()) < AXIS_NUMBERS_AT_LEAST
+    by_letters_alone = int(first_votes.max()) < AXIS_NUMBERS_AT_LEAST
     if found >= LETTERS_TO_VOTE and not side.doubt and not by_letters_alone:
         return UprightLook(place, seen, 0, side)
     quarter = turned_place(place, 1)
@@ -773,13 +763,15 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
         # say its side clearly (`numbers_turn`) replaces it; otherwise the first look stands, as before)
         if more > found:
             again_letters = letter_crops(again)
-            turned = orientation(again, models, again_letters)
-            if not turned.doubt and numbers_turn(number_votes(again_letters)) == turned.turn:
+            again_votes = number_votes(again_letters)
+            turned = orientation(models, again_letters, again_votes)
+            if not turned.doubt and numbers_turn(again_votes) == turned.turn:
                 return UprightLook(quarter, again, 1, Orientation((turned.turn + 1) % 4, ""))
         return UprightLook(place, seen, 0, side)
     if more >= LETTERS_TO_VOTE:
         again_letters = letter_crops(again)
-        turned = orientation(again, models, again_letters)
+        again_votes = number_votes(again_letters)
+        turned = orientation(models, again_letters, again_votes)
         total = (turned.turn + 1) % 4
         # Only a look that says its side clearly: an empty board looked at a quarter turn round shows its
         # premium squares' print standing like letters (jheidel's empty 165303-165320, held-out models: 16-59
@@ -795,8 +787,8 @@ def upright_look(place: GridPlace, seen: SeenSquares, tileset: TileSet, models: 
         # clear quarter look that sees more letters than the unclear first and whose numbers alone say its turn
         # (`numbers_turn`) is the board's side (held-out thin tall 501 turned 180: first look 19 letters, numbers
         # 1, 1, 0, 1, read as photographed; a quarter round, 28 letters and 19 numbers against 0).
-        if not turned.doubt and (numbers_lean(number_votes(first_letters)) == total or (
-                more > found and numbers_turn(number_votes(again_letters)) == turned.turn)):
+        if not turned.doubt and (numbers_lean(first_votes) == total or (
+                more > found and numbers_turn(again_votes) == turned.turn)):
             return UprightLook(quarter, again, 1, Orientation(total, ""))
         # An unclear first look whose print lay on its side (`quarter_look_stands`): the clear quarter look
         # that sees as many letters standing is the board's side.
