@@ -153,11 +153,18 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     # out and no render uses), the board under cold daylight.
     Style("walnut_hairline", (36, 58, 86), (212, 232, 242), (188, 202, 200), _CLASSIC, (232, 238, 238),
           (28, 42, 66), font=HAIRLINE_FONT, tile_jitter=10.0, grain=12.0, light=(1.12, 1.0, 0.86)),
+    # Issue 27's sixth blind round (defined and committed before the rounds of 2026-11-27's second stop were
+    # tuned, never read while tuning): teal plastic tiles printed in a white bold grotesque, on a board that
+    # folds in the middle, with glare on its premium squares, photographed from a seat under a warm lamp. The
+    # face trains (Liberation Sans Bold); no style trains on teal tiles, nor on a fold seen steeply.
+    Style("teal_fold_steep", (120, 112, 18), (238, 240, 240), (186, 202, 200), _CLASSIC, (234, 238, 238),
+          (40, 40, 44), font="/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf", tile_jitter=6.0,
+          fold=True, glare_spots=0.5, steep=True, light=(0.84, 0.97, 1.1)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
-                "plum_slab", "walnut_hairline")
+                "plum_slab", "walnut_hairline", "teal_fold_steep")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
