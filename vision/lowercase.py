@@ -42,13 +42,23 @@ F32 = npt.NDArray[np.float32]
 LETTERS = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
 CLASSES = LETTERS + [ch.lower() for ch in LETTERS]
 # A tile is read lower case when the case reader gives the lower-case letters together at least this much and
-# its best class is one of them. Chosen on the case reader's own rendered glyphs (a held-out draw, `--check`):
-# see docs/reader-lower.md.
-LOWER_FROM = 0.9
+# its best class is one of them. Measured with the shipped letter models (docs/reader-lower.md): of 44 lower-case
+# blanks in the test renders (seeds 500-509) of every trained style, 38 at >= 0.99 (the rest 0.90-0.98: an i, an
+# l, an s); capitals without a number read lower case at >= 0.9: 7 of about 5000 render tiles (0.90-0.998) and
+# 15 of 7965 labelled tiles (umich's W, X, E and I at 0.93-0.998, jheidel's at 0.91-0.999); at >= 0.99, 1 and 6.
+LOWER_FROM = 0.99
 # ... and the board shows its point numbers: at least this share of its other lettered tiles has a number found
-# (a blank has none; where numbers go unread on most tiles, a missing one says nothing: umich's and jheidel's
-# boards show numbers on as few as 5% of their tiles).
+# (a blank has none; where numbers go unread on most tiles, a missing one says nothing). Those 6 labelled capitals
+# stood on boards showing 16-46% (jheidel 170032 and 170755, umich); the renders' lower-case blanks on boards
+# showing 59-100%, but for the dark and the thin styles whose numbers go unread (crossword yellow, plum slab,
+# walnut hairline: 7-16%; burnt wood 47%): those stay as the letter network reads them, never sure.
 NUMBERS_SHOWN_FROM = 0.5
+# Lower-case letters that differ from their capitals mostly in size (and an i, whose dot the glyph finder leaves
+# off): read lower case only when the glyph stands at most this high against the board's letters (the x-height
+# is about 0.7 of a capital). The renders' such blanks: 0.68-0.85; capitals read x, w or i without a number: X
+# 0.88-0.96 and W 0.85 (umich), X 0.9 and I 0.86 (renders).
+SIZE_ONLY = frozenset("cosuvwxzi")
+X_HEIGHT_AT_MOST = 0.85
 LETTERS_TO_COMPARE = 4  # the board's other lettered tiles needed to say how tall its letters stand
 HIDDEN = (96,)
 EPOCHS = 30
@@ -95,11 +105,14 @@ def lower_case_letters(reader: CaseReader, crops: Sequence[TileCrop], has_number
         return out
     images, heights = board_heights(crops)
     numbers = np.array(has_number, bool)
-    p = reader.probabilities(images, heights / max(float(np.median(heights)), 1e-3))
+    relative = heights / max(float(np.median(heights)), 1e-3)
+    p = reader.probabilities(images, relative)
     p_lower = p[:, reader.lower].sum(axis=1)
     best = p.argmax(axis=1)
     for i in range(len(crops)):
         if not reader.lower[best[i]] or p_lower[i] < LOWER_FROM or numbers[i]:
+            continue
+        if reader.net.classes[int(best[i])] in SIZE_ONLY and relative[i] > X_HEIGHT_AT_MOST:
             continue
         others = np.delete(numbers, i)
         if others.mean() < NUMBERS_SHOWN_FROM:
