@@ -80,3 +80,20 @@ def test_the_case_reader_tells_capitals_from_lower_case_on_fresh_renders() -> No
     assert (taken & upper).sum() <= 0.01 * upper.sum()
     right = np.array([b == ch for b, ch in zip(best, labels, strict=True)])
     assert (taken & right & ~upper).sum() >= 0.75 * (~upper).sum()
+
+
+def test_watch_mode_asks_about_a_lower_case_blank_with_its_letter_offered() -> None:
+    """A move whose new tiles hold a blank printed `f` is not recorded unasked: the question names the square and
+    offers the letter (a blank for F, scoring 0)."""
+    from vision.watch import Watcher
+
+    before = ["." * 15] * 15
+    rows = [list(r) for r in before]
+    for k, ch in enumerate("fAT"):
+        rows[7][7 + k] = ch
+    reading = BoardReading(grid=["".join(r) for r in rows], confidence=[[0.9] * 15 for _ in range(15)],
+                           corners=[[0, 0]] * 4, located="given", evidence=[[""] * 15 for _ in range(15)])
+    detect_move(reading, before, load_tileset("en"))
+    question, squares = Watcher(before)._doubt(reading)
+    assert question is not None and "H8" in question and "blank for F" in question and "scores 0" in question
+    assert squares == ((7, 7),)
