@@ -138,9 +138,9 @@ def shipped_reader() -> CaseReader | None:
 def read_lower_case_blanks(seen: SeenSquares, draft: GridDraft, evidence: EvidenceGrid,
                            reader: CaseReader | None = None) -> list[tuple[int, int]]:
     """The tiles of a reading that are blanks printed with a lower-case letter (`lower_case_letters`), written
-    into `draft` in place: the lower-case letter, confidence P(tile) times the case reader's and at most
-    `BLANK_AT_MOST`, decided by "lowercase", and nothing vouching for it (`evidence`: the point number and
-    Tesseract vouch for a capital). Returns the squares changed."""
+    into `draft` in place: the lower-case letter, confidence P(tile) times the case reader's, at most
+    `BLANK_AT_MOST` and at most the square's confidence before, decided by "lowercase", and nothing vouching
+    for it (`evidence`: the point number and Tesseract vouch for a capital). Returns the squares changed."""
     reader = reader or shipped_reader()
     if reader is None:
         return []
@@ -155,7 +155,10 @@ def read_lower_case_blanks(seen: SeenSquares, draft: GridDraft, evidence: Eviden
             continue
         letter, p = got
         draft.grid[r][c] = letter
-        draft.confidence[r][c] = min(BLANK_AT_MOST, float(seen.occupancy[r, c]) * p)
+        # The case reader names the letter; it does not make the square surer than the reading it replaces: on
+        # umich (left out) three empty squares the letter network had read as C, C and A (0.04-0.74) read c, c
+        # and m, and P(tile) x the case reader's would have raised them to 0.85-0.9.
+        draft.confidence[r][c] = min(BLANK_AT_MOST, float(seen.occupancy[r, c]) * p, draft.confidence[r][c])
         draft.deciders[r][c] = "lowercase"
         evidence.tags[r][c] = ""
         changed.append((r, c))
