@@ -45,10 +45,10 @@ CLASSES = LETTERS + [ch.lower() for ch in LETTERS]
 # its best class is one of them. Measured with the shipped letter models (docs/reader-lower.md): of 44 lower-case
 # blanks in the test renders (seeds 500-509) of every trained style, 38 at >= 0.99 (the rest 0.90-0.98: an i, an
 # l, an s); capitals without a number read lower case at >= 0.9: 7 of about 5000 render tiles (0.90-0.998) and
-# 15 of 7965 labelled tiles (umich's W, X, E and I at 0.93-0.998, jheidel's at 0.91-0.999); at >= 0.99, 1 and 6.
+# 13 of 7965 labelled tiles (umich's W, X, E and I at 0.93-0.998, jheidel's at 0.91-0.999); at >= 0.99, 1 and 5.
 LOWER_FROM = 0.99
 # ... and the board shows its point numbers: at least this share of its other lettered tiles has a number found
-# (a blank has none; where numbers go unread on most tiles, a missing one says nothing). Those 6 labelled capitals
+# (a blank has none; where numbers go unread on most tiles, a missing one says nothing). Those 5 labelled capitals
 # stood on boards showing 16-46% (jheidel 170032 and 170755, umich); the renders' lower-case blanks on boards
 # showing 59-100%, but for the dark and the thin styles whose numbers go unread (crossword yellow, plum slab,
 # walnut hairline: 7-16%; burnt wood 47%): those stay as the letter network reads them, never sure.
