@@ -16,6 +16,7 @@ import pytest
 from companion.rules.tiles import load_tileset
 from tests.conftest import shared_path
 from vision.cells import CELL, cell_window, warp_board
+from vision.confidence import SURE
 from vision.labelled import LabelledPhoto, labelled_photos
 from vision.occupancy import (
     BLANK_FROM,
@@ -131,10 +132,17 @@ def test_thin_marks_off_where_the_letters_sit_are_tile_edges_not_letters(set_nam
 
 def test_a_plain_tile_whose_side_was_its_only_mark_is_read_as_a_blank() -> None:
     # umich rectified_w11: plain spacer tiles between names; the glyph search took a tile's dark side for an I.
+    # Now no mark is found there, so the square is a blank or, where the occupancy network is less sure of the
+    # plain tile than the blank rule asks (`vision.occupancy.BLANK_STRONG_FROM`, 0.8), empty and asked: never a
+    # letter, never sure. Which of the two moves with the network's training: P(tile) 0.97 with the models shipped
+    # before issue 27's last retraining (a blank), 0.797 with the retrained ones (empty at 0.55, asked), 0.755 and
+    # 0.844 with the same training from seeds 1 and 2.
     photo = _photo("umich_kwwangkw", "rectified_w11")
     reading = read_board(photo.image, corners=photo.corners, second_opinion=False)
     r, c = _square("O15")
-    assert photo.grid[r][c] == "?" and reading.grid[r][c] == "?", reading.occupancy[r][c]
+    assert photo.grid[r][c] == "?"
+    assert reading.grid[r][c] == "?" or (reading.grid[r][c] == "." and reading.confidence[r][c] < SURE), (
+        reading.grid[r][c], reading.occupancy[r][c], reading.confidence[r][c])
 
 
 def test_blank_rule_needs_a_lettered_neighbour_and_a_tile_colour() -> None:

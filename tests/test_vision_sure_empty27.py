@@ -76,16 +76,26 @@ def test_a_thin_i_coloured_like_the_board_is_never_read_empty_with_confidence(se
 
 
 def test_the_mark_of_an_i_judged_empty_is_carried_to_the_confidence_as_a_letter() -> None:
-    """The evidence the rule reads: on a render whose painted I the occupancy network calls empty (thin_tall 3,
-    a bar 0.08 of a square wide, 0.1 right of the centre: P(tile) 0.27), the letter network's reading of its
-    mark reaches `SeenSquares.empty_marks` as a letter (P(not a letter) 0.05). Fails on main (no such field)."""
-    image, corners, row, col = _board_coloured_i("thin_tall", 3, 0.08, 0.1)
+    """The evidence the rule reads: where the occupancy network calls a painted I empty, the letter network's
+    reading of its mark reaches `SeenSquares.empty_marks` as a letter (P(not a letter) below one half). Fails on
+    main before the rule (no such field). Which painted I's the network calls empty moves with its training: the
+    models shipped before issue 27's last retraining called thin_tall 3's bar 0.08 of a square wide, 0.1 right of
+    the centre, empty (P(tile) 0.27); the retrained ones call every bar of 0.06 and more a tile (0.74-0.98) and
+    the bars 0.04 wide empty (thin_tall 0 and 3: P(tile) 0.37 and 0.34, their marks P(not a letter) 0.22 and 0.20).
+    So the bars are searched, not named: at least one judged empty must carry its mark as a letter."""
     tileset = load_tileset("en")
     models = Models.of(tileset)
-    seen = stages.see_squares(stages.place_grid(decode_photo(image), corners), tileset, models)
-    assert seen.occupancy[row, col] < 0.5
-    assert (row, col) in seen.empty_marks
-    assert seen.empty_marks[(row, col)] < 0.5
+    judged_empty, carried = [], []
+    for seed in range(4):
+        for width, dx in ((0.04, 0.0), (0.08, 0.1)):
+            image, corners, row, col = _board_coloured_i("thin_tall", seed, width, dx)
+            seen = stages.see_squares(stages.place_grid(decode_photo(image), corners), tileset, models)
+            if seen.occupancy[row, col] < 0.5:
+                judged_empty.append((seed, width, dx))
+                if seen.empty_marks.get((row, col), 1.0) < 0.5:
+                    carried.append((seed, width, dx))
+    assert judged_empty, "no painted I is judged empty: the case this test needs is gone"
+    assert carried, judged_empty
 
 
 def test_jheidel_170746_j4_an_i_tile_is_not_read_empty_with_confidence() -> None:

@@ -1,8 +1,9 @@
 """Which side is down on dark tiles printed light in a face no model learned (issue 27, the side of boards whose
 letters are square): the turn is voted on the tiles' letters as the letter network reads them (`vision.stages.
 letter_crops`), not on the square's first mark, which on such a tile is often the tile itself. Renders of the
-fourth blind style, plum_slab (cream slab print on plum tiles), read by the shipped models, which never saw it:
-they run in any clone."""
+fourth blind style, plum_slab (cream slab print on plum tiles), read by the shipped models: they run in any clone.
+The models shipped before issue 27's last retraining never saw plum_slab; the retrained ones train on its renders
+0-11 (these read 500 and up), so the figures in the comments are those of the older models."""
 
 from __future__ import annotations
 
@@ -79,9 +80,15 @@ def test_the_side_is_voted_on_the_light_letters_not_on_pieces_of_the_dark_tiles(
     by_marks = _letter_scores(models.letters, marks)
     by_letters = _letter_scores(models.letters, letters)
     assert by_marks is not None and by_letters is not None
-    assert int(np.argmax(by_marks)) != 1
+    # The letters vote the right turn first, clearly, and more clearly than the marks: the models that never saw
+    # plum_slab put a wrong turn first by the marks (0.09 behind), the retrained ones the right turn by 0.05 (by the
+    # letters 0.13 ahead). That the marks' vote is wrong was one model's number; that it is the weaker is the rule.
+    def lead(scores: list[float]) -> float:
+        return scores[1] - max(v for k, v in enumerate(scores) if k != 1)
+
     assert int(np.argmax(by_letters)) == 1
-    assert by_letters[1] - max(v for k, v in enumerate(by_letters) if k != 1) >= 0.1
+    assert lead(by_letters) >= 0.1
+    assert lead(by_letters) > lead(by_marks)
 
 
 def test_a_clear_quarter_look_confirms_the_numbers_of_an_unclear_first_look() -> None:

