@@ -104,6 +104,13 @@ OCCUPIED_SURE = 0.95
 RESCUE_LETTER_FROM = 0.95
 RESCUE_NOT_LETTER_AT_MOST = 0.02
 RESCUED_OCCUPANCY = 0.9
+# On a square whose look is plainly a tile's (`OccupancyModel.unlettered_tiles`), the look, not the mark, says a tile
+# is there: its centred mark is its letter when the network calls it more likely a letter than not ("not a letter"
+# under one half), never sure. The rescue of any other square asks "not a letter" <= RESCUE_NOT_LETTER_AT_MOST,
+# which a letter in a face the network never saw misses: held-out plum_slab 501 C8, a slab I on a plum tile
+# (P(tile) 1.00, z_to_empty 4.0), read I at 0.64, "not a letter" 0.022; walnut_hairline 501 J11, a hairline I on a
+# walnut tile (P(tile) 1.00), read I at 0.80, "not a letter" 0.29: both read empty at 0.55.
+UNLETTERED_NOT_LETTER_AT_MOST = 0.5
 MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
 # Faint print (issue 27): a tile judged occupied on which the glyph finder found no letter is a blank only if
 # a looser look finds none either: ink under FAINT_INK_CUT of its local background, strokes closed by
@@ -408,9 +415,10 @@ def faint_inside(window: U8, frame: Glyph) -> Glyph | None:
     return inner if inner is not None and centred(inner) else None
 
 
-def _a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
+def _a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float,
+              not_letter_at_most: float = RESCUE_NOT_LETTER_AT_MOST) -> bool:
     """Whether the letter network calls a mark a letter, whichever (not print, a fold or a star)."""
-    return primary.net.classes[int(letter_probs.argmax())] != BLANK and not_letter <= RESCUE_NOT_LETTER_AT_MOST
+    return primary.net.classes[int(letter_probs.argmax())] != BLANK and not_letter <= not_letter_at_most
 
 
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
@@ -608,7 +616,8 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     # plum_slab, read after its blind read: render 503's tiles in an unknown slab face read under 0.95).
     rescued = [i for i in range(n_tiles, len(crops))
                if i not in tile_marks and (_plainly_a_letter(primary, probs[i], float(noise[i])) or (
-                   maybe[i - n_tiles] in unlettered and _a_letter(primary, probs[i], float(noise[i]))))]
+                   maybe[i - n_tiles] in unlettered and _a_letter(primary, probs[i], float(noise[i]),
+                                                                  UNLETTERED_NOT_LETTER_AT_MOST)))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
     keep = list(range(n_tiles)) + rescued
