@@ -58,7 +58,8 @@ EMPTY = ["." * 15] * 15
 
 def _square_right(truth: str, got: str) -> bool:
     if truth == "?" or truth.islower():
-        return got == "?"
+        # a blank: read as a blank (`?`), or as the lower-case letter printed on it (`vision.lowercase`)
+        return got in ("?", truth)
     return truth == got
 
 

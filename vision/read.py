@@ -33,6 +33,7 @@ from vision import stages
 from vision.cells import SIZE, U8
 from vision.confidence import DOUBTFUL_AT_MOST, assess
 from vision.decode import Photo, decode_image, decode_photo  # noqa: F401 - decode_image: read.py's public API
+from vision.lowercase import read_lower_case_blanks
 from vision.mlp import Mlp
 from vision.occupancy import FEATURES, OccupancyModel
 from vision.recognise import BLANK
@@ -247,6 +248,12 @@ def _reading(place: stages.GridPlace, seen: stages.SeenSquares, models: Models, 
         _fill_by_words(draft, seen, words, tileset.alphabet, warnings)
         _settle_by_words(draft, seen, evidence, models.letters.net.classes, words, tileset, warnings)
         _words_witness(draft, evidence, words, tileset)
+    # Blanks printed with the letter they stand for in lower case (`vision.lowercase`): the lower-case letter, a
+    # blank that scores 0, never sure.
+    lower = read_lower_case_blanks(seen, draft, evidence)
+    if lower:
+        warnings.append("blank tiles printed with a lower-case letter were read (each scores 0; check the letter): "
+                        + ", ".join(f"{Square(r, c).name} {draft.grid[r][c]}" for r, c in lower))
     before = previous_grid(previous) if previous is not None else None
     overruled = _keep_known_tiles(draft, seen, models, tileset, before) if before is not None else []
     reading = BoardReading(
@@ -391,7 +398,8 @@ def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> N
             b, n = before[r][c], now[r][c]
             name = Square(r, c).name
             if b == "." and n != ".":
-                tile = Tile(n, blank=True) if n == BLANK else Tile(n)
+                # a blank: `?` (its letter unknown) or printed with the lower-case letter it stands for
+                tile = Tile(n, blank=True) if n == BLANK else Tile(n.upper(), blank=True) if n.islower() else Tile(n)
                 new.append(PlacedTile(Square(r, c), tile))
                 new_out.append(NewTile(square=name, letter=n, confidence=round(reading.confidence[r][c], 4)))
                 merged[r][c] = n
@@ -413,7 +421,7 @@ def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> N
         return
     board = Board.from_rows(before)
     layout = load_layout("standard")
-    if not any(p.tile.blank for p in new):
+    if not any(p.tile.letter == BLANK for p in new):  # (a blank whose letter is known is checked like any tile)
         try:
             validate_placement(board, new, layout, tileset)
         except IllegalPlacement as exc:
@@ -426,7 +434,7 @@ def detect_move(reading: BoardReading, before: list[str], tileset: TileSet) -> N
         return
     reading.words = [WordScore(word=w.text, position=w.position.notation, score=w.score) for w in play.words]
     reading.score = play.total
-    if any(p.tile.blank for p in new):
+    if any(p.tile.letter == BLANK for p in new):
         reading.warnings.append("a blank tile was played: say which letter it stands for (it scores 0)")
 
 

@@ -927,6 +927,9 @@ class EvidenceGrid:
     tags: list[list[str]]
     tesseract: list[list[str]]
     number_value: list[list[int | None]] = field(default_factory=lambda: [[None] * SIZE for _ in range(SIZE)])
+    # per square, whether a point number was found on its tile at all (read or not): a blank printed with its
+    # letter in lower case has none (`vision.lowercase`)
+    number_found: list[list[bool]] = field(default_factory=lambda: [[False] * SIZE for _ in range(SIZE)])
 
 
 def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, tileset: TileSet,
@@ -940,6 +943,7 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
     evidence = [[""] * SIZE for _ in range(SIZE)]
     tess_read = [[""] * SIZE for _ in range(SIZE)]
     number_value: list[list[int | None]] = [[None] * SIZE for _ in range(SIZE)]
+    number_found = [[False] * SIZE for _ in range(SIZE)]
     lettered = [i for i, (r, c) in enumerate(squares) if grid[r][c] in tileset.values and grid[r][c] != BLANK]
     if lettered:
         crops = [seen.crops[i] for i in lettered]
@@ -962,6 +966,7 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
                 reads[k] = answer
         for k, (i, q) in enumerate(zip(lettered, numbers, strict=True)):
             r, c = squares[i]
+            number_found[r][c] = q is not None
             if q:
                 value, p = max(q.items(), key=lambda kv: kv[1])
                 number_value[r][c] = value if p >= NARROWING_NUMBER_FROM else None
@@ -982,7 +987,7 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
                 evidence[r][c] += ",number>shape"
             if read is not None:
                 tess_read[r][c] = f"{read[0]} {read[1]:.2f}"
-    return EvidenceGrid(evidence, tess_read, number_value)
+    return EvidenceGrid(evidence, tess_read, number_value, number_found)
 
 
 def narrow_by_number(probs: F32, classes: Sequence[str], letter: str, value: int | None,

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
 from vision.cells import CELL, find_glyph
-from vision.recognise import tile_letter, without_point_number
+from vision.recognise import letter_glyph, tile_letter, without_point_number
 
 SIZE = 15
 LAYOUT = Path(__file__).resolve().parents[1] / "assets" / "layouts" / "standard.json"
@@ -848,3 +848,124 @@ def _glyph_sample(font_path: Path, letter: str, rng: np.random.Generator, bold_r
         img = (cv2.dilate if rng.random() < 0.5 else cv2.erode)(img, kern)
     out: F32 = img.astype(np.float32)
     return out
+
+
+# ---- Letters in both cases, for the lower-case blank reader (`vision.lowercase`) ----------------------------
+
+# Some sets print a blank's letter on it in lower case, with no point number (`_with_blanks` draws them). The
+# lower-case reader learns capitals and lower-case letters apart from these renders alone (no photo): each
+# letter drawn at an em of CASE_EM squares (the renders' tiles: 0.58-0.7), the board's other letters at an em
+# CASE_BOARD_EM times this one's (one board's tiles vary a little in the renders, not at all in a real set).
+# Drawn by their own generators and functions, so `synthetic_glyphs` and every render stay as they were.
+CASE_EM = (0.55, 0.75)
+CASE_BOARD_EM = (0.9, 1.1)
+CASE_DARK_SHARE = 0.35  # share of tiles dark with a light letter (deluxe sets)
+CASE_WIDTH = (0.72, 1.3)  # stretched across by this much (thin tall print to wide), log-uniform
+CASE_REFERENCE = "H"  # the capital whose height stands for the board's other letters' (a flat top and foot)
+
+
+def _cap_height(font: Any, size_px: int) -> float:
+    """Height in pixels of CASE_REFERENCE drawn in `font` at `size_px`."""
+    box = ImageFont.truetype(font.path, size_px).getbbox(CASE_REFERENCE)
+    return float(box[3] - box[1])
+
+
+def case_glyph(font_path: Path, letter: str, rng: np.random.Generator) -> tuple[F32, float] | None:
+    """One letter (a capital with its point number, or a lower-case letter without one) as the reader sees it:
+    the glyph the letter network reads (`vision.recognise.letter_glyph`) and its height against the height of
+    the board's other letters' capitals (`CASE_REFERENCE` at an em CASE_BOARD_EM times this one's); None when the
+    glyph finder does not find the letter itself (an i's dot, a thinned letter fallen apart)."""
+    side = int(CELL * 1.5)
+    big = 4
+    em = rng.uniform(*CASE_EM)
+    size = max(8, int(CELL * em))
+    dark_tile = rng.random() < CASE_DARK_SHARE
+    tile_v = int(rng.uniform(20, 90)) if dark_tile else int(rng.uniform(150, 245))
+    ink_v = int(rng.uniform(190, 250)) if dark_tile else int(rng.uniform(10, 80))
+    board_v = int(rng.uniform(60, 230))
+    im = Image.new("L", (side * big, side * big), board_v)
+    d = ImageDraw.Draw(im)
+    half = 0.45 * CELL * big
+    tx = side * big / 2 + rng.uniform(-0.08, 0.08) * CELL * big
+    ty = side * big / 2 + rng.uniform(-0.08, 0.08) * CELL * big
+    sh = 0.05 * CELL * big
+    d.rectangle((tx - half + sh, ty - half + sh, tx + half + sh, ty + half + sh), fill=int(board_v * 0.55))
+    d.rectangle((tx - half, ty - half, tx + half, ty + half), fill=tile_v)
+    ink = Image.new("L", im.size, 0)
+    di = ImageDraw.Draw(ink)
+    font = ImageFont.truetype(str(font_path), size * big)
+    cx = tx + rng.uniform(-0.05, 0.05) * CELL * big
+    cy = ty + rng.uniform(-0.06, 0.04) * CELL * big
+    di.text((cx, cy), letter, font=font, fill=255, anchor="mm")  # as the renders' tiles (`_tile_image`)
+    box = ink.getbbox() or (0, 0, 1, 1)
+    if letter.isupper():  # a letter tile's number at the lower right (a blank has none)
+        f_small = ImageFont.truetype(str(font_path), max(6, size // 3) * big)
+        di.text((cx + rng.uniform(0.2, 0.3) * CELL * big, cy + rng.uniform(0.18, 0.26) * CELL * big),
+                str(rng.choice([1, 2, 3, 4, 5, 8, 10])), font=f_small, fill=255, anchor="mm")
+    alpha: npt.NDArray[Any] = np.asarray(ink, np.float32) / 255.0
+    weight = rng.random()
+    if weight < 0.25:  # thinner or bolder strokes than the font's
+        k = int(rng.choice([3, 5, 7]))
+        alpha = cv2.erode(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    elif weight > 0.8:
+        k = int(rng.choice([3, 5, 7]))
+        alpha = cv2.dilate(alpha, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    base = np.asarray(im, np.float32)
+    arr: npt.NDArray[Any] = base * (1 - alpha) + ink_v * alpha
+    rot: npt.NDArray[Any] = cv2.getRotationMatrix2D((arr.shape[1] / 2, arr.shape[0] / 2), rng.uniform(-5, 5), 1.0)
+    rot[0, 1] += rng.uniform(-0.06, 0.06)
+    sx = float(np.exp(rng.uniform(np.log(CASE_WIDTH[0]), np.log(CASE_WIDTH[1]))))
+    rot[0, :2] *= sx
+    rot[0, 2] = arr.shape[1] / 2 * (1 - rot[0, 0]) - rot[0, 1] * arr.shape[0] / 2
+    arr = cv2.warpAffine(arr, rot, (arr.shape[1], arr.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    arr = cv2.resize(arr, (side, side), interpolation=cv2.INTER_AREA)
+    k = int(rng.choice([0, 3, 5]))
+    if k:
+        arr = cv2.GaussianBlur(arr, (k, k), rng.uniform(0.5, 1.3))
+    arr = arr + rng.normal(0, rng.uniform(1, 7), arr.shape)
+    win: npt.NDArray[Any] = np.clip(arr, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 85))])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else None
+        if decoded is not None:
+            win = decoded
+    g = find_glyph(255 - win) if dark_tile else find_glyph(win)
+    if g is None:
+        return None
+    g = letter_glyph(win, dataclasses.replace(g, inverted=dark_tile))
+    letter_h = (box[3] - box[1]) / big
+    off = np.hypot(side / 2 + g.dx * CELL - (box[0] + box[2]) / (2 * big),
+                   side / 2 + g.dy * CELL - (box[1] + box[3]) / (2 * big))
+    if off > 0.15 * CELL or not 0.6 * letter_h <= g.height * CELL <= 1.3 * letter_h:
+        return None
+    board_size = max(8, int(size * rng.uniform(*CASE_BOARD_EM)))
+    reference = _cap_height(font, board_size * big) / big / CELL
+    out: F32 = g.image.astype(np.float32)
+    return out, float(g.height / max(reference, 1e-3))
+
+
+def case_glyphs(per_font: int = 6, seed: int = 0) -> tuple[F32, npt.NDArray[np.float32], list[str]]:
+    """Capitals and lower-case letters rendered in every training font (`training_fonts`): glyph images, each
+    glyph's height against the board's capitals (`case_glyph`), and labels (`A`-`Z`, `a`-`z`)."""
+    rng = np.random.default_rng([seed, 27, 52])
+    xs: list[F32] = []
+    hs: list[float] = []
+    ys: list[str] = []
+    for font_path in training_fonts():
+        mine: list[float] = []
+        capitals: list[float] = []
+        for letter in LETTERS + [ch.lower() for ch in LETTERS]:
+            for _ in range(per_font):
+                got = case_glyph(font_path, letter, rng)
+                if got is not None:
+                    xs.append(got[0])
+                    mine.append(got[1])
+                    ys.append(letter)
+                    if letter.isupper():
+                        capitals.append(got[1])
+        # The reader compares a glyph with the median height of the board's other glyphs, measured as this one
+        # is (blur and the ink cut make a measured glyph about a tenth taller than its outline): the face's
+        # capitals measured here stand for them, so their median is 1.
+        middle = float(np.median(capitals)) if capitals else 1.0
+        hs += [h / middle for h in mine]
+    return np.array(xs, np.float32), np.array(hs, np.float32), ys

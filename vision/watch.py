@@ -639,6 +639,12 @@ class Watcher:
         if blanks:
             where = ", ".join(square_name(s) for s in blanks)
             return f"a blank tile was played on {where}: which letter does it stand for?", blanks
+        # a blank printed with the lower-case letter it stands for (`vision.lowercase`): its letter offered, asked
+        printed = [(_square_of(tile), tile.letter) for tile in reading.new_tiles or [] if tile.letter.islower()]
+        if printed:
+            said = ", ".join(f"{square_name(sq)} (read as a blank for {letter.upper()})" for sq, letter in printed)
+            return (f"a blank tile was played on {said}: it scores 0; check its letter before the play is scored.",
+                    tuple(sq for sq, _ in printed))
         illegal = [w for w in reading.warnings if "do not form a legal play" in w]
         if illegal:
             return (("the new tiles are not one legal play (not in one line, not joined to the board, or two "
@@ -660,7 +666,7 @@ class Watcher:
         out = []
         after: list[str] | None = None
         for tile in reading.new_tiles or []:
-            if tile.letter == "?":
+            if tile.letter == "?" or tile.letter.islower():
                 continue  # a blank is asked about anyway
             sq = _square_of(tile)
             tags = set(reading.evidence[sq[0]][sq[1]].split(",")) if reading.evidence else set()

@@ -177,7 +177,8 @@ def _not_a_play(reading: Any, rows: list[str], tiles: str) -> str:
     # The reader does not check where the tiles lie when a blank is among them (it asks for the blank's
     # letter first): checked here, any letter standing for the blank (it scores 0 whatever it is).
     placed = [PlacedTile(Square(int(t.square[1:]) - 1, ord(t.square[0]) - 65),
-                         Tile("A", blank=True) if t.letter == "?" else Tile(t.letter)) for t in reading.new_tiles]
+                         Tile("A", blank=True) if t.letter == "?" else Tile(t.letter.upper(), blank=True)
+                         if t.letter.islower() else Tile(t.letter)) for t in reading.new_tiles]
     try:
         validate_placement(Board.from_rows(rows), placed, load_layout("standard"), load_tileset(tiles))
     except IllegalPlacement as exc:
