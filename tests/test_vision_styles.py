@@ -37,8 +37,11 @@ MIN_OCCUPANCY = {"maroon_tiles": 0.98, "navy_tiles": 0.99}
 # black_gold_serif (the third blind round's style, read once; the shipped models have not trained on it): render
 # +20 reads 15 of 16 letters, the wrong one below sure. plum_slab (the fourth, read once, docs/reader-dark.md; the
 # shipped models have not trained on it either): 29 of 32, every wrong one below sure.
+# teal_fold_steep (the sixth, read once; the shipped models were trained before its read): render +20 reads 17 of
+# 19 letters without Tesseract, both wrong ones asked (H8 Y taken for a blank printed "d" at 0.67, J8 E read R
+# at 0.38).
 MIN_LETTERS = {"maroon_tiles": 0.88, "navy_tiles": 0.95, "crossword_blue": 0.95, "crossword_yellow": 0.92,
-               "black_gold_serif": 0.9, "plum_slab": 0.9}
+               "black_gold_serif": 0.9, "plum_slab": 0.9, "teal_fold_steep": 0.85}
 
 
 def test_renders_show_the_conditions_of_issue_27() -> None:
