@@ -5,7 +5,8 @@
 
 Occupancy: share of labelled squares (not `#`) read correctly as tile/empty. Letters: share of labelled
 letter tiles (A-Z) read as exactly that letter (a missed tile counts as wrong); blanks (`?`, lowercase)
-are counted apart. Moves (cava_ro games): each photo is read with the previous photo's reading as the
+are counted apart (found when read as a blank or as the lower-case letter printed on it,
+`vision.labelled.read_right`). Moves (cava_ro games): each photo is read with the previous photo's reading as the
 board before (the empty board for move 1); a move is right when the new tiles (squares and letters,
 `?` for the joker) and the score equal the official annotation.
 `not located`: photos the reader refused (no board found; counted as all wrong); `doubtful`: photos read
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cv2
 
-from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos
+from vision.labelled import LABELLED_SETS, LabelledPhoto, labelled_photos, read_right
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
 from vision.read import BoardReading, read_board
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"  {photo.stem} {r},{c}: {truth} read {got}", file=sys.stderr)
                     elif truth == "?" or truth.islower():
                         blank_n += 1
-                        blank_ok += got == "?"
+                        blank_ok += read_right(truth, got)
             # Move detection from consecutive photos of one game.
             meta = photo.meta
             if set_name == "cava_ro" and "new_tiles" in meta and reading is not None:

@@ -22,7 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.confidence import SURE
-from vision.labelled import SHARED_BOARDS, labelled_photos
+from vision.labelled import SHARED_BOARDS, labelled_photos, read_right
 from vision.synth import render
 
 
@@ -59,8 +59,8 @@ def score(reading: dict[str, Any], label: list[str]) -> dict[str, Any]:
                 s["let"] += got == truth
             elif blank:
                 s["blank_n"] += 1
-                s["blank"] += got == "?"
-            right = got == truth or (blank and got == "?")
+                s["blank"] += read_right(truth, got)
+            right = read_right(truth, got)
             if not right and conf[r][c] >= SURE:
                 s["sure_wrong"] += 1
             s["squares"][(r, c)] = (got, round(float(conf[r][c]), 2), right)

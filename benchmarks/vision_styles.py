@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2
 
 from lexicon.store import load_lexicon
-from vision.labelled import LABELLED_SETS, labelled_photos
+from vision.labelled import LABELLED_SETS, labelled_photos, read_right
 from vision.mlp import Mlp
 from vision.occupancy import OccupancyModel
 from vision.points import as_extras
@@ -54,13 +54,6 @@ from vision.train import TEST_SEED_FROM, points_without, synth_photo, train_with
 
 RECORDS = Path("/tmp/vision-styles-records.json")
 EMPTY = ["." * 15] * 15
-
-
-def _square_right(truth: str, got: str) -> bool:
-    if truth == "?" or truth.islower():
-        # a blank: read as a blank (`?`), or as the lower-case letter printed on it (`vision.lowercase`)
-        return got in ("?", truth)
-    return truth == got
 
 
 def _frozen_commit() -> str | None:
@@ -155,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
             for r, c in squares:
                 truth, got = photo.grid[r][c], grid[r][c]
                 conf = reading.confidence[r][c] if reading else 0.0
-                right = _square_right(truth, got)
+                right = read_right(truth, got)
                 if args.show_errors and not right:
                     log(f"  {photo.stem} {chr(65 + c)}{r + 1}: {truth} read {got} ({conf:.3f})")
                 mine.append({"set": job, "photo": photo.stem, "square": f"{chr(65 + c)}{r + 1}",

@@ -13,6 +13,7 @@ from functools import cache
 import cv2
 import pytest
 
+from vision.labelled import sure_and_wrong
 from vision.read import BoardReading, read_board
 from vision.synth import READ_BLIND_STYLES, TRAINED_STYLES, render
 from vision.train import TEST_SEED_FROM
@@ -29,12 +30,6 @@ def _read(k: int) -> tuple[list[str], BoardReading]:
     return case.grid, read_board(buf.tobytes(), tiles="en")
 
 
-def _right(truth: str, got: str) -> bool:
-    if truth == "?" or truth.islower():  # a blank: read as a blank, or as the lower-case letter printed on it
-        return got in ("?", truth)
-    return truth == got
-
-
 def test_the_sixth_blind_style_is_read_and_now_trains() -> None:
     assert STYLE in READ_BLIND_STYLES and STYLE in TRAINED_STYLES
 
@@ -43,9 +38,7 @@ def test_the_sixth_blind_style_is_read_and_now_trains() -> None:
 def test_a_teal_board_that_folds_seen_from_a_seat_is_found_and_sure_means_right(k: int) -> None:
     truth, reading = _read(k)
     assert not reading.doubtful, reading.warnings
-    wrong_sure = [(r, c, truth[r][c], reading.grid[r][c]) for r in range(15) for c in range(15)
-                  if not _right(truth[r][c], reading.grid[r][c]) and reading.confidence[r][c] >= SURE]
-    assert not wrong_sure
+    assert not sure_and_wrong(truth, reading.grid, reading.confidence, SURE)
     occupancy = sum((truth[r][c] != ".") == (reading.grid[r][c] != ".") for r in range(15) for c in range(15))
     assert occupancy >= 224
 

@@ -13,6 +13,7 @@ import pytest
 
 from companion.rules.tiles import load_tileset
 from vision.decode import decode_photo
+from vision.labelled import sure_and_wrong
 from vision.orientation import numbers_lean, turned_points
 from vision.read import read_board
 from vision.stages import Models, _letter_scores, letter_crops, place_grid, see_squares
@@ -20,12 +21,6 @@ from vision.synth import render
 
 ORIENTATION = "which side of the board is at the bottom of the photo is unclear"
 SURE = 0.98
-
-
-def _square_right(truth: str, got: str) -> bool:
-    if truth == "?" or truth.islower():
-        return got == "?"
-    return truth == got
 
 
 @pytest.mark.parametrize("seed", [501, 503, 506])
@@ -41,8 +36,7 @@ def test_plum_slab_photographed_from_another_side_is_read_the_right_side_up(seed
     assert int(np.argmin(np.linalg.norm(want - got[0], axis=1))) == 0, reading.doubts
     letters = [(a, b) for want_row, row in zip(case.grid, reading.grid) for a, b in zip(want_row, row) if a.isupper()]
     assert sum(a == b for a, b in letters) >= 0.85 * len(letters), (case.grid, reading.grid)
-    sure_wrong = [(r, c) for r in range(15) for c in range(15)
-                  if reading.confidence[r][c] >= SURE and not _square_right(case.grid[r][c], reading.grid[r][c])]
+    sure_wrong = sure_and_wrong(case.grid, reading.grid, reading.confidence, SURE)
     assert not sure_wrong
 
 
@@ -56,8 +50,7 @@ def test_plum_slab_turned_is_never_read_the_wrong_side_up_and_sure(k: int) -> No
     want = turned_points(np.array(case.corners, np.float64), case.image.shape[1], case.image.shape[0], k)
     got = np.array(reading.corners, np.float64)
     assert int(np.argmin(np.linalg.norm(want - got[0], axis=1))) == 0, reading.doubts
-    assert not [(r, c) for r in range(15) for c in range(15)
-                if reading.confidence[r][c] >= SURE and not _square_right(case.grid[r][c], reading.grid[r][c])]
+    assert not sure_and_wrong(case.grid, reading.grid, reading.confidence, SURE)
 
 
 def test_the_side_is_voted_on_the_light_letters_not_on_pieces_of_the_dark_tiles() -> None:

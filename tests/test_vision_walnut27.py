@@ -12,18 +12,13 @@ import pytest
 
 from companion.rules.tiles import load_tileset
 from vision.decode import decode_photo
+from vision.labelled import sure_and_wrong
 from vision.orientation import AXIS_NUMBERS_AT_LEAST, number_votes, numbers_turn, turned_points
 from vision.read import read_board
 from vision.stages import Models, letter_crops, place_grid, see_squares
 from vision.synth import render
 
 SURE = 0.98
-
-
-def _square_right(truth: str, got: str) -> bool:
-    if truth == "?" or truth.islower():
-        return got == "?"
-    return truth == got
 
 
 def _first_look_letters(style: str, seed: int) -> list:  # type: ignore[type-arg]
@@ -68,8 +63,7 @@ def test_walnut_hairline_photographed_from_another_side_is_read_the_right_side_u
     assert int(np.argmin(np.linalg.norm(want - got[0], axis=1))) == 0, reading.doubts
     letters = [(a, b) for want_row, row in zip(case.grid, reading.grid) for a, b in zip(want_row, row) if a.isupper()]
     assert sum(a == b for a, b in letters) >= len(letters) - 1, (case.grid, reading.grid)
-    assert not [(r, c) for r in range(15) for c in range(15)
-                if reading.confidence[r][c] >= SURE and not _square_right(case.grid[r][c], reading.grid[r][c])]
+    assert not sure_and_wrong(case.grid, reading.grid, reading.confidence, SURE)
 
 
 def test_a_dark_tile_coloured_like_the_tiles_near_it_is_read_for_its_light_letter() -> None:
@@ -83,8 +77,7 @@ def test_a_dark_tile_coloured_like_the_tiles_near_it_is_read_for_its_light_lette
     reading = read_board(case.image, second_opinion=False)
     assert reading.grid[11][12] == "O"
     assert reading.confidence[11][12] < SURE
-    assert not [(r, c) for r in range(15) for c in range(15)
-                if reading.confidence[r][c] >= SURE and not _square_right(case.grid[r][c], reading.grid[r][c])]
+    assert not sure_and_wrong(case.grid, reading.grid, reading.confidence, SURE)
 
 
 def test_a_plain_blank_on_a_dark_tile_beside_light_letters_is_read_as_a_blank() -> None:
@@ -96,5 +89,4 @@ def test_a_plain_blank_on_a_dark_tile_beside_light_letters_is_read_as_a_blank() 
     reading = read_board(case.image, second_opinion=False)
     assert reading.grid[7][6] == "?"
     assert reading.confidence[7][6] < SURE
-    assert not [(r, c) for r in range(15) for c in range(15)
-                if reading.confidence[r][c] >= SURE and not _square_right(case.grid[r][c], reading.grid[r][c])]
+    assert not sure_and_wrong(case.grid, reading.grid, reading.confidence, SURE)

@@ -9,7 +9,7 @@ features or learned parameters derived from them may be shipped.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,3 +106,20 @@ def labelled_photos(set_name: str, root: Path = SHARED_BOARDS) -> Iterator[Label
             continue
         grid = _fixed(set_name, path.stem, meta["grid"])
         yield LabelledPhoto(set_name, path.stem, folder / meta["image"], grid, meta["corners"], meta)
+
+
+def read_right(truth: str, got: str) -> bool:
+    """Whether a square labelled `truth` is read right as `got`: a blank (`?`, or the lower-case letter it stands
+    for) read as a blank (`?`) or as the lower-case letter printed on it (`vision.lowercase`); any other label
+    read as itself."""
+    if truth == "?" or truth.islower():
+        return got in ("?", truth)
+    return truth == got
+
+
+def sure_and_wrong(truth: Sequence[str], grid: Sequence[Sequence[str]], confidence: Sequence[Sequence[float]],
+                   sure: float) -> list[tuple[int, int, str, str]]:
+    """The squares read at confidence `sure` or above but not right (`read_right`): row, column, label, reading.
+    What "sure means right" forbids."""
+    return [(r, c, truth[r][c], grid[r][c]) for r in range(len(truth)) for c in range(len(truth[r]))
+            if confidence[r][c] >= sure and not read_right(truth[r][c], grid[r][c])]
