@@ -86,6 +86,12 @@ class CaseReader:
     def probabilities(self, images: F32, heights: npt.NDArray[np.float32]) -> F32:
         return self.net.predict_proba(case_inputs(images, heights))
 
+    def surely_lower(self, p: F32) -> npt.NDArray[np.bool_]:
+        """Per row of `probabilities`: read lower case surely (the lower-case letters together at least
+        LOWER_FROM, and the best class one of them)."""
+        taken: npt.NDArray[np.bool_] = (p[:, self.lower].sum(axis=1) >= LOWER_FROM) & self.lower[p.argmax(axis=1)]
+        return taken
+
 
 def board_heights(crops: Sequence[TileCrop]) -> tuple[F32, npt.NDArray[np.float32]]:
     """The glyph images the letter network reads (`vision.recognise.letter_glyph`, in each tile's print polarity)
@@ -117,11 +123,11 @@ def lower_case_letters(reader: CaseReader, crops: Sequence[TileCrop], has_number
     images, heights = board_heights([crops[i] for i in bare] + [crops[int(i)] for i in sample])
     relative = heights[:len(bare)] / max(float(np.median(heights[len(bare):])), 1e-3)
     p = reader.probabilities(images[:len(bare)], relative)
-    p_lower = p[:, reader.lower].sum(axis=1)
+    taken = reader.surely_lower(p)
     best = p.argmax(axis=1)
     for k, i in enumerate(bare):
         letter = reader.net.classes[int(best[k])]
-        if not reader.lower[best[k]] or p_lower[k] < LOWER_FROM:
+        if not taken[k]:
             continue
         if letter in SIZE_ONLY and relative[k] > X_HEIGHT_AT_MOST:
             continue
@@ -185,10 +191,9 @@ def check(net: Mlp, per_font: int = 2, seed: int = 1) -> dict[str, float]:
     images, heights, labels = case_glyphs(per_font, seed)
     reader = CaseReader(net)
     p = reader.probabilities(images, heights)
-    p_lower = p[:, reader.lower].sum(axis=1)
     best = [net.classes[int(k)] for k in p.argmax(axis=1)]
     upper = np.array([ch.isupper() for ch in labels])
-    taken = (p_lower >= LOWER_FROM) & np.array([b.islower() for b in best])
+    taken = reader.surely_lower(p)
     right = np.array([b == ch for b, ch in zip(best, labels, strict=True)])
     return {"capitals": float(upper.sum()), "capitals read lower": float((taken & upper).sum()),
             "lower": float((~upper).sum()), "lower read right": float((taken & right & ~upper).sum())}

@@ -632,11 +632,14 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     lettered = {tile_squares[i] for i in range(n_tiles) if crops[i].glyph is not None} | {
         maybe[i - n_tiles] for i in rescued}
     spread = look.features[:, FEATURES.index("colour_spread")].reshape(SIZE, SIZE)
-    plain_blanks = [i for i in range(n_tiles, len(crops))
-                    if i not in rescued and i not in tile_marks and crops[i].glyph is None
-                    and maybe[i - n_tiles] in unlettered and spread[maybe[i - n_tiles]] <= BLANK_SPREAD_AT_MOST
-                    and any((maybe[i - n_tiles][0] + dr, maybe[i - n_tiles][1] + dc) in lettered
-                            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+
+    def plain_blank(i: int) -> bool:
+        r, c = maybe[i - n_tiles]
+        return (i not in rescued and i not in tile_marks and crops[i].glyph is None and (r, c) in unlettered
+                and spread[r, c] <= BLANK_SPREAD_AT_MOST
+                and any((r + dr, c + dc) in lettered for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))))
+
+    plain_blanks = [i for i in range(n_tiles, len(crops)) if plain_blank(i)]
     for i in plain_blanks:
         occ[maybe[i - n_tiles]] = BLANK_NEAR_RAISED
     rescued += plain_blanks
