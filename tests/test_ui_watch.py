@@ -243,6 +243,41 @@ def test_a_move_taken_back_right_after_its_commit_is_lifted_not_recorded_again(r
     assert game.current_player == "Ann"
 
 
+def test_a_play_confirmed_on_a_question_then_taken_back_is_lifted_not_asked_again(rendered_stream):
+    """The watcher asked about a move; the referee confirmed it on the correction screen (so the watcher never
+    committed it itself) and took it back at once (a challenge in the window, or undo), before the camera's
+    next picture was read: its tiles still on the table are to be lifted, not a new move (stop 33's CI: the
+    browser test's XOL, asked about its X, confirmed, challenged off, then asked about again)."""
+    from companion.ui.watching import WatchView
+
+    keys, stream = rendered_stream
+    game, app = referee_at_new_table("watch-test-10")
+    watch = app.watch()
+    first = stream.moves[0]
+    question = WatchView(on=True, phase="asking the referee", question="The reader is unsure of a letter.",
+                         squares=((first.tiles[0][0], first.tiles[0][1]),), question_seq=1,
+                         proposal_rows=tuple(keys[1].grid))
+
+    async def run() -> None:
+        app.watch_on()
+        watch._notify = lambda: None
+        app.load_watch_question(question)
+        app.accept_doubtful_read()
+        app.confirm_read()
+        assert app.info.startswith("Ann played "), (app.info, app.error)
+        app.undo()  # taken back before the next picture is read
+        assert not any(ch.isalpha() for row in game.board.rows() for ch in row)
+        # what the camera sees from then on: the move laid, its tiles on the table until the move's last frame
+        for t, frame in stream.frames:
+            if first.laid <= t <= first.end:
+                await watch.offer(jpeg(frame), False, t)
+
+    asyncio.run(run())
+    assert watch.view.phase == "waiting for the withdrawn tiles to be lifted", watch.view.message
+    assert [t.kind for t in game.engine.state.turns] == []
+    assert game.current_player == "Ann"
+
+
 def test_a_question_that_stands_reaches_the_referees_tab_once(rendered_stream):
     """The first move is recorded, then the tiles are gone from the table (swept off): the watcher asks,
     and while the view stays so the question stands on every later frame as the same question (its

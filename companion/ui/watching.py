@@ -391,6 +391,18 @@ class TableWatch:
         if self._pool is not None:
             self._pool.submit(fn)
 
+    def note_recorded(self) -> None:
+        """A play was just recorded on this table while watching (the referee's answer to a question, or a
+        play typed by hand): the watcher is told the board with it, as it stands now, before any later picture
+        is read (the pool runs in order). Taken when a question is answered, such a play was never committed
+        by the watcher: told only at the next read, after a challenge or an undo had taken it off again, the
+        watcher would see its tiles still on the table as a new move and ask about them again, where they are
+        a withdrawn play to lift (the browser test's XOL, asked about its X, then challenged: stop 33's CI)."""
+        game = self.game
+        with game.lock:
+            rows, moves = list(game.board.rows()), game.moves
+        self._run_soon(lambda: self._tell(rows, moves))
+
     # ----- on the worker thread
     def _sync_board(self) -> None:
         """Tell the watcher the game's board when it changed since it was last told (any way: a move
@@ -401,6 +413,13 @@ class TableWatch:
             if moves == self._moves:
                 return
             rows = list(game.board.rows())
+        self._tell(rows, moves)
+
+    def _tell(self, rows: list[str], moves: int) -> None:
+        """Tell the watcher the game's board `rows` (after `moves`); the tiles it holds that are not on them
+        are a play taken back, to be lifted."""
+        if moves == self._moves:
+            return
         with self._lock:
             # The tiles the watcher holds on the board, not the board it was last told: after a commit it
             # holds the committed move already, and a challenge (or an undo) tapped before the next frame

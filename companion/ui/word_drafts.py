@@ -275,6 +275,9 @@ class WordBoardTurn(_Shell):
         self.form.bought = ""
         self._done(f"{player} played {word.upper()} at {position}: {gained} points.")
         self.screen = _game_ui(game).play_screen
+        watch = self.watch()
+        if watch is not None and watch.on:
+            watch.note_recorded()  # before a challenge or an undo can take it off again (TableWatch.note_recorded)
 
 
     def pass_turn(self) -> None:

@@ -64,10 +64,12 @@ def play_in_process(moves: list[tuple[str, str] | str] = MOVES) -> tuple[Any, li
 
 def build(boards: list[list[str]], fps: float = 2.0, size: tuple[int, int] = (640, 480), seed: int = 3,
           style: str = "cream_blue_letters", hold: float = 7.5, final_hold: float = 30.0,
-          hold_before_lift: float = 11.0) -> GameStream:
+          hold_before_lift: float = 20.0) -> GameStream:
     """The stream of a game whose board goes through `boards` (each step adds a move's tiles or lifts a
     withdrawn play's). A move is held still for `hold` s (the watcher commits after its settle time); the
-    withdrawn play for `hold_before_lift` s (the referee challenges meanwhile); the last board for
+    withdrawn play for `hold_before_lift` s (the referee challenges meanwhile, after answering a question about
+    one of its letters when the watcher asks one: room for the question, its answer, the challenge window and
+    the verdict on a loaded machine, ~10 s, before the hand lifts the tiles); the last board for
     `final_hold` s (Chromium's fake camera loops the file: the test ends before it starts again)."""
     from vision import synth
     from vision.stream import CANVAS_CELL, SKIN, Camera, Keyframe, draw_hand, paste_tile, straighten
