@@ -160,11 +160,18 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("teal_fold_steep", (120, 112, 18), (238, 240, 240), (186, 202, 200), _CLASSIC, (234, 238, 238),
           (40, 40, 44), font="/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf", tile_jitter=6.0,
           fold=True, glare_spots=0.5, steep=True, light=(0.84, 0.97, 1.1)),
+    # Issue 27's seventh blind round (defined and committed on 2026-11-28 before that session changed any rule
+    # or threshold of the reader, never read while tuning): ivory tiles printed in a near-black geometric sans
+    # (URW Gothic Demi, a face that trains) on a dark burgundy board with gold lines, so the empty squares are
+    # darker than the tiles, a little glare, under cold daylight. No style trains on a dark board.
+    Style("ivory_burgundy", (200, 232, 244), (28, 26, 30), (48, 36, 104), _CLASSIC, (70, 170, 205),
+          (30, 22, 60), font="/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf", tile_jitter=5.0,
+          glare_spots=0.3, light=(1.1, 1.0, 0.88)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
-                "plum_slab", "walnut_hairline", "teal_fold_steep")
+                "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
