@@ -467,18 +467,18 @@ BLANK_STRONG_ODD_FROM = 1.5
 # the network reads plainly makes it a tile, never sure. Held-out black tiles in a gold serif (4 renders): the
 # T, R, I, F read empty at 0.55 had P(tile) 0.97-1.00, z_to_tile -0.05..0.80, z_to_empty 4.0 (the clip).
 UNLETTERED_TILE_FROM = 0.5
-# With `like_empty`, the same squares but near the empty squares of their kind in colour (`z_to_empty` under
-# BLANK_STRONG_ODD_FROM): a dark tile on a premium square of nearly its colour (a teal or green tile on a triple
-# letter square's blue). The colour cannot say tile there, so only the rescue rule (a letter plainly read) makes
-# them tiles. Held-out teal_fold_steep 502 N6 and green_tiles 502 J10 (light print on a tile in a line of
-# tiles, on a triple letter square): P(tile) 0.98 and 1.00, z_to_tile 0.10 and 0.14, z_to_empty 0.16 and 0.35,
-# no mark found, read empty at 0.55; looked at for a light letter, N and E at 1.00.
 # ... or coloured like the tiles near it rather than the empty squares near it (`local_empty_share` >=
 # BLANK_NEAR_SHARE_FROM, `to_empty_colour` >= BLANK_NEAR_EMPTY_FROM, as a blank near its word is judged), though
 # further than BLANK_TILE_Z_AT_MOST from the board's typical tile: a light letter that fills its tile (an O, an E
 # in a wide face) lifts the square's colour off the tiles' median. Held-out plum_slab (cream slab print on plum
 # tiles): 500 M12's O and 501 E6's E, P(tile) 1.00, z_to_empty 4.0, z_to_tile 1.10 and 1.10, share 0.85 and 0.81,
 # to_empty_colour 0.87 and 0.73, read empty at 0.55. The letter must still be read as a letter on them.
+# `unmarked_tiles` names apart the same squares near the empty squares of their kind in colour (`z_to_empty` under
+# BLANK_STRONG_ODD_FROM): a dark tile on a premium square of nearly its colour (a teal or green tile on a triple
+# letter square's blue). The colour cannot say tile there, so only the rescue rule (a letter plainly read) makes
+# them tiles. Held-out teal_fold_steep 502 N6 and green_tiles 502 J10 (light print on a tile in a line of
+# tiles, on a triple letter square): P(tile) 0.98 and 1.00, z_to_tile 0.10 and 0.14, z_to_empty 0.16 and 0.35,
+# no mark found, read empty at 0.55; looked at for a light letter, N and E at 1.00.
 
 
 class OccupancyModel:
@@ -527,17 +527,27 @@ class OccupancyModel:
         p = np.where(raised, np.maximum(p, BLANK_NEAR_RAISED), p)
         return np.where(plain, np.minimum(p, PLAIN_AT_MOST), p).astype(np.float32)
 
-    def unlettered_tiles(self, look: SquareLook, like_empty: bool = False) -> list[tuple[int, int]]:
+    def unlettered_tiles(self, look: SquareLook) -> list[tuple[int, int]]:
         """Squares on which the glyph search found no mark though the model's look calls them tiles, coloured
         like the board's tiles or the tiles near them and far from its empty squares (`UNLETTERED_TILE_FROM`): on
-        dark tiles, light print the dark-ink search passed over. `decide` caps them below one half; the reader looks for their
-        letter in light ink. With `like_empty`, those coloured like the empty squares of their kind instead (see
-        UNLETTERED_TILE_FROM): looked at as any square judged empty is."""
+        dark tiles, light print the dark-ink search passed over. `decide` caps them below one half; the reader
+        looks for their letter in light ink."""
+        return self.unmarked_tiles(look)[0]
+
+    def unmarked_tiles(self, look: SquareLook) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """The squares with no mark found whose look is a tile's and whose colour the tiles', in one pass: those
+        far from the empty squares of their kind (`unlettered_tiles`), and those coloured like them too (a dark
+        tile on a premium square of nearly its colour, see UNLETTERED_TILE_FROM: looked at as any square judged
+        empty is)."""
         p = self.net.predict_proba(look.features)[:, 1].reshape(SIZE, SIZE)
         f = look.features.reshape(SIZE, SIZE, -1)
         like_tiles = ((f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST)
                       | ((f[..., FEATURES.index("local_empty_share")] >= BLANK_NEAR_SHARE_FROM)
                          & (f[..., FEATURES.index("to_empty_colour")] >= BLANK_NEAR_EMPTY_FROM)))
+        unmarked = (f[..., FEATURES.index("glyph")] == 0) & (p >= UNLETTERED_TILE_FROM) & like_tiles
         odd = f[..., FEATURES.index("z_to_empty")] >= BLANK_STRONG_ODD_FROM
-        found = (f[..., FEATURES.index("glyph")] == 0) & (p >= UNLETTERED_TILE_FROM) & like_tiles & (~odd if like_empty else odd)
-        return [(int(r), int(c)) for r, c in zip(*np.nonzero(found), strict=True)]
+
+        def squares(mask: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+            return [(int(r), int(c)) for r, c in zip(*np.nonzero(mask), strict=True)]
+
+        return squares(unmarked & odd), squares(unmarked & ~odd)

@@ -514,12 +514,13 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     maybe = _letter_marks_where_tiles_show_them(look, occ)
     # ... and so are squares whose look is a tile's though no mark was found on them (light print on dark
     # tiles, which the measured dark-ink search passes over: `OccupancyModel.unlettered_tiles`).
-    unlettered = [sq for sq in models.occupancy.unlettered_tiles(look) if occ[sq] < 0.5 and sq not in maybe]
+    far_from_empty, like_empty = models.occupancy.unmarked_tiles(look)
+    unlettered = [sq for sq in far_from_empty if occ[sq] < 0.5 and sq not in maybe]
     maybe += unlettered
     # ... and squares whose look is a tile's but whose colour is also their empty square's (a dark tile on a
     # premium square of nearly its colour): looked at for a light letter too, a tile only if it is plainly one
     # (the rescue rule, as any square judged empty)
-    maybe += [sq for sq in models.occupancy.unlettered_tiles(look, like_empty=True) if occ[sq] < 0.5 and sq not in maybe]
+    maybe += [sq for sq in like_empty if occ[sq] < 0.5 and sq not in maybe]
     # A thin letter-tall stroke where the letters sit (an I in thin print, under the finder's smallest blob:
     # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter.
     letters_at = where_letters_sit(look.glyphs)
