@@ -210,9 +210,8 @@ def test_three_players_pay_in_turn(tmp_path, playwright_instance):  # noqa: F811
         ref = new_tab(browser, url)
         try:
             ref.click("New game")
-            ref.click("Monopoly Deal")
-            ref.click("3 players")
-            ref.page.get_by_role("textbox", name="Player 3 name").first.wait_for()
+            ref.choose("Monopoly Deal", ref.button("5 players"))  # Deal seats up to five
+            ref.choose("3 players", ref.page.get_by_role("textbox", name="Player 3 name"))
             ref.click("Start game")
             for player, cards in (("Ann", ("5M",)), ("Bob", ("2M", "Baltic Avenue")), ("Cleo", ("1M", "Boardwalk"))):
                 ref.click(f"{player} draws 2")

@@ -204,6 +204,21 @@ class Tab:
     def click(self, name: str, exact: bool = True, timeout: float = WAIT_MS) -> None:
         self.tap(self.button(name, exact).first, timeout)
 
+    def choose(self, name: str, shows: Any, timeout: float = WAIT_MS, tries: int = 3) -> None:
+        """Tap an option whose tap may be repeated (a game, a player count, a colour) until `shows` (a
+        locator) is on the page: the setup screen redraws its options as each pick lands (the chosen one
+        filled, the player counts of the game), so a second pick tapped at machine speed can reach a node
+        the redraw is replacing and be lost with no trace in the server's log (CI: "3 players" tapped as
+        "Monopoly Deal" redrew the counts; the three-player seats never showed). A player taps again."""
+        for attempt in range(tries):
+            self.click(name, timeout=timeout)
+            try:
+                shows.first.wait_for(timeout=timeout / tries if attempt < tries - 1 else timeout)
+                return
+            except PlaywrightError:
+                if attempt == tries - 1:
+                    raise
+
     def tap_ident(self, identifier: str, timeout: float = WAIT_MS) -> None:
         self.tap(self.ident(identifier).first, timeout)
 
