@@ -35,6 +35,16 @@ def test_thin_i_on_a_tile_is_read_i_and_asked() -> None:
         assert reading.confidence[r][c] < SURE
 
 
+def test_thin_i_on_a_square_that_looks_like_a_tile_but_shows_no_mark_is_read_i() -> None:
+    """Render 501 J10: an I between two I's, on a square the occupancy network judged empty (P(tile) under 0.5) but
+    whose colour is plainly a tile's (`OccupancyModel.unmarked_tiles`). No mark was looked for there, so it read as
+    a plain blank ('?' at 0.6, 8ea6ded); its thin stroke is now looked at as on a tile: I, asked."""
+    truth, reading = _read(TEST_SEED_FROM + 1)
+    assert _square(truth, "J10") == "I"
+    assert reading.grid[9][9] == "I", reading.grid[9][9]
+    assert reading.confidence[9][9] < SURE
+
+
 def test_no_square_of_the_renders_is_wrong_and_sure() -> None:
     """Every square of the two renders (a blank's square, lower case in the label, left out): none read wrong at
     or above sure."""

@@ -522,10 +522,12 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # (the rescue rule, as any square judged empty)
     maybe += [sq for sq in like_empty if occ[sq] < 0.5 and sq not in maybe]
     # A thin letter-tall stroke where the letters sit (an I in thin print, under the finder's smallest blob:
-    # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter.
+    # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter, and on a square whose look is plainly
+    # a tile's though no mark was found on it (`unlettered`).
     letters_at = where_letters_sit(look.glyphs)
     strokes = thin_strokes(gray, [(r, c) for r in range(SIZE) for c in range(SIZE)
-                                  if occ[r, c] >= 0.5 and not centred(look.glyphs[r][c])], letters_at)
+                                  if (occ[r, c] >= 0.5 or (r, c) in unlettered) and not centred(look.glyphs[r][c])],
+                           letters_at)
     seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings, strokes, letters_at)
     # Where the tiles around show their letters is judged again with the tiles rescued: a part of the board whose
     # tiles the occupancy network missed shows no letters to judge by in the first pass (jheidel 170757, left out:
@@ -574,6 +576,7 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
         if polarity > 0 and first is not None and (g := hairline_glyph(window)) is not None and (
                 g.height <= HAIRLINE_TALLER_AT_MOST * letter_glyph(window, first, int(polarity)).height):
             hairline.append((i, TileCrop(window, g)))
+    squares = tile_squares + maybe
     for i in range(n_tiles):
         frame = crops[i].glyph
         if frame is None:
@@ -581,22 +584,35 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             g = faint_glyph(crops[i].window, (edge.dx, edge.dy) if edge else None)
         else:
             g = faint_inside(crops[i].window, frame) if i in tile_marks and frame.height >= FRAME_SIZE else None
-        if g is None and (frame is None or not centred(frame)):
-            g = strokes.get(tile_squares[i])
         if g is not None:
             faint.append((i, TileCrop(crops[i].window, g)))
+        # A thin stroke is looked at too when the loose look found something not plainly a letter (the stroke
+        # itself, too thin for the network to call a letter).
+        stroke = strokes.get(tile_squares[i]) if frame is None or not centred(frame) else None
+        if stroke is not None:
+            faint.append((i, TileCrop(crops[i].window, stroke)))
+    # ... and on a square whose look is plainly a tile's where no mark was found: held-out crossword_yellow 501 J10,
+    # a 1 px I on a yellow tile (P(tile) 0.36), was read a plain blank though its stroke was found.
+    for i in range(n_tiles, n_crops):
+        if crops[i].glyph is None and maybe[i - n_tiles] in unlettered and (
+                stroke := strokes.get(maybe[i - n_tiles])) is not None:
+            faint.append((i, TileCrop(crops[i].window, stroke)))
     primary = models.letters
     raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint + hairline])
     noise = primary.not_letter(raw)
     probs = primary.letters_only(raw)  # one network pass serves both
     stroke_letter = primary.net.classes.index(THIN_STROKE_LETTER) if THIN_STROKE_LETTER in primary.net.classes else -1
+    settled: set[int] = set()  # tiles whose faint look was plainly a letter: their stroke is not looked at
     for k, (i, crop) in enumerate(faint):
         j = n_crops + k
+        if i in settled:
+            continue
         if _plainly_faint_letter(primary, probs[j], float(noise[j])):
+            settled.add(i)
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
             tile_marks.discard(i)  # the frame's faint letter, not a bare frame
-        elif (crop.glyph is strokes.get(tile_squares[i]) and stroke_letter >= 0
+        elif (crop.glyph is strokes.get(squares[i]) and stroke_letter >= 0
               and int(probs[i].argmax()) != stroke_letter):  # (a first look already read I is kept)
             # A lone thin stroke on a tile is an I by its shape; the network, which calls such a stroke "not a
             # letter" (fold lines look so too), does not vouch: the letter is THIN_STROKE_CONFIDENCE, asked.
