@@ -167,11 +167,19 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("ivory_burgundy", (200, 232, 244), (28, 26, 30), (48, 36, 104), _CLASSIC, (70, 170, 205),
           (30, 22, 60), font="/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf", tile_jitter=5.0,
           glare_spots=0.3, light=(1.1, 1.0, 0.88)),
+    # Issue 27's eighth blind round (defined and committed on 2026-11-28's second stop after the thin-stroke rule
+    # of eba793e and before any other rule was changed; never read while tuning): sand-coloured tiles printed in
+    # a dark green book face (URW Bookman Demi, a face that trains) on a board whose plain squares are nearly the
+    # tiles' colour, a little wood grain, photographed from a seat under a warm lamp. No style trains on green
+    # print, nor on tiles this close to the board's colour.
+    Style("sand_bookman_steep", (150, 196, 214), (40, 78, 28), (164, 204, 214), _CLASSIC, (226, 234, 236),
+          (60, 86, 110), font="/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf", tile_jitter=8.0,
+          grain=6.0, steep=True, light=(0.86, 0.98, 1.1)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
-                "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy")
+                "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
