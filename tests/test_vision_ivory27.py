@@ -8,26 +8,14 @@ they run in any clone."""
 
 from __future__ import annotations
 
-from functools import cache
-
-import cv2
 import pytest
 
-from vision.labelled import read_right, sure_and_wrong
-from vision.read import BoardReading, read_board
-from vision.synth import READ_BLIND_STYLES, STYLES, TRAINED_STYLES, render
-from vision.train import TEST_SEED_FROM
+from tests.blind_renders import misread_letters, read_render
+from vision.confidence import SURE
+from vision.labelled import sure_and_wrong
+from vision.synth import READ_BLIND_STYLES, STYLES, TRAINED_STYLES
 
-SURE = 0.98
 STYLE = "ivory_burgundy"
-
-
-@cache
-def _read(k: int) -> tuple[list[str], BoardReading]:
-    case = render(STYLE, TEST_SEED_FROM + k, varied=k < 4)  # the blind read's renders, as vision_styles.py makes them
-    ok, buf = cv2.imencode(".png", case.image)
-    assert ok
-    return case.grid, read_board(buf.tobytes(), tiles="en", second_opinion=k < 4)
 
 
 def test_the_seventh_blind_style_is_read_and_now_trains() -> None:
@@ -40,10 +28,10 @@ def test_the_seventh_blind_style_is_read_and_now_trains() -> None:
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3, 20])
 def test_ivory_tiles_on_a_dark_burgundy_board_are_read_whole_and_sure_means_right(k: int) -> None:
-    truth, reading = _read(k)
+    # the blind read's renders, as vision_styles.py makes them, and one more (plain, no witness)
+    truth, reading = read_render(STYLE, k, varied=k < 4, second_opinion=k < 4)
     assert not reading.doubtful, reading.warnings
     assert not sure_and_wrong(truth, reading.grid, reading.confidence, SURE)
     assert all((truth[r][c] != ".") == (reading.grid[r][c] != ".") for r in range(15) for c in range(15))
-    wrong = [(r, c, truth[r][c], reading.grid[r][c]) for r in range(15) for c in range(15)
-             if truth[r][c].isupper() and not read_right(truth[r][c], reading.grid[r][c])]
+    wrong = misread_letters(truth, reading)
     assert not wrong, wrong

@@ -8,26 +8,19 @@ only: they run in any clone."""
 
 from __future__ import annotations
 
-from functools import cache
-
-import cv2
 import pytest
 
+from tests.blind_renders import read_render
+from vision.confidence import SURE
 from vision.labelled import sure_and_wrong
-from vision.read import BoardReading, read_board
-from vision.synth import READ_BLIND_STYLES, TRAINED_STYLES, render
-from vision.train import TEST_SEED_FROM
+from vision.read import BoardReading
+from vision.synth import READ_BLIND_STYLES, TRAINED_STYLES
 
-SURE = 0.98
 STYLE = "teal_fold_steep"
 
 
-@cache
 def _read(k: int) -> tuple[list[str], BoardReading]:
-    case = render(STYLE, TEST_SEED_FROM + k, varied=True)  # as vision_styles.py renders its test boards
-    ok, buf = cv2.imencode(".png", case.image)
-    assert ok
-    return case.grid, read_board(buf.tobytes(), tiles="en")
+    return read_render(STYLE, k)  # as vision_styles.py renders its test boards
 
 
 def test_the_sixth_blind_style_is_read_and_now_trains() -> None:
