@@ -1,0 +1,36 @@
+"""The eighth blind style of issue 27, sand_bookman_steep (sand-coloured tiles printed in a dark green URW Bookman
+Demi on a board whose plain squares are nearly the tiles' colour, a little grain, photographed from a seat under a
+warm lamp). Read once blind with held-out models (rules of 954d152): letters 83/84 (an A read G at 0.81, asked),
+occupancy 900/900, blanks 1/1, no square wrong at >= 0.98 (720 sure). These renders (the blind read's four) hold
+the shipped models to it: every board found and not doubtful, every square's occupancy right, sure means right,
+and at most one letter per render misread, never sure. Renders only: they run in any clone."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.blind_renders import misread_letters, read_render
+from vision.confidence import SURE
+from vision.labelled import sure_and_wrong
+from vision.synth import READ_BLIND_STYLES, STYLES, TRAINED_STYLES
+
+STYLE = "sand_bookman_steep"
+
+
+def test_the_eighth_blind_style_is_read_and_now_trains() -> None:
+    assert STYLE in READ_BLIND_STYLES and STYLE in TRAINED_STYLES
+    # tiles nearly the colour of the board's plain squares: no other style's are this close
+    gap = sum(abs(a - b) for a, b in zip(STYLES[STYLE].tile, STYLES[STYLE].plain, strict=True))
+    assert all(sum(abs(a - b) for a, b in zip(s.tile, s.plain, strict=True)) > gap
+               for name, s in STYLES.items() if name != STYLE)
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_sand_tiles_on_a_board_of_their_colour_are_found_and_sure_means_right(k: int) -> None:
+    truth, reading = read_render(STYLE, k)
+    assert not reading.doubtful, reading.warnings
+    assert not sure_and_wrong(truth, reading.grid, reading.confidence, SURE)
+    assert all((truth[r][c] != ".") == (reading.grid[r][c] != ".") for r in range(15) for c in range(15))
+    wrong = misread_letters(truth, reading)
+    assert len(wrong) <= 1, wrong
+    assert all(reading.confidence[r][c] < SURE for r, c, _, _ in wrong)
