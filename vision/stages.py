@@ -544,7 +544,7 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     """Every tile's mark and the marks of the squares `maybe` read by the letter network in one pass, the latter
     rescued as tiles when plainly a letter, or a letter at all on a square whose look is a tile's (`unlettered`);
     `occ` is changed in place (a rescued square's occupancy). `strokes`: thin strokes (`thin_strokes`), a second look on a
-    tile showing no centred letter; `letters_at`: where the look's letters sit (`vision.occupancy.where_letters_sit`)."""
+    tile showing no centred letter and on an `unlettered` square showing no mark; `letters_at`: where the look's letters sit (`vision.occupancy.where_letters_sit`)."""
     tile_squares = [(r, c) for r in range(SIZE) for c in range(SIZE) if occ[r, c] >= 0.5]
     crops: list[TileCrop] = []
     # Marks that are a plain tile's side or frame, not a letter (`_an_edge`, `_a_bare_frame`): read by the network
