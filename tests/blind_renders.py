@@ -9,6 +9,7 @@ from functools import cache
 
 import cv2
 
+from vision.labelled import read_right
 from vision.read import BoardReading, read_board
 from vision.synth import render
 from vision.train import TEST_SEED_FROM
@@ -25,7 +26,5 @@ def read_render(style: str, k: int, varied: bool = True, second_opinion: bool = 
 
 def misread_letters(truth: list[str], reading: BoardReading) -> list[tuple[int, int, str, str]]:
     """The lettered squares (upper case in the labels) whose letter was read wrong: (row, column, truth, read)."""
-    from vision.labelled import read_right
-
     return [(r, c, truth[r][c], reading.grid[r][c]) for r in range(15) for c in range(15)
             if truth[r][c].isupper() and not read_right(truth[r][c], reading.grid[r][c])]

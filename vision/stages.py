@@ -586,16 +586,14 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             g = faint_inside(crops[i].window, frame) if i in tile_marks and frame.height >= FRAME_SIZE else None
         if g is not None:
             faint.append((i, TileCrop(crops[i].window, g)))
-        # A thin stroke is looked at too when the loose look found something not plainly a letter (the stroke
-        # itself, too thin for the network to call a letter).
-        stroke = strokes.get(tile_squares[i]) if frame is None or not centred(frame) else None
-        if stroke is not None:
-            faint.append((i, TileCrop(crops[i].window, stroke)))
-    # ... and on a square whose look is plainly a tile's where no mark was found: held-out crossword_yellow 501 J10,
-    # a 1 px I on a yellow tile (P(tile) 0.36), was read a plain blank though its stroke was found.
-    for i in range(n_tiles, n_crops):
-        if crops[i].glyph is None and maybe[i - n_tiles] in unlettered and (
-                stroke := strokes.get(maybe[i - n_tiles])) is not None:
+    # A thin stroke is looked at too, after any loose look of the same square (which wins when plainly a letter): on
+    # a tile showing no centred letter (the stroke itself, too thin for the network to call a letter), and on a
+    # square whose look is plainly a tile's where no mark was found (held-out crossword_yellow 501 J10, a 1 px I on
+    # a yellow tile, P(tile) 0.36, was read a plain blank though its stroke was found).
+    for i, square in enumerate(squares):
+        frame = crops[i].glyph
+        if (stroke := strokes.get(square)) is not None and (
+                not centred(frame) if i < n_tiles else frame is None and square in unlettered):
             faint.append((i, TileCrop(crops[i].window, stroke)))
     primary = models.letters
     raw, inputs = primary.probabilities_and_inputs(crops + [crop for _i, crop in faint + hairline])
