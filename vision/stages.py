@@ -107,6 +107,12 @@ OCCUPIED_SURE = 0.95
 RESCUE_LETTER_FROM = 0.95
 RESCUE_NOT_LETTER_AT_MOST = 0.02
 RESCUED_OCCUPANCY = 0.9
+# A tile's mark at least this wide or tall (in squares) is no letter (labelled letters: 0.78 at most, the frame
+# size `FRAME_SIZE` 0.75): when it is also off the square's centre, the tile's letter is looked for again with that
+# mark set aside (`_read_squares`, read as a faint look is). Crossword_yellow 514 H6, a rigid tile lying across the
+# fold, carried by the upper half 0.27 of a square off the grid fitted there: the dark board beside it, 0.94 x 0.73,
+# was taken for its mark and read Q at 0.37; set aside, its H reads at 1.00.
+NO_LETTER_FROM = 0.85
 # On a square whose look is plainly a tile's (`OccupancyModel.unlettered_tiles`), the look, not the mark, says a tile
 # is there: its centred mark is its letter when the network calls it more likely a letter than not ("not a letter"
 # under one half), never sure. The rescue of any other square asks "not a letter" <= RESCUE_NOT_LETTER_AT_MOST,
@@ -582,8 +588,14 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
         if frame is None:
             edge = look.edges.get(tile_squares[i])
             g = faint_glyph(crops[i].window, (edge.dx, edge.dy) if edge else None)
+        elif i in tile_marks:
+            g = faint_inside(crops[i].window, frame) if frame.height >= FRAME_SIZE else None
+        elif max(frame.width, frame.height) >= NO_LETTER_FROM and not centred(frame):
+            # a mark larger than any letter and off the square's centre is the board beside a tile that sits off
+            # its square, not its letter: the letter is looked for with that mark set aside
+            g = find_glyph(crops[i].window, CELL, light_letters=True, exclude=(frame.dx, frame.dy))
         else:
-            g = faint_inside(crops[i].window, frame) if i in tile_marks and frame.height >= FRAME_SIZE else None
+            g = None
         if g is not None:
             faint.append((i, TileCrop(crops[i].window, g)))
     # A thin stroke is looked at too, after any loose look of the same square (which wins when plainly a letter): on

@@ -424,8 +424,8 @@ def rendered_game(style: str = "cream_blue_letters", seed: int = 1, moves: int =
         if any(x != "." and x != y for ra, rb in zip(a, b, strict=True) for x, y in zip(ra, rb, strict=True)):
             raise AssertionError("rendered moves must extend the board")
     cell = 56
-    full, g0 = synth._flat_board(st, grids[-1], np.random.default_rng([seed, 7]), cell)
-    empty, _ = synth._flat_board(st, ["." * SIZE] * SIZE, np.random.default_rng([seed, 7]), cell)
+    full, g0, _ = synth._flat_board(st, grids[-1], np.random.default_rng([seed, 7]), cell)
+    empty, _, _ = synth._flat_board(st, ["." * SIZE] * SIZE, np.random.default_rng([seed, 7]), cell)
     g1 = g0 + SIZE * cell
     corners = [[g0, g0], [g1, g0], [g1, g1], [g0, g1]]
     out = [Keyframe(empty, corners, grids[0])]

@@ -317,8 +317,10 @@ def _tile_image(style: Style, letter: str, cell: int, rng: np.random.Generator, 
 
 
 def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: int,
-                fold_degrees: float | None = None) -> tuple[U8, float]:
-    """The board seen from straight above; returns it and the grid's first pixel (same on both axes).
+                fold_degrees: float | None = None) -> tuple[U8, float, list[tuple[int, int, int, int]]]:
+    """The board seen from straight above; returns it, the grid's first pixel (same on both axes) and where the
+    tiles lying across the board's middle line are (y0, y1, x0, x1, their shadow included: `render` draws each
+    whole with the half of a folded board its middle rests on).
 
     `fold_degrees` (see `render`) lights the two halves of a folding board as they face the light and draws
     its crease in place of the style's own fold shading."""
@@ -362,6 +364,7 @@ def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: i
         img = np.clip(img.astype(np.float32) * shade[None, :, None], 0, 255).astype(np.uint8)
         cv2.line(img, (x, 0), (x, side), (20, 20, 20), 1)
     t = round(cell * 0.9)  # tile side: a little smaller than a square
+    across: list[tuple[int, int, int, int]] = []
     for r in range(SIZE):
         for c in range(SIZE):
             ch = grid[r][c]
@@ -378,7 +381,9 @@ def _flat_board(style: Style, grid: list[str], rng: np.random.Generator, cell: i
                 gain = _fold_gains(fold_degrees)[int(x + t / 2 >= side / 2)]
                 tile = np.clip(tile.astype(np.float32) * gain, 0, 255).astype(np.uint8)
             img[y:y + t, x:x + t] = tile
-    return img, float(g0)
+            if x < side / 2 < x + t + sh:
+                across.append((y, y + t + sh, x, x + t + sh))
+    return img, float(g0), across
 
 
 # A folding board's crease, as on the printed Crossword and Scrabble boards photographed for issue 27: a dark
@@ -488,7 +493,7 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     if varied:
         grid = _with_blanks(grid, extra)
     cell = int(rng.integers(44, 64))
-    flat, g0 = _flat_board(st, grid, rng, cell, fold_degrees)
+    flat, g0, across = _flat_board(st, grid, rng, cell, fold_degrees)
     side = flat.shape[0]
     w, h = size
     fill = rng.uniform(0.7, 0.92) * min(w, h)
@@ -524,6 +529,11 @@ def render(style: str, seed: int, words: int | None = None, size: tuple[int, int
     if hom_left is not hom or hom_right is not hom:
         right = np.zeros(flat.shape[:2], np.uint8)
         right[:, side // 2:] = 255
+        # A tile is rigid: one lying across the fold (the middle column's, which the fold runs through) is carried
+        # whole by the half its middle rests on, not cut in two with the board (teal_fold_steep 503 H8's E, its bars
+        # shifted off its stem by the fold, was read F by every model; drawn whole, E at 1.00).
+        for y0, y1, x0, x1 in across:
+            right[y0:y1, x0:x1] = 255 if (x0 + x1) / 2 >= side / 2 else 0
         if hom_left is not hom:
             warped = cv2.warpPerspective(flat, hom_left, (w, h), flags=cv2.INTER_AREA)
         warped_r = cv2.warpPerspective(flat, hom_right, (w, h), flags=cv2.INTER_AREA)

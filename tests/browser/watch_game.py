@@ -78,8 +78,8 @@ def build(boards: list[list[str]], fps: float = 2.0, size: tuple[int, int] = (64
              for r in range(15)]
     cell = CANVAS_CELL
     st = synth.STYLES[style]
-    full, g0 = synth._flat_board(st, final, np.random.default_rng([seed, 7]), cell)
-    empty, _ = synth._flat_board(st, ["." * 15] * 15, np.random.default_rng([seed, 7]), cell)
+    full, g0, _ = synth._flat_board(st, final, np.random.default_rng([seed, 7]), cell)
+    empty, _, _ = synth._flat_board(st, ["." * 15] * 15, np.random.default_rng([seed, 7]), cell)
     g1 = g0 + 15 * cell
     corners = [[g0, g0], [g1, g0], [g1, g1], [g0, g1]]
     full_canvas = straighten(Keyframe(full, corners, final))
