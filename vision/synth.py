@@ -215,8 +215,13 @@ BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed
 # stop: a thin stroke looked at on a square whose look is a tile's): letters 83/84 (98.81%; an A read G at 0.81,
 # asked), occupancy 900/900, blanks 1/1, no square wrong at >= 0.98 (720 sure), no render doubtful, 53 of 85 tiles
 # below sure, all 4 renders asked.
+# The ninth round's slate_fold was read once with the rules of d649ea7 (issue 27, 2026-11-28's third stop: rigid
+# tiles across a fold in the renders, a mark larger than a letter set aside): letters 123/123 (100%), occupancy
+# 899/900 (a blank read empty at 0.68, asked), blanks 1/2, no square wrong at >= 0.98 (707 sure), no render
+# doubtful, 60 of 124 tiles below sure, all 4 renders asked.
 READ_BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
-                     "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep")
+                     "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
+                     "slate_fold")
 TRAINED_STYLES = tuple(s for s in STYLES if s not in BLIND_STYLES or s in READ_BLIND_STYLES)
 
 
