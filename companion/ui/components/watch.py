@@ -269,19 +269,25 @@ def WatchFollower(app: AppState) -> ft.Control:
     """A follower's view of the watch (nothing when the table is not watched)."""
     watch = app.watch()
     _, set_tick = ft.use_state(0)
+    # The watch state this tab last drew: a change the hub's redraw did not bring (a redraw lost while the tab was
+    # busy) is drawn at the next look, so a follower never keeps showing "Watching" after the referee's camera
+    # stopped (seen once under load: the server had said the camera failed, the follower still said "Watching").
+    drawn: MutableRef[object | None] = ft.use_ref(None)
 
     def start() -> Any:
         async def ticker() -> None:  # a referee's phone gone quiet changes nothing else: look every 2 s
             while True:
                 await asyncio.sleep(2.0)
                 w = app.watch()
-                if w is not None and w.on and w.silent_for() >= SILENT_SECONDS:
+                if w is not None and (w.view is not drawn.current
+                                      or w.on and w.silent_for() >= SILENT_SECONDS):
                     set_tick(lambda t: t + 1)
 
         running = ft.context.page.run_task(ticker)
         return running.cancel
 
     ft.use_effect(start, [])
+    drawn.current = watch.view if watch is not None else None
     if watch is None or not (watch.on or watch.view.problem):
         return ft.Container()
     silent = int(watch.silent_for())
