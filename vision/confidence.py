@@ -30,7 +30,7 @@ checked per set by `benchmarks/vision_calibration.py` (share right among squares
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -214,13 +214,15 @@ def hesitant_board(letter_probs: npt.NDArray[np.float32] | None) -> bool:
 
 def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple[int, int]] = (),
            letter_probs: npt.NDArray[np.float32] | None = None, before: Sequence[str] | None = None,
-           empty_marks: Mapping[tuple[int, int], float] | None = None) -> None:
+           empty_marks: Mapping[tuple[int, int], float] | None = None,
+           by_shape: Collection[tuple[int, int]] = ()) -> None:
     """Limit the reading's confidences where they cannot be honest and list its doubts (in place).
 
     `tile_squares` are the squares judged occupied and `letter_probs` the letter network's probabilities
     for them (one row each); `before` is the board the game held before the photo, when known;
     `empty_marks` the squares judged empty whose letter-tall mark the letter network read, with its
-    P(not a letter) (`vision.stages.SeenSquares.empty_marks`). Every rule that doubts a square is named in
+    P(not a letter) (`vision.stages.SeenSquares.empty_marks`); `by_shape` the tiles read I by a thin stroke's shape
+    (`vision.stages.SeenSquares.by_shape`). Every rule that doubts a square is named in
     `reading.square_doubts` (`DOUBT_TAGS`); a letter two independent readings vouch for is sure despite the
     doubts they answer (`agreement_excuses`).
     """
@@ -282,7 +284,9 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
         margins = top2[:, 1] - top2[:, 0]
         # A board whose letters the network often hesitates over is printed in a font it does not know
         # well: there its firm answers are not to be trusted on its word alone (umich's varied boards, left out).
-        hesitant = hesitant_board(letter_probs)
+        # (An I read by a thin stroke's shape, `by_shape`, is the reader's rule, not the network's hesitation.)
+        read = np.array([sq not in by_shape for sq in tile_squares], bool)
+        hesitant = hesitant_board(letter_probs[read])
         for (r, c), margin in zip(tile_squares, margins, strict=True):
             if grid[r][c] != "." and margin < LETTER_MARGIN:
                 caps[r][c]["margin"] = UNSURE_AT_MOST

