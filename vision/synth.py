@@ -183,12 +183,21 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("slate_fold", (118, 110, 102), (236, 240, 242), (70, 118, 62), _CLASSIC, (205, 225, 215),
           (30, 52, 28), font="/usr/share/fonts/opentype/urw-base35/P052-Bold.otf", tile_jitter=6.0, fold=True,
           light=(1.1, 1.0, 0.9)),
+    # Issue 27's tenth blind round (defined and committed on 2026-11-28's fourth stop after the I round's rules, a
+    # thin stroke on a square coloured as a tile, an I by a stroke's shape, a mark away from where the letters sit
+    # looked past; never read while tuning): pale mint-green plastic tiles printed in navy in a bold schoolbook
+    # serif drawn narrow (URW C059 Bold at 0.72 of its width, a face that trains, never squeezed), on a pale
+    # grey-blue board with glare on its premium squares, photographed from a seat in cold daylight. No style
+    # trains on mint tiles, nor on a serif face drawn narrow.
+    Style("mint_schoolbook_steep", (196, 226, 188), (96, 44, 22), (206, 196, 182), _CLASSIC, (238, 238, 236),
+          (88, 74, 60), font="/usr/share/fonts/opentype/urw-base35/C059-Bold.otf", tile_jitter=5.0, squeeze=0.72,
+          glare_spots=0.6, steep=True, light=(1.08, 1.0, 0.92)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                 "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
-                "slate_fold")
+                "slate_fold", "mint_schoolbook_steep")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
