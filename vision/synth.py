@@ -228,9 +228,13 @@ BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed
 # tiles across a fold in the renders, a mark larger than a letter set aside): letters 123/123 (100%), occupancy
 # 899/900 (a blank read empty at 0.68, asked), blanks 1/2, no square wrong at >= 0.98 (707 sure), no render
 # doubtful, 60 of 124 tiles below sure, all 4 renders asked.
+# The tenth round's mint_schoolbook_steep was read once with the rules of 1c358a2 (issue 27, 2026-11-28's fourth
+# stop: the I round, a mark away from where the letters sit looked past): letters 93/94 (98.94%; render 500's R on
+# L8 read B at 0.81, its number not found, asked), occupancy 900/900, blanks 3/4 (501's blank on the centre star read
+# I at 0.31), no square wrong at >= 0.98 (733 sure), no render doubtful, 42 of 98 tiles below sure.
 READ_BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                      "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
-                     "slate_fold")
+                     "slate_fold", "mint_schoolbook_steep")
 TRAINED_STYLES = tuple(s for s in STYLES if s not in BLIND_STYLES or s in READ_BLIND_STYLES)
 
 
