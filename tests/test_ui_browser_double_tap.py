@@ -37,13 +37,14 @@ PLAYERS = [PlayerInfo("Ann", "red"), PlayerInfo("Bob", "blue")]
 def _deal_tab(tmp_path: Path):
     from companion.games.monopoly_deal.table import new_deal
     from companion.ui.hub import HUB
-    from companion.ui.models import AppState
+    from companion.ui.models import DRAWN_AT, AppState
 
     HUB.configure(str(tmp_path))
     game = new_deal(PLAYERS)
     HUB.set_game(game)
     tab = AppState(table=game.id)
     tab.session_key = "tab-a"
+    DRAWN_AT.pop(tab.session_key, None)  # an earlier test's tab-a drawn a moment ago is not this tab's
     tab.go("table")
     return tab, game
 
@@ -84,6 +85,30 @@ def test_undo_tapped_at_once_after_a_change_does_not_undo_it(tmp_path: Path) -> 
     drawn(tab)
     tab.undo()  # drawn where the tapped button was, within the moment: dropped
     assert [e.type for e in game.log.events] == ["start", "draw"] and tab.info == "Ann draws 2."
+
+
+@pytest.mark.tap_guard
+def test_a_tap_that_opens_a_screen_passes_the_guard_and_counts_for_it(tmp_path: Path) -> None:
+    """A double tap on "Finish and show the winner" once left the winner for a new game's setup (CI, stop
+    35): the winner's screen drew "New game" where the finger was. A tap that opens a screen is a tap."""
+    from companion.ui import models
+
+    tab, game = _deal_tab(tmp_path)
+    assert tab.do(DealTable.draw)
+    tab.open_screen("setup")  # 0 ms after the draw: the double tap's second landed on "New game"
+    assert (tab.screen, tab.table, tab.info) == ("table", game.id, "Ann draws 2.")
+    time.sleep(models.TAP_REPEAT_SECONDS)
+    drawn(tab)
+    time.sleep(models.TAP_SETTLE_SECONDS)
+    tab.open_screen("end")  # a deliberate tap opens the end screen ...
+    assert tab.screen == "end"
+    events = len(game.log.events)
+    assert not tab.do(DealTable.end_by_agreement)  # ... and counts: a second tap on what it drew records nothing
+    assert len(game.log.events) == events and not game.finished and tab.error == ""
+    time.sleep(models.TAP_REPEAT_SECONDS)
+    drawn(tab)
+    time.sleep(models.TAP_SETTLE_SECONDS)
+    assert tab.do(DealTable.end_by_agreement) and game.finished
 
 
 def test_the_look_again_refusal_is_game_neutral_and_cleared_once_the_game_moves_on(tmp_path: Path) -> None:
@@ -192,6 +217,7 @@ def _start(ref, game: str | None, players: int = 2) -> None:
     if players != 2:
         ref.click(f"{players} players")
         ref.page.get_by_role("textbox", name=f"Player {players} name").first.wait_for()
+    time.sleep(1.5)  # a person's pace after "New game": a tap on "Start game" sooner is taken for its second tap
     ref.click("Start game")
 
 

@@ -48,8 +48,10 @@ from companion.ui.word_drafts import WordBoardForm, WordBoardTurn
 # must not look like a bad photo in the log either).
 LOG = logging.getLogger("companion.ui")
 
-# One tap, one action (issue #26). Every tap that records an event passes through `AppState._act`; a tap
-# is dropped there, recording nothing and saying nothing, when it is the second tap of a double tap:
+# One tap, one action (issue #26). Every tap that records an event passes through `AppState._act`, and
+# every tap that opens another screen through `AppState.open_screen` (a double tap on "Finish and show the
+# winner" once landed its second tap on the winner screen's "New game"); a tap is dropped there, doing
+# nothing and saying nothing, when it is the second tap of a double tap:
 # - it started within TAP_REPEAT_SECONDS of this tab's previous recorded tap. A double tap's taps are
 #   120-200 ms apart (issue #26; Android's double-tap timeout is 300 ms), but the second is handled late
 #   when the device is busy drawing what the first changed, and then lands on the new screen: measured
@@ -217,6 +219,45 @@ class AppState(WordBoardTurn):
         game = self.game
         self.form.seen = (game.id, game.moves) if game is not None else None
 
+    def _second_tap(self, started: float, what: str) -> bool:
+        """Whether a tap that started at `started` (time.monotonic()) is the second tap of a double tap
+        (the guard above): to be dropped, nothing done and nothing said. `what` names it in the tap log."""
+        last_start, last_end = self.form.last_tap
+        drawn = DRAWN_AT.get(self.session_key, float("-inf"))
+        if drawn > last_start:  # the previous tap's result is drawn: a tap is aimed at it after a moment
+            settled, window = drawn, TAP_SETTLE_SECONDS
+        else:  # not drawn yet (its save is still on its way): a tap now is aimed at the old screen
+            settled, window = last_end, TAP_UNDRAWN_SECONDS
+        if os.environ.get("COMPANION_TAP_LOG"):  # why a tap was kept or dropped (to tune the guard)
+            print(f"tap {what}: {started - last_start:.3f} s after the last tap's start, "
+                  f"{started - settled:.3f} s after its {'drawing' if drawn > last_start else 'end'}",
+                  file=sys.stderr, flush=True)
+        if self.form.not_a_tap or last_start == float("-inf") or os.environ.get("COMPANION_TAP_GUARD", "on") == "off":
+            return False  # no finger, no tap yet to be the second of, or the guard off
+        return started - last_start < TAP_REPEAT_SECONDS or started - settled < window
+
+    def _tapped(self, started: float) -> None:
+        """A tap that started at `started` was acted on: the guard's window counts from it, and the next
+        drawing of this tab shows its result."""
+        self.form.last_tap = (started, time.monotonic())
+        DRAWN_AT.pop(self.session_key, None)
+
+    def open_screen(self, screen: str) -> None:
+        """A tap on a button that opens another screen ("New game", "End", "Back to the game"...). A
+        double tap's second tap lands on the screen the first opened, or the first tap was one that
+        recorded and its second lands here: so such a tap passes the same guard as one that records (the
+        winner's screen, opened by "Finish and show the winner", drew "New game" where that button was,
+        and a double tap on it left the winner for a new game's setup), and counts as a tap for it."""
+        started = time.monotonic()
+        if self._second_tap(started, f"open {screen}"):
+            return
+        if screen == "setup":
+            self.new_game()
+        else:
+            self.go(screen)
+        if not self.form.not_a_tap:
+            self._tapped(started)
+
     def _act(self, game: TableBase, action: TableAction, *args: Any) -> Any:
         """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
         this tab last looked; afterwards this tab has seen its own change."""
@@ -226,27 +267,14 @@ class AppState(WordBoardTurn):
             self.refused()
             raise TableError(problem)
         with game.lock:  # held until this tab has noted the result: no other change slips in between
-            last_start, last_end = self.form.last_tap
-            drawn = DRAWN_AT.get(self.session_key, float("-inf"))
-            if drawn > last_start:  # the previous tap's result is drawn: a tap is aimed at it after a moment
-                settled, window = drawn, TAP_SETTLE_SECONDS
-            else:  # not drawn yet (its save is still on its way): a tap now is aimed at the old screen
-                settled, window = last_end, TAP_UNDRAWN_SECONDS
-            if os.environ.get("COMPANION_TAP_LOG"):  # why a tap was kept or dropped (to tune the guard)
-                print(f"tap {action_name(action)}: {started - last_start:.3f} s after the last tap's start, "
-                      f"{started - settled:.3f} s after its {'drawing' if drawn > last_start else 'end'}",
-                      file=sys.stderr, flush=True)
-            tap = not self.form.not_a_tap
-            guard = tap and os.environ.get("COMPANION_TAP_GUARD", "on") != "off"
-            if guard and (started - last_start < TAP_REPEAT_SECONDS or started - settled < window):
+            if self._second_tap(started, action_name(action)):
                 raise RepeatedTap("")  # the second tap of a double tap: nothing recorded, nothing said
             try:
                 result = game.act(self.form.seen, action, *args)
             finally:
                 self.look()  # the redraw after this tap (or its refusal) shows the game as it is now
-            if tap:
-                self.form.last_tap = (started, time.monotonic())
-                DRAWN_AT.pop(self.session_key, None)  # the next drawing of this tab shows this tap's result
+            if not self.form.not_a_tap:
+                self._tapped(started)
             return result
 
     def refused(self) -> None:
@@ -318,6 +346,8 @@ class AppState(WordBoardTurn):
 
     def start_game(self) -> None:
         started = time.monotonic()
+        if self._second_tap(started, "start"):  # a double tap on "New game" lands here on a phone's setup
+            return
         f = self.form
         kind = self.setup_kind()
         if not kind:
@@ -344,8 +374,7 @@ class AppState(WordBoardTurn):
         f.pin = ""
         # "Start game" is a tap like any that records: the play screen it opens may draw an action where the
         # finger was, so the guard of `_act` counts from it (the second tap of a double tap records nothing).
-        f.last_tap = (started, time.monotonic())
-        DRAWN_AT.pop(self.session_key, None)
+        self._tapped(started)
         self.clear_draft()
         HUB.add(game, referee=self.session_key)
         self.table = game.id

@@ -58,11 +58,11 @@ def BuilderEnd(app: AppState, game: BuilderTable) -> ft.Control:
         if len(history) > 1:
             side.append(HistoryChart(history, {p: game.colour(p) for p in game.players}, game.history_title))
         side.append(ft.Row([
-            ft.FilledButton("New game", on_click=lambda e: app.go("setup")),
+            ft.FilledButton("New game", on_click=lambda e: app.open_screen("setup")),
             ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: undo_to_turn(app)),
         ], wrap=True))
     else:
         if game.offered(EndGame):
             side.append(ft.OutlinedButton("End the game by agreement", on_click=lambda e: app.do(BuilderTable.end_game)))
-        side.append(ft.TextButton("Back to the turn", on_click=lambda e: app.go("builder_turn")))
+        side.append(ft.TextButton("Back to the turn", on_click=lambda e: app.open_screen("builder_turn")))
     return side_by_side(items, side)

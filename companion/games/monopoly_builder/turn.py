@@ -376,7 +376,7 @@ def BuilderTurn(app: AppState, game: BuilderTable) -> ft.Control:
     items: list[ft.Control] = [PlayersStrip(app)]
     if game.finished:
         items.append(ft.Text("The game is over: " + game.waiting_for(), size=18, weight=ft.FontWeight.BOLD))
-        items.append(ft.FilledButton("See the score", on_click=lambda e: app.go("builder_end")))
+        items.append(ft.FilledButton("See the score", on_click=lambda e: app.open_screen("builder_end")))
     else:
         items.append(ft.Semantics(identifier="status", content=ft.Text(
             game.waiting_for(), size=18, weight=ft.FontWeight.BOLD)))

@@ -380,7 +380,7 @@ def DealTurn(app: AppState, game: DealTable) -> ft.Control:
                              + (f", so {hand - limit} must go at the end of the turn." if hand > limit else "."),
                              size=13, color="#B71C1C" if hand > limit else None))
     if game.finished:
-        items.append(ft.FilledButton("See the winner", on_click=lambda e: app.go("end")))
+        items.append(ft.FilledButton("See the winner", on_click=lambda e: app.open_screen("end")))
     chain = chain_box(game)
     if chain is not None:
         items.append(chain)

@@ -56,7 +56,7 @@ def DealEnd(app: AppState, game: DealTable) -> ft.Control:
             items.append(ft.OutlinedButton("End the game by agreement",
                                            on_click=lambda e: _agree(app)))
         return split_flex([boards(game)], items,
-                          [ft.TextButton("Back to the table", on_click=lambda e: app.go("table"))])
+                          [ft.TextButton("Back to the table", on_click=lambda e: app.open_screen("table"))])
     winners = game.winner()
     items.append(winner_banner(f"Winner: {' and '.join(winners)}" if winners else "No winner"))
     if st.agreed:
@@ -69,7 +69,7 @@ def DealEnd(app: AppState, game: DealTable) -> ft.Control:
     # On a wide page the final sides on the left, the chart beside them.
     return side_by_side(items, [HistoryChart(game.history(), {p: game.colour(p) for p in game.players},
                                              "Money on the table (bank + properties, M) after each turn"),
-                                ft.FilledButton("New game", on_click=lambda e: app.go("setup"))])
+                                ft.FilledButton("New game", on_click=lambda e: app.open_screen("setup"))])
 
 
 UI = GameUI(

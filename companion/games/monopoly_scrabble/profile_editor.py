@@ -186,7 +186,7 @@ def ProfileEditor(app: AppState) -> ft.Control:
         ft.Row([
             ft.FilledButton("Save profile", on_click=lambda e: act.save()),
             ft.TextButton("Box defaults", on_click=lambda e: act.reset()),
-            ft.TextButton("Back to the new game", on_click=lambda e: app.go("setup")),
+            ft.TextButton("Back to the new game", on_click=lambda e: app.open_screen("setup")),
         ], wrap=True),
     ]
     return ft.Column(items, spacing=8)

@@ -91,7 +91,7 @@ def MonopolyScrabbleSteps(app: AppState, word_entry: bool = True) -> ft.Control:
                              for s in sales], wrap=True))
     if "played_out" in legal.end_reasons() and step is not None:
         items.append(ft.Text(st.describe_step(step) + ".", weight=ft.FontWeight.BOLD))
-        items.append(ft.FilledButton("Settle the game", on_click=lambda e: app.go("end")))
+        items.append(ft.FilledButton("Settle the game", on_click=lambda e: app.open_screen("end")))
     return ft.Column(items, spacing=6)
 
 

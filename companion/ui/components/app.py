@@ -56,13 +56,13 @@ def _nav(app: AppState, screen: str, role: str, kind: str) -> ft.Control:
     tools = tool_buttons(app)  # word lookup and the rack check: on every screen
     if game is None or screen in ("home", "setup") or (own is not None and not own.needs_game):
         return ft.Row(tools, wrap=True, spacing=0)
-    join = ft.TextButton("Invite phones", on_click=lambda e: app.go("join"))
+    join = ft.TextButton("Invite phones", on_click=lambda e: app.open_screen("join"))
     if role == "follower":
-        return ft.Row([ft.TextButton("Home", on_click=lambda e: app.go("home")), join, *tools], wrap=True,
+        return ft.Row([ft.TextButton("Home", on_click=lambda e: app.open_screen("home")), join, *tools], wrap=True,
                       spacing=0)
-    buttons = [ft.TextButton(s.label, on_click=lambda e, k=s.key: app.go(k))
+    buttons = [ft.TextButton(s.label, on_click=lambda e, k=s.key: app.open_screen(k))
                for s in game_ui(kind).screens if s.label]
-    buttons += [ft.TextButton("Home", on_click=lambda e: app.go("home")), join]
+    buttons += [ft.TextButton("Home", on_click=lambda e: app.open_screen("home")), join]
     return ft.Row(buttons + tools, wrap=True, spacing=0)
 
 

@@ -35,7 +35,7 @@ def EndScreen(app: AppState) -> ft.Control:
             items.append(ft.Text("The game is not over by the rules: finishing now ends it by agreement.",
                                  italic=True))
         items.append(ft.FilledButton("Finish and show the winner", on_click=lambda e: app.end_game(agreed)))
-        items.append(ft.TextButton("Back to the game", on_click=lambda e: app.go(game_ui(game.kind).play_screen)))
+        items.append(ft.TextButton("Back to the game", on_click=lambda e: app.open_screen(game_ui(game.kind).play_screen)))
         return ft.Column(items, spacing=10)
     winners = game.winner()
     items.append(winner_banner(("Winner: " if len(winners) == 1 else "Tie: ") + " and ".join(winners)))
@@ -46,7 +46,7 @@ def EndScreen(app: AppState) -> ft.Control:
     items.append(ft.DataTable(columns=cols, rows=rows))
     for line in game.end_notes():
         items.append(ft.Text(line, size=13))
-    items.append(ft.FilledButton("New game", on_click=lambda e: app.new_game()))
+    items.append(ft.FilledButton("New game", on_click=lambda e: app.open_screen("setup")))
     # On a wide page the chart and the review sit beside the final table.
     return side_by_side(items, [
         HistoryChart(game.history(), {p: game.colour(p) for p in game.players}, game.history_title),

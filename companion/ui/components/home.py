@@ -53,7 +53,7 @@ def Home(app: AppState) -> ft.Control:
     items: list[ft.Control] = [
         ft.Text("Table referee", size=28, weight=ft.FontWeight.BOLD),
         ft.Text("Keep the real game on the table. This screen scores, judges challenges and keeps the bank."),
-        ft.FilledButton("New game", on_click=lambda e: app.new_game()),
+        ft.FilledButton("New game", on_click=lambda e: app.open_screen("setup")),
     ]
     if HUB.resume_note:
         items.append(ft.Text(HUB.resume_note, italic=True))

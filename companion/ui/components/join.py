@@ -81,6 +81,6 @@ def JoinScreen(app: AppState) -> ft.Control:
         items.append(ft.Text("This server listens only on this computer: start it with "
                              "'companion app --host 0.0.0.0' so phones can open the address.",
                              size=13, color="#B71C1C"))
-    items.append(ft.TextButton("Back to the game", on_click=lambda e: app.go(
+    items.append(ft.TextButton("Back to the game", on_click=lambda e: app.open_screen(
         app.back_screen())))
     return ft.Column(items, spacing=10)

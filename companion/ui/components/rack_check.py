@@ -69,7 +69,7 @@ async def ask(app: AppState, best: bool = False) -> None:
 def RackCheckScreen(app: AppState) -> ft.Control:
     game = app.game
     d = draft(app)
-    back = ft.TextButton("Back", on_click=lambda e: app.go(d.back if d.back != "rack" else "home"))
+    back = ft.TextButton("Back", on_click=lambda e: app.open_screen(d.back if d.back != "rack" else "home"))
     if not supports_rack_check(game):
         return ft.Column([ft.Text("There is no word board on the table to check a rack against."), back])
     async def on_ask() -> None:

@@ -59,5 +59,5 @@ def Setup(app: AppState) -> ft.Control:
                              on_change=lambda e: setattr(f, "pin", e.control.value)))
     rows.append(ft.Text("With a PIN, other phones can only watch until someone types it.", size=12, italic=True))
     rows.append(ft.FilledButton("Start game", on_click=lambda e: app.start_game()))
-    rows.append(ft.TextButton("Back", on_click=lambda e: app.go("home")))
+    rows.append(ft.TextButton("Back", on_click=lambda e: app.open_screen("home")))
     return side_by_side(players, rows)

@@ -140,10 +140,10 @@ def _header(app: AppState, steps: Callable[[AppState], ft.Control] | None) -> li
     items: list[ft.Control] = [PlayersStrip(app)]
     current = game.current_player
     if game.finished:
-        items.append(ft.FilledButton("See the final table", on_click=lambda e: app.go("end")))
+        items.append(ft.FilledButton("See the final table", on_click=lambda e: app.open_screen("end")))
     elif current is None:
         items.append(ft.Text("The game is over: enter the tiles left on each rack.", weight=ft.FontWeight.BOLD))
-        items.append(ft.FilledButton("Finish the game", on_click=lambda e: app.go("end")))
+        items.append(ft.FilledButton("Finish the game", on_click=lambda e: app.open_screen("end")))
     else:
         items.append(ft.Text(f"{current} to play", size=20, weight=ft.FontWeight.BOLD))
     if game.clocks is not None and not game.finished:
@@ -189,7 +189,7 @@ def _challenge_and_undo(app: AppState) -> list[ft.Control]:
     if game.can_undo():
         tail.append(ft.TextButton("Undo last action", icon=ft.Icons.UNDO, on_click=lambda e: app.undo()))
     if game.can_end_by_agreement():
-        tail.append(ft.TextButton("End game by agreement", on_click=lambda e: app.go("end")))
+        tail.append(ft.TextButton("End game by agreement", on_click=lambda e: app.open_screen("end")))
     items.append(ft.Row(tail, wrap=True))
     return items
 
