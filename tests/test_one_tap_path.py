@@ -16,7 +16,9 @@ test covers every button at once, from the source:
 - in a screen module, a call of a recording method on anything but the tab's `AppState` (`app`, or
   `self` inside `AppState`), a call of `push`/`_do`/`act`/`log.*` (except `game.act` inside
   `AppState._act` itself), or a `not_a_tap = True` outside the watcher's recording is a finding;
-- and `_act` itself still holds the guard (raises `RepeatedTap`) and `AppState.do` still goes through it.
+- and `_act` itself still holds the guard (raises `RepeatedTap`) and `AppState.do` still goes through it;
+- a button whose click handler opens a screen calls `app.open_screen`, which passes the same guard, never
+  `app.go`, `app.new_game` or `app.go_home` itself.
 
 Run `python -m pytest tests/test_one_tap_path.py -q`.
 """
@@ -231,3 +233,35 @@ def test_an_unguarded_handler_is_found() -> None:
         "        self.game.pass_turn()\n        if self.do(type(game).pass_turn):")
     assert bad_drafts != drafts.read_text()
     assert any("self.game.pass_turn(...)" in f for f in unguarded_calls(drafts, recording, app_methods, bad_drafts))
+
+
+SCREEN_OPENERS = {"go", "new_game", "go_home"}  # `AppState` methods that change the screen without the guard
+
+
+def unguarded_openers(path: Path, source: str | None = None) -> list[str]:
+    """Buttons in a screen module whose click handler is a lambda calling `app.go(...)`, `app.new_game()` or
+    `app.go_home()` itself: a tap that opens a screen must pass the guard (`AppState.open_screen`)."""
+    tree = ast.parse(source if source is not None else path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.keyword) or node.arg != "on_click" or not isinstance(node.value, ast.Lambda):
+            continue
+        body = node.value.body
+        if (isinstance(body, ast.Call) and isinstance(body.func, ast.Attribute)
+                and body.func.attr in SCREEN_OPENERS and _is_app(body.func.value, False)):
+            found.append(f"{path.relative_to(ROOT) if path.is_absolute() else path}:{node.value.lineno} "
+                         f"app.{body.func.attr}")
+    return found
+
+
+def test_every_button_that_opens_a_screen_goes_through_the_guard() -> None:
+    """A double tap on "Finish and show the winner" once landed its second tap on the winner screen's "New
+    game" (CI, stop 35): every button that opens a screen calls `app.open_screen`, which passes the guard."""
+    findings = [f for path in screen_modules() for f in unguarded_openers(path)]
+    assert not findings, findings
+
+
+def test_an_unguarded_opener_is_found() -> None:
+    source = 'ft.TextButton("Home", on_click=lambda e: app.go("home"))\n' \
+             'ft.TextButton("New", on_click=lambda e: app.open_screen("setup"))\n'
+    assert unguarded_openers(Path("screen.py"), source) == ["screen.py:1 app.go"]
