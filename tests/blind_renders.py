@@ -9,7 +9,8 @@ from functools import cache
 
 import cv2
 
-from vision.labelled import read_right
+from vision.confidence import SURE
+from vision.labelled import read_right, sure_and_wrong
 from vision.read import BoardReading, read_board
 from vision.synth import render
 from vision.train import TEST_SEED_FROM
@@ -28,3 +29,17 @@ def misread_letters(truth: list[str], reading: BoardReading) -> list[tuple[int, 
     """The lettered squares (upper case in the labels) whose letter was read wrong: (row, column, truth, read)."""
     return [(r, c, truth[r][c], reading.grid[r][c]) for r in range(15) for c in range(15)
             if truth[r][c].isupper() and not read_right(truth[r][c], reading.grid[r][c])]
+
+
+def assert_read_as_promised(truth: list[str], reading: BoardReading, missed_at_most: int = 0,
+                            misread_at_most: int | None = 0) -> None:
+    """What a blind style's test file holds its renders to: the board found and not doubtful, no square wrong and
+    sure, at most `missed_at_most` squares whose occupancy is wrong and `misread_at_most` letters misread (None: not
+    counted here), none of them sure."""
+    assert not reading.doubtful, reading.warnings
+    assert not sure_and_wrong(truth, reading.grid, reading.confidence, SURE)
+    missed = [(r, c) for r in range(15) for c in range(15) if (truth[r][c] != ".") != (reading.grid[r][c] != ".")]
+    assert len(missed) <= missed_at_most and all(reading.confidence[r][c] < SURE for r, c in missed), missed
+    if misread_at_most is not None:
+        wrong = misread_letters(truth, reading)
+        assert len(wrong) <= misread_at_most and all(reading.confidence[r][c] < SURE for r, c, _, _ in wrong), wrong

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.blind_renders import misread_letters, read_render
-from vision.confidence import SURE
-from vision.labelled import sure_and_wrong
+from tests.blind_renders import assert_read_as_promised, read_render
 from vision.synth import READ_BLIND_STYLES, STYLES, TRAINED_STYLES
 
 STYLE = "ivory_burgundy"
@@ -29,9 +27,4 @@ def test_the_seventh_blind_style_is_read_and_now_trains() -> None:
 @pytest.mark.parametrize("k", [0, 1, 2, 3, 20])
 def test_ivory_tiles_on_a_dark_burgundy_board_are_read_whole_and_sure_means_right(k: int) -> None:
     # the blind read's renders, as vision_styles.py makes them, and one more (plain, no witness)
-    truth, reading = read_render(STYLE, k, varied=k < 4, second_opinion=k < 4)
-    assert not reading.doubtful, reading.warnings
-    assert not sure_and_wrong(truth, reading.grid, reading.confidence, SURE)
-    assert all((truth[r][c] != ".") == (reading.grid[r][c] != ".") for r in range(15) for c in range(15))
-    wrong = misread_letters(truth, reading)
-    assert not wrong, wrong
+    assert_read_as_promised(*read_render(STYLE, k, varied=k < 4, second_opinion=k < 4))

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.blind_renders import misread_letters, read_render
-from vision.confidence import SURE
-from vision.labelled import sure_and_wrong
+from tests.blind_renders import assert_read_as_promised, read_render
 from vision.synth import READ_BLIND_STYLES, STYLES, TRAINED_STYLES
 
 STYLE = "sand_bookman_steep"
@@ -27,13 +25,7 @@ def test_the_eighth_blind_style_is_read_and_now_trains() -> None:
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_sand_tiles_on_a_board_of_their_colour_are_found_and_sure_means_right(k: int) -> None:
-    truth, reading = read_render(STYLE, k)
-    assert not reading.doubtful, reading.warnings
-    assert not sure_and_wrong(truth, reading.grid, reading.confidence, SURE)
-    assert all((truth[r][c] != ".") == (reading.grid[r][c] != ".") for r in range(15) for c in range(15))
-    wrong = misread_letters(truth, reading)
-    assert len(wrong) <= 1, wrong
-    assert all(reading.confidence[r][c] < SURE for r, c, _, _ in wrong)
+    assert_read_as_promised(*read_render(STYLE, k), misread_at_most=1)
 
 
 def test_a_tile_whose_shadowed_side_was_taken_for_its_letter_is_read_where_the_letters_sit() -> None:

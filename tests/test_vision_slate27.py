@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.blind_renders import misread_letters, read_render
-from vision.confidence import SURE
-from vision.labelled import sure_and_wrong
+from tests.blind_renders import assert_read_as_promised, read_render
 from vision.synth import READ_BLIND_STYLES, STYLES, TRAINED_STYLES
 
 STYLE = "slate_fold"
@@ -26,9 +24,4 @@ def test_the_ninth_blind_style_is_read_and_now_trains() -> None:
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_mid_grey_tiles_on_a_folding_board_are_read_and_sure_means_right(k: int) -> None:
-    truth, reading = read_render(STYLE, k)
-    assert not reading.doubtful, reading.warnings
-    assert not sure_and_wrong(truth, reading.grid, reading.confidence, SURE)
-    missed = [(r, c) for r in range(15) for c in range(15) if (truth[r][c] != ".") != (reading.grid[r][c] != ".")]
-    assert len(missed) <= 1 and all(reading.confidence[r][c] < SURE for r, c in missed), missed
-    assert not misread_letters(truth, reading)
+    assert_read_as_promised(*read_render(STYLE, k), missed_at_most=1)
