@@ -163,6 +163,18 @@ FAINT_CENTRED_WITHIN = 0.12
 HAIRLINE_INK_CUT = 0.86
 HAIRLINE_LETTER_FROM = 0.95
 HAIRLINE_TALLER_AT_MOST = 1.2
+# Dark print comes apart the same way when the photo is blurred: the letter's thin or lighter strokes fall above the
+# cut-off and the finder keeps one stroke (jheidel 170003, left out: G9's E kept as its stem, 0.15 of a square wide
+# and 0.44 tall, read I at 0.84; G10's R as its stem, read I at 0.93; I6's P, read I at 0.70). A tile whose first
+# mark is that narrow (at most PIECE_NARROW_AT_MOST of its height: an I's shape, or a stroke of a wider letter) is
+# looked at again at HAIRLINE_INK_CUT; a centred mark at least PIECE_WIDER_FROM times as wide and at most
+# PIECE_TALLER_AT_MOST times as tall (the stem of an E or R is most of its height: 1.14-1.21 there) that the network
+# plainly reads as another letter (as a light letter's hairlines are taken) is taken, when the first look is not
+# itself plainly a letter (a sharp I is: the look never changes it). There: E at 0.97, R at 1.00, P at 1.00. Marks
+# read no plainer are left as they were (170003 D8, a B come apart, reads H at 0.61 so: not taken).
+PIECE_NARROW_AT_MOST = 0.5
+PIECE_WIDER_FROM = 2.0
+PIECE_TALLER_AT_MOST = 1.3
 # A thin stroke (issue 27, crossword_yellow: thin tall print): the glyph finder keeps blobs of at least 0.012 of
 # a square's area (`vision.cells._glyph_in_mask`, shared with training), and an I printed 0.04 of a square wide
 # and 0.4 tall (1-2 px by 18-20 at CELL 48) covers 18-24 px, under its 27.6: the tile reads as a blank or as
@@ -471,11 +483,12 @@ def faint_glyph(window: U8, exclude: tuple[float, float] | None = None) -> Glyph
     return found
 
 
-def hairline_glyph(window: U8) -> Glyph | None:
-    """A light letter's centred letter-sized mark with its thin strokes kept (`HAIRLINE_INK_CUT`), or None."""
-    src = np.asarray(255 - window, np.uint8)
+def hairline_glyph(window: U8, light: bool = True) -> Glyph | None:
+    """A letter's centred letter-sized mark with its thin or blurred strokes kept (`HAIRLINE_INK_CUT`), or None;
+    `light`: a light letter (the window inverted)."""
+    src = np.asarray(255 - window, np.uint8) if light else window
     mask = (ink_ratio(src, CELL) < HAIRLINE_INK_CUT).astype(np.uint8)
-    found = _glyph_in_mask(mask, window.shape[0], CELL, True, None)
+    found = _glyph_in_mask(mask, window.shape[0], CELL, light, None)
     return found if found is not None and centred(found) else None
 
 
@@ -637,11 +650,22 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     printed = [i for i in range(n_tiles) if crops[i].glyph is not None and i not in tile_marks]
     light = print_polarity(np.array([crops[i].window for i in printed]), CELL) if printed else np.zeros(0, np.int8)
     hairline: list[tuple[int, TileCrop]] = []
+    in_pieces: set[int] = set()  # dark print come apart: taken only when its first look is not plainly a letter
     for i, polarity in zip(printed, light, strict=True):
         window, first = crops[i].window, crops[i].glyph
-        if polarity > 0 and first is not None and (g := hairline_glyph(window)) is not None and (
-                g.height <= HAIRLINE_TALLER_AT_MOST * letter_glyph(window, first, int(polarity)).height):
+        if first is None:
+            continue
+        if polarity > 0:
+            if (g := hairline_glyph(window)) is not None and (
+                    g.height <= HAIRLINE_TALLER_AT_MOST * letter_glyph(window, first, int(polarity)).height):
+                hairline.append((i, TileCrop(window, g)))
+        elif centred(first) and first.width <= first.height and (  # (the cheap test first: most letters are wide)
+                kept := letter_glyph(window, first, int(polarity))).width <= (
+                PIECE_NARROW_AT_MOST * kept.height) and (g := hairline_glyph(window, light=False)) is not None and (
+                g.width >= PIECE_WIDER_FROM * kept.width and g.height <= PIECE_TALLER_AT_MOST * kept.height):
+            # a narrow first mark may be one stroke of a blurred dark letter whose other strokes the cut-off let go
             hairline.append((i, TileCrop(window, g)))
+            in_pieces.add(i)
     squares = tile_squares + maybe
     for i in range(n_tiles):
         frame = crops[i].glyph
@@ -711,7 +735,8 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
         j = n_crops + len(faint) + k
         best = int(probs[j].argmax())
         if (best != int(probs[i].argmax()) and float(probs[j, best]) >= HAIRLINE_LETTER_FROM
-                and _plainly_faint_letter(primary, probs[j], float(noise[j]))):
+                and _plainly_faint_letter(primary, probs[j], float(noise[j]))
+                and not (i in in_pieces and (i in settled or _plainly_a_letter(primary, probs[i], float(noise[i]))))):
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
     # A tile's centred mark that is itself a lone thin stroke (`a_thin_stroke`) is an I by its shape too, when the
