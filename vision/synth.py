@@ -192,12 +192,20 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("mint_schoolbook_steep", (196, 226, 188), (96, 44, 22), (206, 196, 182), _CLASSIC, (238, 238, 236),
           (88, 74, 60), font="/usr/share/fonts/opentype/urw-base35/C059-Bold.otf", tile_jitter=5.0, squeeze=0.72,
           glare_spots=0.6, steep=True, light=(1.08, 1.0, 0.92)),
+    # Issue 27's eleventh blind round (defined and committed on 2026-11-28's fifth stop after the rule reading a dark
+    # letter the blur took apart, db5cfec; never read while tuning): kraft-brown card tiles, darker than any wooden
+    # style's, printed in near-black in a narrow bold grotesque (URW Nimbus Sans Narrow Bold, a face that trains),
+    # on a cream board, a little grain and glare, under a warm lamp. No style trains on print this close in
+    # darkness to its tile among dark-printed light tiles.
+    Style("kraft_narrow_warm", (92, 138, 178), (26, 28, 34), (196, 214, 222), _CLASSIC, (228, 236, 240),
+          (48, 62, 92), font="/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf", tile_jitter=9.0,
+          grain=8.0, glare_spots=0.3, light=(0.84, 0.97, 1.12)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                 "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
-                "slate_fold", "mint_schoolbook_steep")
+                "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
