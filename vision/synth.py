@@ -240,9 +240,14 @@ BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed
 # stop: the I round, a mark away from where the letters sit looked past): letters 93/94 (98.94%; render 500's R on
 # L8 read B at 0.81, its number not found, asked), occupancy 900/900, blanks 3/4 (501's blank on the centre star read
 # I at 0.31), no square wrong at >= 0.98 (733 sure), no render doubtful, 42 of 98 tiles below sure.
+# The eleventh round's kraft_narrow_warm was read once with the rules of 3b5069c (issue 27, 2026-11-28's fifth stop:
+# a dark letter the blur took apart read whole): letters 118/120 (98.33%; render 503's N on L8 read G at 0.59 and
+# O on N10 read L at 0.55, both tiles' glyphs taken with their shadowed sides, asked), occupancy 900/900, blanks
+# 0/2 (two blanks printed in lower case read as their capitals at 0.78 and 0.95, asked), no square wrong at >= 0.98
+# (733 sure), no render doubtful, 50 of 122 tiles below sure.
 READ_BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                      "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
-                     "slate_fold", "mint_schoolbook_steep")
+                     "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm")
 TRAINED_STYLES = tuple(s for s in STYLES if s not in BLIND_STYLES or s in READ_BLIND_STYLES)
 
 
