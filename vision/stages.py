@@ -515,11 +515,16 @@ def _off(glyph: Glyph, near: tuple[float, float]) -> float:
     return max(abs(glyph.dx - near[0]), abs(glyph.dy - near[1]))
 
 
+def _stroke_shaped(height_px: float, width_px: float, ink_px: float) -> bool:
+    """Whether a mark of this many pixels (at CELL) is an I's shape: letter-tall (`THIN_STROKE_HEIGHT`), at most
+    THIN_STROKE_WIDE wide and solid (THIN_STROKE_SOLID of a pixel of ink per row)."""
+    return (THIN_STROKE_HEIGHT[0] * CELL <= height_px <= THIN_STROKE_HEIGHT[1] * CELL
+            and width_px <= THIN_STROKE_WIDE * CELL and ink_px >= THIN_STROKE_SOLID * height_px)
+
+
 def a_thin_stroke(glyph: Glyph | None) -> bool:
-    """Whether a mark is a lone thin stroke, letter-tall (`THIN_STROKE_HEIGHT`), at most THIN_STROKE_WIDE wide and
-    solid (THIN_STROKE_SOLID of a pixel of ink per row): an I's shape, whichever finder found it."""
-    return (glyph is not None and THIN_STROKE_HEIGHT[0] <= glyph.height <= THIN_STROKE_HEIGHT[1]
-            and glyph.width <= THIN_STROKE_WIDE and glyph.ink * CELL >= THIN_STROKE_SOLID * glyph.height)
+    """Whether a mark is a lone thin stroke (`_stroke_shaped`), whichever finder found it."""
+    return glyph is not None and _stroke_shaped(glyph.height * CELL, glyph.width * CELL, glyph.ink * CELL * CELL)
 
 
 def thin_strokes(gray: U8, squares: Sequence[tuple[int, int]], letters_at: LettersAt) -> dict[tuple[int, int], Glyph]:
@@ -535,12 +540,11 @@ def thin_strokes(gray: U8, squares: Sequence[tuple[int, int]], letters_at: Lette
         centre = side / 2.0
         n, labels, stats, _ = cv2.connectedComponentsWithStats((ink_ratio(window, CELL) < FIRM_INK_CUT).astype(np.uint8),
                                                                connectivity=8)
-        near = letter_offset_near(letters_at[0], letters_at[1], r, c) if letters_at is not None else (0.0, 0.0)
+        near = _where_letters_sit_near(letters_at, (r, c)) or (0.0, 0.0)
         best_off = MARK_OFF_TILES_AT_MOST
         for i in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[i])
-            if not (THIN_STROKE_HEIGHT[0] * CELL <= h <= THIN_STROKE_HEIGHT[1] * CELL and w <= THIN_STROKE_WIDE * CELL
-                    and area >= THIN_STROKE_SOLID * h) or x == 0 or y == 0 or x + w == side or y + h == side:
+            if not _stroke_shaped(h, w, area) or x == 0 or y == 0 or x + w == side or y + h == side:
                 continue
             dx, dy = (x + w / 2.0 - centre) / CELL, (y + h / 2.0 - centre) / CELL
             off = max(abs(dx - near[0]), abs(dy - near[1]))
@@ -674,20 +678,19 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             g = faint_glyph(crops[i].window, (edge.dx, edge.dy) if edge else None)
         elif i in tile_marks:
             g = faint_inside(crops[i].window, frame) if frame.height >= FRAME_SIZE else None
-        elif max(frame.width, frame.height) >= NO_LETTER_FROM and not centred(frame):
-            # a mark larger than any letter and off the square's centre may be the board beside a tile that sits
-            # off its square, not its letter: the letter is looked for with that mark set aside (taken only when
-            # the network calls the mark itself not a letter)
+        elif (larger := max(frame.width, frame.height) >= NO_LETTER_FROM and not centred(frame)) or (
+                (near := _where_letters_sit_near(letters_at, tile_squares[i])) is not None
+                and _off(frame, near) > MARK_OFF_TILES_AT_MOST):
+            # The mark may not be the tile's letter, and the letter is looked for with the mark set aside:
+            # - a mark larger than any letter and off the square's centre may be the board beside a tile that sits
+            #   off its square (taken only when the network calls the mark itself not a letter);
+            # - a mark away from where the tiles around show their letters (a tile's shadowed side under a steep
+            #   angle, the tile's top seen off its square): a letter where they show theirs (taken only when the
+            #   network reads it plainly, the first not).
             g = find_glyph(crops[i].window, CELL, light_letters=True, exclude=(frame.dx, frame.dy))
-            if g is not None:
+            if g is not None and larger:
                 set_aside.add(i)
-        elif ((near := _where_letters_sit_near(letters_at, tile_squares[i])) is not None
-              and _off(frame, near) > MARK_OFF_TILES_AT_MOST):
-            # a mark away from where the tiles around show their letters (a tile's shadowed side under a steep
-            # angle, the tile's top seen off its square) may not be its letter: a letter where they show theirs is
-            # looked for with that mark set aside (taken only when the network reads it plainly, the first not)
-            g = find_glyph(crops[i].window, CELL, light_letters=True, exclude=(frame.dx, frame.dy))
-            if g is not None and _off(g, near) <= MARK_OFF_TILES_AT_MOST:
+            elif g is not None and near is not None and _off(g, near) <= MARK_OFF_TILES_AT_MOST:
                 displaced.add(i)
             else:
                 g = None
