@@ -420,10 +420,8 @@ def _an_edge(glyph: Glyph, letters_at: LettersAt, r: int, c: int) -> bool:
     measure applies to the first look's marks (`vision.occupancy._edges_are_not_letters`). Issue 27, leave-one-
     set-out: jheidel's plain blank in the corner (O15 of 170320, 170327, 170725) read I at 0.50-0.94 from its
     shaded side, 0.10-0.27 wide and 0.45-0.53 off the letters around."""
-    if letters_at is None or glyph.width >= EDGE_WIDTH:
-        return False
-    dx, dy = letter_offset_near(letters_at[0], letters_at[1], r, c)
-    return bool(max(abs(glyph.dx - dx), abs(glyph.dy - dy)) > EDGE_OFF)
+    near = _where_letters_sit_near(letters_at, (r, c))
+    return near is not None and glyph.width < EDGE_WIDTH and _off(glyph, near) > EDGE_OFF
 
 
 def _a_bare_frame(window: U8, glyph: Glyph) -> bool:

@@ -238,7 +238,9 @@ class AppState(WordBoardTurn):
 
     def _tapped(self, started: float) -> None:
         """A tap that started at `started` was acted on: the guard's window counts from it, and the next
-        drawing of this tab shows its result."""
+        drawing of this tab shows its result. (A change the watcher records, `not_a_tap`, is no tap.)"""
+        if self.form.not_a_tap:
+            return
         self.form.last_tap = (started, time.monotonic())
         DRAWN_AT.pop(self.session_key, None)
 
@@ -251,12 +253,8 @@ class AppState(WordBoardTurn):
         started = time.monotonic()
         if self._second_tap(started, f"open {screen}"):
             return
-        if screen == "setup":
-            self.new_game()
-        else:
-            self.go(screen)
-        if not self.form.not_a_tap:
-            self._tapped(started)
+        self.go(screen)  # ("setup" leaves the table the tab watched, as "New game" must)
+        self._tapped(started)
 
     def _act(self, game: TableBase, action: TableAction, *args: Any) -> Any:
         """Change the game on behalf of this tab: refused (StaleView) if another device changed it since
@@ -273,8 +271,7 @@ class AppState(WordBoardTurn):
                 result = game.act(self.form.seen, action, *args)
             finally:
                 self.look()  # the redraw after this tap (or its refusal) shows the game as it is now
-            if not self.form.not_a_tap:
-                self._tapped(started)
+            self._tapped(started)
             return result
 
     def refused(self) -> None:
