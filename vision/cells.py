@@ -142,6 +142,10 @@ def _find_glyph(window_gray: U8, cell_px: int, inverted: bool, exclude: tuple[fl
 # itself: its frame where it meets a lighter board, the counter of a light O, the tile between light strokes.
 # Labelled photos' letters: 0.2-0.6 (99th percentile 0.78, umich's worn tiles); such pieces: 0.9-1.5.
 LETTER_DARKER_THAN_TILE = 0.85
+# A letter inside a frame-sized blob may stick out of that blob's box by this much (in squares): when the blob
+# is a tile's L-shaped shadow its box ends where the shadow does, short of the tile's far edges (rendered
+# kraft_narrow_warm 503 N10: the O's top 0.04 above the shadow's box).
+INSIDE_MARGIN = 0.1
 FIRMER_INK_CUTS = (0.6, 0.5)  # b3nkang's Q: 0.46 of the tile, the grid lines its shadow joins it to 0.65
 
 
@@ -229,9 +233,10 @@ def _glyph_in_mask(mask: U8, side: int, cell_px: int, inverted: bool, exclude: t
         if exclude is not None and np.hypot(bx / cell_px - c / cell_px - exclude[0],
                                             by / cell_px - c / cell_px - exclude[1]) < 0.15:
             continue
-        if within is not None and not (within[0] <= x and within[1] <= y and x + w <= within[2]
-                                       and y + h <= within[3] and h < 0.9 * (within[3] - within[1])):
-            continue  # only what lies inside a frame-like blob
+        m = INSIDE_MARGIN * cell_px
+        if within is not None and not (within[0] - m <= x and within[1] - m <= y and x + w <= within[2] + m
+                                       and y + h <= within[3] + m and h < 0.9 * (within[3] - within[1])):
+            continue  # only what lies inside a frame-like blob (or its L-shaped shadow's box)
         if gray is not None and level is not None and (
                 float(gray[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].mean()) >= LETTER_DARKER_THAN_TILE * level):
             continue  # as light as the tile: a piece of the tile, not its letter

@@ -259,16 +259,18 @@ def tile_letter(window: U8, glyph: Glyph, polarity: int | None = None, cell_px: 
     which (`polarity`, from `vision.cells.print_polarity` when not given: 1 light, -1 dark) and the glyph
     is of the other kind, the letter is looked for in the print's polarity. On a tile darker than the
     board around it the blob can be the tile's frame or shadow (rendered coloured plastic: A read as E
-    from an L-shaped edge): a frame-sized blob gives way to a letter inside its box. In these searches only
-    blobs clearly darker than the tile count (`vision.cells.LETTER_DARKER_THAN_TILE`). When none is found
-    the glyph is kept (the network's shape checks judge it).
+    from an L-shaped edge): a frame-sized blob gives way to a letter inside its box, whichever search
+    found it (kraft_narrow_warm, read blind: the polarity's search found the kraft tile's L-shaped shadow,
+    0.9 of a square, and the N beside it read G, an O read L). In these searches only blobs clearly darker
+    than the tile count (`vision.cells.LETTER_DARKER_THAN_TILE`). When none is found the glyph is kept
+    (the network's shape checks judge it).
     """
     if polarity is None:
         polarity = int(print_polarity(window[None], cell_px)[0])
     if polarity and glyph.inverted != (polarity > 0):
         other = letter_in_window(window, glyph, polarity > 0, cell_px)
         if other is not None:
-            return other
+            glyph = other
     if glyph.height >= FRAME_SIZE or glyph.width >= FRAME_SIZE:
         inner = letter_in_window(window, glyph, glyph.inverted, cell_px, inside=True)
         if inner is not None:

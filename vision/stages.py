@@ -85,6 +85,7 @@ from vision.recognise import (
     TesseractRecogniser,
     TileCrop,
     letter_glyph,
+    tile_letter,
 )
 from vision.words import PLAUSIBLE_FROM
 
@@ -434,10 +435,7 @@ def _a_bare_frame(window: U8, glyph: Glyph) -> bool:
     centre star, left empty as before (its mark "not a letter", see `see_squares`)."""
     if glyph.height < FRAME_SIZE or glyph.width < FRAME_SIZE:  # (a wide W or M is no frame: a frame is square)
         return False
-    polarity = int(print_polarity(window[None], CELL)[0])
-    if polarity and glyph.inverted != (polarity > 0) and letter_in_window(window, glyph, polarity > 0, CELL) is not None:
-        return False
-    return letter_in_window(window, glyph, glyph.inverted, CELL, inside=True) is None
+    return tile_letter(window, glyph) is glyph
 
 
 def faint_inside(window: U8, frame: Glyph) -> Glyph | None:
