@@ -200,12 +200,20 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("kraft_narrow_warm", (92, 138, 178), (26, 28, 34), (196, 214, 222), _CLASSIC, (228, 236, 240),
           (48, 62, 92), font="/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf", tile_jitter=9.0,
           grain=8.0, glare_spots=0.3, light=(0.84, 0.97, 1.12)),
+    # Issue 27's twelfth blind round (defined and committed on 2026-11-28's sixth stop after the rule looking inside a
+    # tile's shadow for its letter, d48b100; never read while tuning): orange plastic tiles of a middle tone printed
+    # in white in a light geometric sans (URW Gothic Book, a face that trains), on a pale grey board with white
+    # lines, a little glare, under the green cast of fluorescent tubes. No style trains on orange tiles, nor on
+    # light print this thin, nor under a green cast.
+    Style("orange_gothic_fluorescent", (40, 120, 226), (240, 242, 242), (200, 204, 202), _CLASSIC, (246, 246, 246),
+          (70, 72, 74), font="/usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf", tile_jitter=7.0,
+          glare_spots=0.3, light=(0.96, 1.1, 0.9)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                 "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
-                "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm")
+                "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm", "orange_gothic_fluorescent")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
