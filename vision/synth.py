@@ -253,9 +253,12 @@ BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed
 # O on N10 read L at 0.55, both tiles' glyphs taken with their shadowed sides, asked), occupancy 900/900, blanks
 # 0/2 (two blanks printed in lower case read as their capitals at 0.78 and 0.95, asked), no square wrong at >= 0.98
 # (733 sure), no render doubtful, 50 of 122 tiles below sure.
+# The twelfth round's orange_gothic_fluorescent was read once with the rules of af7f6c3 (issue 27, 2026-11-28's
+# sixth stop: the look inside a tile's shadow of d48b100): letters 99/99 (100%), occupancy 900/900, blanks 2/2, no
+# square wrong at >= 0.98 (743 sure), no render doubtful, 41 of 101 tiles below sure.
 READ_BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                      "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
-                     "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm")
+                     "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm", "orange_gothic_fluorescent")
 TRAINED_STYLES = tuple(s for s in STYLES if s not in BLIND_STYLES or s in READ_BLIND_STYLES)
 
 
