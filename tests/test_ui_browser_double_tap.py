@@ -111,6 +111,37 @@ def test_a_tap_that_opens_a_screen_passes_the_guard_and_counts_for_it(tmp_path: 
     assert tab.do(DealTable.end_by_agreement) and game.finished
 
 
+@pytest.mark.tap_guard
+def test_a_double_tap_on_new_game_chooses_no_game_and_no_player_count(tmp_path: Path) -> None:
+    """The setup draws its game and player-count chips where the home screen's "New game" stood: the second tap
+    of a double tap on it chose the game (or the count) under the finger. Those chips pass the guard; a tap at a
+    person's pace after the setup is drawn chooses."""
+    from companion.ui import models
+
+    tab, _game = _deal_tab(tmp_path)
+    time.sleep(models.TAP_REPEAT_SECONDS)
+    tab.go("home")
+    offered = [spec.id for spec in models.setup_games()]
+    assert len(offered) >= 2
+    chosen = tab.setup_kind()
+    other = next(g for g in offered if g != chosen)
+    tab.open_screen("setup")  # the first tap on "New game"
+    assert tab.screen == "setup"
+    tab.choose_game(other)  # its second tap, on a chip: dropped
+    tab.choose_player_count(3)
+    assert (tab.setup_kind(), tab.player_count) == (chosen, 2)
+    time.sleep(models.TAP_REPEAT_SECONDS)
+    drawn(tab)
+    time.sleep(models.TAP_SETTLE_SECONDS)
+    tab.choose_game(other)  # a deliberate tap on the setup as drawn
+    assert tab.setup_kind() == other
+    time.sleep(models.TAP_REPEAT_SECONDS)
+    drawn(tab)
+    time.sleep(models.TAP_SETTLE_SECONDS)
+    tab.choose_player_count(3)
+    assert tab.player_count == 3
+
+
 def test_the_look_again_refusal_is_game_neutral_and_cleared_once_the_game_moves_on(tmp_path: Path) -> None:
     from companion.ui.models import AppState
 
@@ -213,8 +244,10 @@ def _close_if_shown(ref, identifier: str) -> None:
 def _start(ref, game: str | None, players: int = 2) -> None:
     ref.click("New game")
     if game:
+        time.sleep(1.5)  # a person's pace: a chip tapped sooner is taken for the second tap on "New game"
         ref.click(game)
     if players != 2:
+        time.sleep(1.5)
         ref.click(f"{players} players")
         ref.page.get_by_role("textbox", name=f"Player {players} name").first.wait_for()
     time.sleep(1.5)  # a person's pace after "New game": a tap on "Start game" sooner is taken for its second tap

@@ -23,6 +23,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -332,8 +333,22 @@ class AppState(WordBoardTurn):
         return offered[0] if offered else ""
 
     def choose_game(self, game_id: str) -> None:
-        self.chosen_game = game_id
-        self.set_player_count(self.player_count)
+        """A tap on a game's chip in the setup. It passes the double-tap guard, as a tap that opens a screen does:
+        the setup draws its chips where the home screen's "New game" stood, and a double tap on that button
+        chose the game under its second tap."""
+        self._choose(f"choose {game_id}", lambda: setattr(self, "chosen_game", game_id))
+
+    def choose_player_count(self, n: int) -> None:
+        """A tap on a "N players" chip in the setup (guarded as `choose_game` is)."""
+        self._choose(f"choose {n} players", lambda: self.set_player_count(n))
+
+    def _choose(self, what: str, change: Callable[[], None]) -> None:
+        started = time.monotonic()
+        if self._second_tap(started, what):
+            return
+        change()
+        self.set_player_count(self.player_count)  # (within the chosen game's limits)
+        self._tapped(started)
 
     def set_player_count(self, n: int) -> None:
         kind = self.setup_kind()

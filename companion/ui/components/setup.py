@@ -43,7 +43,7 @@ def Setup(app: AppState) -> ft.Control:
     counts = range(ui.min_players, min(ui.max_players, len(f.names)) + 1)
     if len(counts) > 1:
         rows.append(Choice([(str(n), f"{n} players") for n in counts], str(app.player_count),
-                           lambda v: app.set_player_count(int(v))))
+                           lambda v: app.choose_player_count(int(v))))
     for i in range(app.player_count):
         rows.append(ft.Row([
             ft.TextField(label=f"Player {i + 1} name", value=f.names[i], width=190, dense=True,
