@@ -220,6 +220,7 @@ def _glyph_in_mask(mask: U8, side: int, cell_px: int, inverted: bool, exclude: t
     c = side / 2.0
     best = -1
     best_cost = 1e9
+    margin = INSIDE_MARGIN * cell_px
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         hh = h / cell_px
@@ -233,9 +234,9 @@ def _glyph_in_mask(mask: U8, side: int, cell_px: int, inverted: bool, exclude: t
         if exclude is not None and np.hypot(bx / cell_px - c / cell_px - exclude[0],
                                             by / cell_px - c / cell_px - exclude[1]) < 0.15:
             continue
-        m = INSIDE_MARGIN * cell_px
-        if within is not None and not (within[0] - m <= x and within[1] - m <= y and x + w <= within[2] + m
-                                       and y + h <= within[3] + m and h < 0.9 * (within[3] - within[1])):
+        if within is not None and not (within[0] - margin <= x and within[1] - margin <= y
+                                       and x + w <= within[2] + margin and y + h <= within[3] + margin
+                                       and h < 0.9 * (within[3] - within[1])):
             continue  # only what lies inside a frame-like blob (or its L-shaped shadow's box)
         if gray is not None and level is not None and (
                 float(gray[y:y + h, x:x + w][labels[y:y + h, x:x + w] == i].mean()) >= LETTER_DARKER_THAN_TILE * level):
