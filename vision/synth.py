@@ -208,12 +208,20 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("orange_gothic_fluorescent", (40, 120, 226), (240, 242, 242), (200, 204, 202), _CLASSIC, (246, 246, 246),
           (70, 72, 74), font="/usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf", tile_jitter=7.0,
           glare_spots=0.3, light=(0.96, 1.1, 0.9)),
+    # Issue 27's thirteenth blind round (defined and committed on 2026-11-28's sixth stop after the twelfth round's
+    # read, no rule changed since it; never read while tuning): dusty rose tiles printed in dark brown in a bold
+    # book roman (URW Nimbus Roman Bold, a face that trains) on a classic board, in the dim warm light of an evening
+    # lamp (every channel at two thirds or less). No style trains on pink tiles, nor on a scene this dim.
+    Style("rose_roman_dim", (190, 196, 236), (30, 40, 70), (180, 196, 200), _CLASSIC, (235, 240, 240),
+          (40, 40, 90), font="/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf", tile_jitter=6.0,
+          light=(0.6, 0.64, 0.7)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                 "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
-                "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm", "orange_gothic_fluorescent")
+                "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm", "orange_gothic_fluorescent",
+                "rose_roman_dim")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
