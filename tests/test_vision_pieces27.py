@@ -18,6 +18,7 @@ import pytest
 
 from vision import stages
 from vision.cells import CELL, cell_window, find_glyph
+from vision.confidence import SURE
 from vision.decode import decode_photo
 from vision.read import BoardReading, read_board
 from vision.stages import place_grid
@@ -86,3 +87,28 @@ def test_a_sharp_i_is_narrow_and_a_sharp_d_is_not(letter: str) -> None:
         assert glyph is not None
         narrow = glyph.width <= stages.PIECE_NARROW_AT_MOST * glyph.height
         assert narrow == (letter == "I"), (letter, r, c, glyph.width, glyph.height)
+
+
+def test_a_first_look_kept_against_a_plain_second_look_is_never_sure() -> None:
+    """When the first look is itself plainly a letter the second is not taken, and the square is then read by two
+    plain readings that disagree: it is asked ("second_look_against"; jheidel 170003 G10, left out with the models of
+    2026-11-28's sixth stop: an R come apart into its stem read I at 0.98, its number 1 and its shape agreeing, the
+    look with the blurred strokes kept reading R). Here the first look is made plain by lowering the bar for it."""
+    _, photo = _blurred_render()
+    saved = stages.RESCUE_LETTER_FROM, stages.RESCUE_NOT_LETTER_AT_MOST
+    # any first look counts as plainly a letter: the second is never taken
+    stages.RESCUE_LETTER_FROM, stages.RESCUE_NOT_LETTER_AT_MOST = 0.0, 1.0
+    try:
+        reading = read_board(photo, tiles="en", second_opinion=False)
+    finally:
+        stages.RESCUE_LETTER_FROM, stages.RESCUE_NOT_LETTER_AT_MOST = saved
+    r, c = D_SQUARE
+    assert reading.grid[r][c] == "I"  # the stem, kept
+    assert "second_look_against" in reading.square_doubts[r][c].split(",")
+    assert reading.confidence[r][c] < SURE
+    # no square whose second look agreed, or was never made, carries the doubt
+    tagged = [(rr, cc) for rr in range(15) for cc in range(15)
+              if "second_look_against" in reading.square_doubts[rr][cc].split(",")]
+    assert tagged == [D_SQUARE], tagged
+    _, as_shipped = _read(True)
+    assert not any("second_look_against" in d for row in as_shipped.square_doubts for d in row)

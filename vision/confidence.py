@@ -132,6 +132,7 @@ DOUBT_TAGS = {
     "number_against": "the point number reads another letter's value",
     "shape_against": "the nearest stored example is of another letter (of the same value, or no number read)",
     "tesseract_against": "Tesseract reads another letter",
+    "second_look_against": "a second look at the mark, its blurred strokes kept, plainly reads another letter",
 }
 
 
@@ -215,14 +216,15 @@ def hesitant_board(letter_probs: npt.NDArray[np.float32] | None) -> bool:
 def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple[int, int]] = (),
            letter_probs: npt.NDArray[np.float32] | None = None, before: Sequence[str] | None = None,
            empty_marks: Mapping[tuple[int, int], float] | None = None,
-           by_shape: Collection[tuple[int, int]] = ()) -> None:
+           by_shape: Collection[tuple[int, int]] = (), looks_against: Collection[tuple[int, int]] = ()) -> None:
     """Limit the reading's confidences where they cannot be honest and list its doubts (in place).
 
     `tile_squares` are the squares judged occupied and `letter_probs` the letter network's probabilities
     for them (one row each); `before` is the board the game held before the photo, when known;
     `empty_marks` the squares judged empty whose letter-tall mark the letter network read, with its
     P(not a letter) (`vision.stages.SeenSquares.empty_marks`); `by_shape` the tiles read I by a thin stroke's shape
-    (`vision.stages.SeenSquares.by_shape`). Every rule that doubts a square is named in
+    (`vision.stages.SeenSquares.by_shape`); `looks_against` the tiles whose second look plainly reads another letter
+    (`vision.stages.SeenSquares.looks_against`). Every rule that doubts a square is named in
     `reading.square_doubts` (`DOUBT_TAGS`); a letter two independent readings vouch for is sure despite the
     doubts they answer (`agreement_excuses`).
     """
@@ -279,6 +281,14 @@ def assess(reading: BoardReading, look: SquareLook, tile_squares: Sequence[tuple
     shifted = off & _sits_with_the_letters_around(look)
     doubt(off & ~shifted, "off_centre", UNSURE_AT_MOST)
     doubt(shifted, "shifted", UNSURE_AT_MOST)
+    # Two plain readings of one mark that disagree: the first look and a second with the blurred strokes kept
+    # (`vision.stages.PIECE_NARROW_AT_MOST`). No witness answers this: on jheidel 170003 G10, left out with the
+    # models of 2026-11-28's sixth stop, an R come apart into its stem was read I at 0.98 with its number (1, as R's)
+    # and the nearest example's shape (a stem) agreeing, while its second look read R plainly.
+    against = np.zeros((SIZE, SIZE), bool)
+    for r, c in looks_against:
+        against[r, c] = grid[r][c] not in (".", "?")
+    doubt(against, "second_look_against", UNSURE_AT_MOST)
     if letter_probs is not None and len(tile_squares):
         top2 = np.sort(letter_probs, axis=1)[:, -2:]
         margins = top2[:, 1] - top2[:, 0]

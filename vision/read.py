@@ -267,7 +267,8 @@ def _reading(place: stages.GridPlace, seen: stages.SeenSquares, models: Models, 
             reading.warnings.append(_overruled_note(overruled))
         detect_move(reading, before, tileset)
     # Honest confidence and the reading's doubts (vision/confidence.py owns the policy).
-    assess(reading, seen.look, seen.tile_squares, seen.probs, before, seen.empty_marks, seen.by_shape)
+    assess(reading, seen.look, seen.tile_squares, seen.probs, before, seen.empty_marks, seen.by_shape,
+           seen.looks_against)
     if before is not None:
         # Many known tiles hidden (the move's own tiles may be hidden too), new tiles that cannot be one
         # play, or a new tile's letter guessed.

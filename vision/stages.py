@@ -347,6 +347,10 @@ class SeenSquares:
     # Tiles whose letter is the I of a thin stroke's shape (`THIN_STROKE_CONFIDENCE`), not a reading of the network:
     # its hesitation is not counted there (`vision.confidence.hesitant_board`).
     by_shape: set[tuple[int, int]] = field(default_factory=set)
+    # Tiles whose second look (a dark letter come apart, `PIECE_NARROW_AT_MOST`) plainly reads another letter, left
+    # as first read because the first look is plainly a letter too: two readings of one mark that disagree
+    # (`vision.confidence`, "second_look_against").
+    looks_against: set[tuple[int, int]] = field(default_factory=set)
 
 
 def _straighten(place: GridPlace) -> U8:
@@ -730,12 +734,16 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
             noise[i], inputs[i] = 0.0, inputs[j]
             tile_marks.discard(i)
             by_shape.add(i)
+    disputed: set[int] = set()  # a second look plainly another letter, the first plainly a letter too: not sure
     for k, (i, crop) in enumerate(hairline):
         j = n_crops + len(faint) + k
         best = int(probs[j].argmax())
-        if (best != int(probs[i].argmax()) and float(probs[j, best]) >= HAIRLINE_LETTER_FROM
-                and _plainly_faint_letter(primary, probs[j], float(noise[j]))
-                and not (i in in_pieces and (i in settled or _plainly_a_letter(primary, probs[i], float(noise[i]))))):
+        if not (best != int(probs[i].argmax()) and float(probs[j, best]) >= HAIRLINE_LETTER_FROM
+                and _plainly_faint_letter(primary, probs[j], float(noise[j]))):
+            continue
+        if i in in_pieces and (i in settled or _plainly_a_letter(primary, probs[i], float(noise[i]))):
+            disputed.add(i)
+        else:
             crops[i] = crop
             probs[i], noise[i], inputs[i] = probs[j], noise[j], inputs[j]
     # A tile's centred mark that is itself a lone thin stroke (`a_thin_stroke`) is an I by its shape too, when the
@@ -795,7 +803,7 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
                     for i in left if i not in tile_marks}
     return SeenSquares(look, occ, tile_squares + [maybe[i - n_tiles] for i in rescued], [crops[i] for i in keep],
                        probs[keep], noise[keep], inputs[keep], warnings, left_empty, mark_letters,
-                       {squares[i] for i in by_shape if i in keep})
+                       {squares[i] for i in by_shape if i in keep}, {squares[i] for i in disputed if i in keep})
 
 
 # ---- 3. Which side is up
