@@ -215,13 +215,22 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("rose_roman_dim", (190, 196, 236), (30, 40, 70), (180, 196, 200), _CLASSIC, (235, 240, 240),
           (40, 40, 90), font="/usr/share/fonts/opentype/urw-base35/NimbusRoman-Bold.otf", tile_jitter=6.0,
           light=(0.6, 0.64, 0.7)),
+    # Issue 27's fourteenth blind round (defined and committed on 2026-11-28's seventh stop before that stop changed
+    # any rule, the same rules as the thirteenth's read; never read while tuning): chalk-white tiles printed in a
+    # faded charcoal light book face (URW Bookman Light, a face that trains, never a board's tiles) on a taupe board
+    # darker than the tiles that folds in the middle, glare on its premium squares, under cool daylight. No style
+    # trains on grey print this light, nor on white tiles on a mid-dark board. Read with 8 renders (a row of about
+    # 100 letters decides 99% by one letter).
+    Style("chalk_bookman_fold", (236, 238, 240), (74, 72, 70), (118, 136, 152), _CLASSIC, (214, 222, 226),
+          (48, 58, 70), font="/usr/share/fonts/opentype/urw-base35/URWBookman-Light.otf", tile_jitter=4.0,
+          fade=0.15, fold=True, glare_spots=0.4, light=(1.06, 1.0, 0.95)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                 "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
                 "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm", "orange_gothic_fluorescent",
-                "rose_roman_dim")
+                "rose_roman_dim", "chalk_bookman_fold")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
