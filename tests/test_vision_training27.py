@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import orientation
 from vision.confidence import SURE
 from vision.fold import fold_points
 from vision.read import read_board
@@ -27,6 +28,7 @@ from vision.train import (
     GLARE_TRAIN_SEEDS,
     SYNTH_TRAIN_SEEDS,
     TEST_SEED_FROM,
+    _number_code,
     fold_net,
     train_conditions,
 )
@@ -107,3 +109,14 @@ def test_a_render_of_each_condition_reads_and_is_never_sure_when_wrong(
             assert right or reading.confidence[r][c] < SURE, (shows, r, c, truth, got, reading.confidence[r][c])
     assert occ_ok / 225 >= MIN_OCCUPANCY.get((style, seed), 0.99), (shows, reading.grid)
     assert let_ok / let_n >= MIN_LETTERS.get((style, seed), 0.97), (shows, let_ok, let_n, reading.grid)
+
+
+def test_a_change_to_where_a_number_stands_retrains_the_point_readers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `vision.points.number_patch` cuts a number by vision.orientation's bounds (NUMBER_FOOT, NUMBER_GAP, ...): the
+    # point readers' cache keys must follow them, or a held-out table read after such a change would use point
+    # readers trained on numbers cut the old way.
+    before = _number_code()
+    monkeypatch.setattr(orientation, "NUMBER_FOOT", (orientation.NUMBER_FOOT[0], orientation.NUMBER_FOOT[1] + 0.04))
+    assert _number_code() != before
+    monkeypatch.undo()
+    assert _number_code() == before

@@ -56,6 +56,7 @@ from vision import fold as folding
 from vision import (
     opencv_u8 as cv2,  # typed 8-bit OpenCV calls, so `blank_tiles` and `_measured` keep their text
 )
+from vision import orientation as orientation_module
 from vision import points as points_module
 from vision import synth as synth_module
 from vision.cells import (
@@ -511,9 +512,18 @@ def photo_numbers(parts: list[PhotoData]) -> tuple[list[NumberPatch], list[str]]
     return patches, labels
 
 
+def _number_code() -> str:
+    """What a cut point number depends on besides the glyph code of `_code_version`: `vision.points` and the
+    bounds of where a number stands, which `vision.points.number_patch` reads from `vision.orientation` (a change
+    to NUMBER_FOOT alone retrained no point reader before this was in the keys)."""
+    bounds = {k: v for k, v in vars(orientation_module).items()
+              if k.startswith("NUMBER_") or k in ("LETTER_HEIGHT_AT_LEAST",)}
+    return inspect.getsource(points_module) + repr(sorted(bounds.items()))
+
+
 def cached_rendered_numbers(cache: Path | None) -> tuple[list[NumberPatch], list[str]]:
-    """`vision.points.rendered_numbers`, cached (keyed by the number code and the fonts)."""
-    key = hashlib.sha1(inspect.getsource(points_module).encode() + str(training_fonts()).encode()).hexdigest()[:12]
+    """`vision.points.rendered_numbers`, cached (keyed by the number code, the glyph code and the fonts)."""
+    key = hashlib.sha1((_number_code() + _code_version() + str(training_fonts())).encode()).hexdigest()[:12]
     hit = cache / f"numbers_{key}.pkl" if cache is not None else None
     if hit is not None and hit.exists():
         data: tuple[list[NumberPatch], list[str]] = pickle.loads(hit.read_bytes())
@@ -528,7 +538,7 @@ def cached_rendered_numbers(cache: Path | None) -> tuple[list[NumberPatch], list
 def points_without(left_out: str, cache: Path, log: Callable[[str], None]) -> Path:
     """The point-number reader trained without one labelled set or rendered style (as `train_without`)."""
     parts = [p for p in load_all(cache, log) + load_synth(cache, log) if p.photo.set != left_out]
-    key = hashlib.sha1((left_out + _code_version() + inspect.getsource(points_module) + str(training_fonts())
+    key = hashlib.sha1((left_out + _code_version() + _number_code() + str(training_fonts())
                         + _rendered_training()
                         + "".join("".join(p.photo.grid) for p in parts)).encode()).hexdigest()[:10]
     path = cache / "leave_out" / f"{left_out.replace('/', '_')}_{key}_points.npz"
