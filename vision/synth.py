@@ -277,10 +277,14 @@ BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed
 # letters 91/92 (98.91%; render 501's E on K10 read F at 0.95, Tesseract reading E at 0.88, asked), occupancy 900/900,
 # blanks 1/3 (a lower-case o read O at 0.95, a plain blank read U at 0.37), no square wrong at >= 0.98 (745 sure),
 # no render doubtful, 47 of 95 tiles below sure.
+# The fourteenth round's chalk_bookman_fold was read once with the rules of 0896c16 (the same rules as the thirteenth's),
+# 8 renders: letters 226/228 (99.12%; two L's read I at 0.90 and 0.94 beside the fold, asked), occupancy 1800/1800,
+# blanks 2/3 (a lower-case u read U at 0.95), no square wrong at >= 0.98 (1425 sure), no render doubtful, 138 of 231
+# tiles below sure.
 READ_BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                      "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
                      "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm", "orange_gothic_fluorescent",
-                     "rose_roman_dim")
+                     "rose_roman_dim", "chalk_bookman_fold")
 TRAINED_STYLES = tuple(s for s in STYLES if s not in BLIND_STYLES or s in READ_BLIND_STYLES)
 
 
