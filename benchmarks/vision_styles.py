@@ -85,7 +85,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="read the styles held out blind and not read yet (vision.synth.BLIND_STYLES but "
                          "READ_BLIND_STYLES), once, with the rules as "
                          "committed: prints the commit and refuses a tree with uncommitted reader changes")
-    ap.add_argument("--renders", type=int, default=4, help="test renders per style")
+    # 8 renders since 2026-11-28's seventh stop (4 before): a style's four renders hold 90-140 letters, so one letter
+    # decided a 99% target; eight hold about 200. Seeds 504-507 of a few styles were looked at by the turn tests
+    # (tests/test_vision_orientation27.py, test_vision_turn27.py), never while tuning a letter rule.
+    ap.add_argument("--renders", type=int, default=8, help="test renders per style")
     ap.add_argument("--no-tesseract", action="store_true")
     ap.add_argument("--records", type=Path, default=RECORDS)
     ap.add_argument("--show-errors", action="store_true")

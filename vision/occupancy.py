@@ -130,10 +130,11 @@ def touching(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     return m[..., :-2, 1:-1] | m[..., 2:, 1:-1] | m[..., 1:-1, :-2] | m[..., 1:-1, 2:]
 
 
-def _centred(g: Glyph | None) -> bool:
-    """A letter-sized glyph near the square's centre: almost always a tile's letter."""
+def _centred(g: Glyph | None, shortest: float = 0.38) -> bool:
+    """A letter-sized glyph (from `shortest` of a square tall) near the square's centre: almost always a tile's
+    letter."""
     # Taller marks (0.78-0.9 of a square) are shadows and gaps between tiles: no labelled letter is that tall.
-    return g is not None and 0.38 <= g.height <= 0.78 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
+    return g is not None and shortest <= g.height <= 0.78 and abs(g.dx) < 0.22 and abs(g.dy) < 0.22
 
 
 def _light_letters_on_odd_squares(gray: U8, glyphs: list[list[Glyph | None]], colour: F32, cell_px: int) -> None:
