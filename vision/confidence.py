@@ -138,6 +138,7 @@ DOUBT_TAGS = {
     "shape_against": "the nearest stored example is of another letter (of the same value, or no number read)",
     "tesseract_against": "Tesseract reads another letter",
     "second_look_against": "a second look at the mark, its blurred strokes kept, plainly reads another letter",
+    "cut_not_number": "a piece of the letter was cut off as its point number, but its number stands apart",
 }
 
 
@@ -153,6 +154,8 @@ def _evidence_doubts(tags: str) -> list[str]:
         out.append("shape_against")
     if "!tesseract" in found:
         out.append("tesseract_against")
+    if "cut_apart" in found:
+        out.append("cut_not_number")  # no witness answers it: the number and the shapes read the cut glyph
     return out
 
 

@@ -86,6 +86,7 @@ from vision.recognise import (
     TileCrop,
     letter_glyph,
     tile_letter,
+    without_point_number,
 )
 from vision.words import PLAUSIBLE_FROM
 
@@ -1088,6 +1089,20 @@ class EvidenceGrid:
     number_found: list[list[bool]] = field(default_factory=lambda: [[False] * SIZE for _ in range(SIZE)])
 
 
+def cut_beside_its_number(crop: TileCrop, polarity: int) -> bool:
+    """Whether the letter network read `crop`'s letter with a piece cut off as its point number
+    (`vision.recognise.without_point_number`). Asked only of a tile whose number stands apart from the letter
+    (`vision.points.number_patch` found it): a tile has one number, so the piece cut was the letter's own.
+    Held-out mint_schoolbook_steep (a narrow serif face), renders 504 L8 and 506 F8: an L's foot ends in a serif
+    that rises like a 1, it was cut off, and the stem left read I at 0.99, sure and wrong, its number (1, an L's
+    value as well as an I's) and its nearest stored example (a stem, an I's) agreeing. Such a letter is asked
+    (`vision.confidence`, "cut_not_number")."""
+    if crop.glyph is None:
+        return False
+    letter = tile_letter(crop.window, crop.glyph, polarity)
+    return without_point_number(crop.window, letter) is not letter
+
+
 def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, tileset: TileSet,
                          ask_tesseract: bool = True) -> EvidenceGrid:
     """Per square, what vouches for its letter besides the network (`vision.evidence` tags: its point
@@ -1108,6 +1123,9 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
                    else [None] * len(lettered))
         shapes = models.letters.shape_letters(seen.inputs[lettered])
         found = letter_evidence(letters, numbers, shapes, tileset.values)
+        polarity = print_polarity(np.array([crop.window for crop in crops]), CELL)
+        cut_apart = [q is not None and cut_beside_its_number(crop, int(v))
+                     for q, crop, v in zip(numbers, crops, polarity, strict=True)]
         reads: list[tuple[str, float] | None] = [None] * len(lettered)
         # Tesseract reads every letter its number does not vouch for, and the letters the number alone cannot make
         # sure (`vision.confidence.agreement_excuses`): where the network's letter is below sure, or the nearest
@@ -1142,9 +1160,11 @@ def letter_evidence_grid(seen: SeenSquares, draft: GridDraft, models: Models, ti
                 draft.confidence[r][c] = float(seen.occupancy[r, c]) * conf
                 draft.deciders[r][c] = "tesseract"
         found = letter_evidence(letters, numbers, shapes, tileset.values, reads)
-        for i, ev, read, letter, shape in zip(lettered, found, reads, letters, shapes, strict=True):
+        for i, ev, read, letter, shape, cut in zip(lettered, found, reads, letters, shapes, cut_apart, strict=True):
             r, c = squares[i]
             evidence[r][c] = ev.tags
+            if cut:
+                evidence[r][c] += ",cut_apart"  # a piece of the letter cut off as its number, which stands apart
             if ev.number > 0 and ev.shape < 0 and tileset.values.get(shape) != tileset.values.get(letter):
                 # the nearest example is of a letter of another value, which the number read rules out: the number,
                 # a reading outside the network, decides between the two (`vision.confidence`)
