@@ -15,6 +15,9 @@ letter is sure only when evidence that does not come from the network's weights 
   Asked only where the number does not vouch and only with the in-process engine (tesserocr), so a reading
   without it carries no such tag.
 
+`vision.stages.letter_evidence_grid` adds `cut_apart` where a piece of the letter's mark was cut off as its point
+number while the number stands apart (`vision.stages.cut_beside_its_number`): a doubt, never a witness.
+
 Nothing here is tuned on the rendered styles held out blind (`benchmarks/vision_styles.py`).
 """
 
