@@ -353,15 +353,17 @@ class MlpRecogniser:
         """(n, classes) probabilities; crops without a glyph get all mass on the blank."""
         return self.probabilities_and_inputs(crops)[0]
 
-    def probabilities_and_inputs(self, crops: Sequence[TileCrop]) -> tuple[np.ndarray, np.ndarray]:
+    def probabilities_and_inputs(self, crops: Sequence[TileCrop], whole: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """`probabilities` and each glyph's network inputs, standardised (zeros for crops without a glyph),
-        for the nearest-example check of `shape_letters`."""
+        for the nearest-example check of `shape_letters`. `whole`: each tile's letter read as found (`tile_letter`),
+        nothing cut off as its point number (`vision.stages.cut_beside_its_number`)."""
         out = np.zeros((len(crops), len(self.net.classes)), np.float32)
         inputs = np.zeros((len(crops), len(self.net.mean)), np.float32)
         with_glyph = [i for i, c in enumerate(crops) if c.glyph is not None]
         if with_glyph:
             polarity = print_polarity(np.array([crops[i].window for i in with_glyph]))
-            imgs = np.array([letter_glyph(crops[i].window, crops[i].glyph, int(v)).image  # type: ignore[arg-type]
+            read_as = tile_letter if whole else letter_glyph
+            imgs = np.array([read_as(crops[i].window, crops[i].glyph, int(v)).image  # type: ignore[arg-type]
                              for i, v in zip(with_glyph, polarity, strict=True)], np.float32)
             feats = glyph_features(imgs)
             p = self.net.predict_proba(feats)
