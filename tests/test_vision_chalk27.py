@@ -48,7 +48,6 @@ def test_a_centred_letter_printed_small_is_not_asked_as_off_centre() -> None:
     look = measure(stages._straighten(stages.place_grid(decode_photo(buf.tobytes()), None)), CELL)
     small = [(r, c) for r in range(15) for c in range(15)
              if truth[r][c].isupper() and reading.grid[r][c] == truth[r][c]
-             and (g := look.glyphs[r][c]) is not None and LETTER_TALL[0] <= g.height < 0.38 and not _centred(g)
-             and abs(g.dx) < 0.22 and abs(g.dy) < 0.22]
+             and _centred(g := look.glyphs[r][c], LETTER_TALL[0]) and not _centred(g)]
     assert len(small) >= 5, small
     assert all("off_centre" not in reading.square_doubts[r][c] for r, c in small)

@@ -517,7 +517,7 @@ def _number_code() -> str:
     bounds of where a number stands, which `vision.points.number_patch` reads from `vision.orientation` (a change
     to NUMBER_FOOT alone retrained no point reader before this was in the keys)."""
     bounds = {k: v for k, v in vars(orientation_module).items()
-              if k.startswith("NUMBER_") or k in ("LETTER_HEIGHT_AT_LEAST",)}
+              if k.startswith("NUMBER_") or k == "LETTER_HEIGHT_AT_LEAST"}
     return inspect.getsource(points_module) + repr(sorted(bounds.items()))
 
 
