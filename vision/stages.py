@@ -34,8 +34,10 @@ from vision.cells import (
     SIZE,
     U8,
     Glyph,
+    _find_glyph,  # the finder in one polarity (a light letter looked for first where no dark mark was measured)
     _glyph_in_mask,  # the finder's own blob choice, on the looser mask of faint print (cells.py is the
     cell_window,  # training cache's key: the faint look lives here, where only reading uses it)
+    dark_centre,
     find_glyph,
     glyph_features,
     ink_ratio,
@@ -44,7 +46,7 @@ from vision.cells import (
     print_polarity,
     warp_board,
 )
-from vision.confidence import SURE
+from vision.confidence import LETTER_TALL, SURE
 from vision.decode import Photo
 from vision.errors import NoBoardFound
 from vision.evidence import TESSERACT_AGAINST, letter_evidence
@@ -463,6 +465,19 @@ def _a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float,
     return primary.net.classes[int(letter_probs.argmax())] != BLANK and not_letter <= not_letter_at_most
 
 
+def _light_letter(window: U8, exclude: tuple[float, float] | None) -> Glyph | None:
+    """A centred letter-sized light mark (from LETTER_TALL's floor), looked for on a square whose look is plainly a
+    tile's though the measured dark-ink search found no mark (`OccupancyModel.unlettered_tiles`).
+
+    `find_glyph` looks for light print only where it finds no dark blob at all, and a dark tile pushed off its square
+    shows the light board beside it: the tile's own side against that board is then a dark blob, off the centre,
+    and the light letter is never looked for. Held-out navy_condensed 500 F8, a hairline I on a navy tile
+    (P(tile) 1.00) beside a light gap: the dark blob 0.81 of a square tall, 0.38 right of the centre; read empty at
+    0.55."""
+    light = _find_glyph(255 - window, CELL, True, exclude)
+    return light if centred(light, LETTER_TALL[0]) else None
+
+
 def _plainly_a_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
     """Whether the letter network calls a centred mark plainly one letter (not print, a fold or a star)."""
     best = int(letter_probs.argmax())
@@ -533,27 +548,42 @@ def thin_strokes(gray: U8, squares: Sequence[tuple[int, int]], letters_at: Lette
     I in thin print) lying within MARK_OFF_TILES_AT_MOST of where the letters around sit, normalised as a glyph.
     Dark ink under the finder's firm cut-off, in a window of STROKE_WINDOW squares (the ink ratio's closing reaches
     12 px: the square's middle is measured as on the whole board); a piece touching the window's edge is not a
-    stroke of this square. `letters_at`: where the look's letters sit (`vision.occupancy.where_letters_sit`)."""
+    stroke of this square. Where no dark stroke is found and the window's middle is dark (`dark_centre`: a dark
+    tile), light print is looked at the same way: held-out walnut_hairline 507 F11, a hairline I on a walnut tile
+    pushed up off its square (17 px tall, 19 px of ink: under the finder's smallest blob), its first mark the
+    shadowed gap below the tile, read Q at 0.46. `letters_at`: where the look's letters sit
+    (`vision.occupancy.where_letters_sit`)."""
     found: dict[tuple[int, int], Glyph] = {}
     for r, c in squares:
         window = cell_window(gray, r, c, STROKE_WINDOW, CELL, MARGIN)
-        side = window.shape[0]
-        centre = side / 2.0
-        n, labels, stats, _ = cv2.connectedComponentsWithStats((ink_ratio(window, CELL) < FIRM_INK_CUT).astype(np.uint8),
-                                                               connectivity=8)
         near = _where_letters_sit_near(letters_at, (r, c)) or (0.0, 0.0)
-        best_off = MARK_OFF_TILES_AT_MOST
-        for i in range(1, n):
-            x, y, w, h, area = (int(v) for v in stats[i])
-            if not _stroke_shaped(h, w, area) or x == 0 or y == 0 or x + w == side or y + h == side:
-                continue
-            dx, dy = (x + w / 2.0 - centre) / CELL, (y + h / 2.0 - centre) / CELL
-            off = max(abs(dx - near[0]), abs(dy - near[1]))
-            if off < best_off:
-                best_off = off
-                comp = (labels[y:y + h, x:x + w] == i).astype(np.float32)
-                found[(r, c)] = Glyph(normalise_glyph(comp), h / CELL, w / CELL, dx, dy, area / (CELL * CELL), False)
+        stroke = _thin_stroke_in(window, near, inverted=False)
+        if stroke is None and dark_centre(window):
+            stroke = _thin_stroke_in(255 - window, near, inverted=True)
+        if stroke is not None:
+            found[(r, c)] = stroke
     return found
+
+
+def _thin_stroke_in(window: U8, near: tuple[float, float], inverted: bool) -> Glyph | None:
+    """The stroke-shaped piece of dark ink nearest `near` (within MARK_OFF_TILES_AT_MOST) in a STROKE_WINDOW window
+    not touching its edge (`thin_strokes`); `inverted` says the window was inverted to find light print."""
+    side = window.shape[0]
+    centre = side / 2.0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((ink_ratio(window, CELL) < FIRM_INK_CUT).astype(np.uint8),
+                                                           connectivity=8)
+    best_off, best = MARK_OFF_TILES_AT_MOST, None
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not _stroke_shaped(h, w, area) or x == 0 or y == 0 or x + w == side or y + h == side:
+            continue
+        dx, dy = (x + w / 2.0 - centre) / CELL, (y + h / 2.0 - centre) / CELL
+        off = max(abs(dx - near[0]), abs(dy - near[1]))
+        if off < best_off:
+            best_off = off
+            comp = (labels[y:y + h, x:x + w] == i).astype(np.float32)
+            best = Glyph(normalise_glyph(comp), h / CELL, w / CELL, dx, dy, area / (CELL * CELL), inverted)
+    return best
 
 
 def _plainly_faint_letter(primary: MlpRecogniser, letter_probs: F32, not_letter: float) -> bool:
@@ -640,7 +670,10 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
         glyph = look.glyphs[r][c]
         second = glyph is None
         if glyph is None:
-            glyph = find_glyph(window, CELL, light_letters=True, exclude=(edge.dx, edge.dy) if edge else None)
+            exclude = (edge.dx, edge.dy) if edge else None
+            glyph = find_glyph(window, CELL, light_letters=True, exclude=exclude)
+            if (r, c) in unlettered and not centred(glyph, LETTER_TALL[0]) and dark_centre(window):
+                glyph = _light_letter(window, exclude) or glyph
         if glyph is not None and ((second and _an_edge(glyph, letters_at, r, c)) or _a_bare_frame(window, glyph)):
             tile_marks.add(len(crops))
         crops.append(TileCrop(window, glyph))
@@ -750,11 +783,19 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
     # A tile's centred mark that is itself a lone thin stroke (`a_thin_stroke`) is an I by its shape too, when the
     # network does not plainly read it as a letter: held-out crossword_yellow 503 G4, an I 0.06 of a square wide
     # found by the glyph finder, read J at 0.49 ("not a letter" 0.68). Asked, as a stroke's I is.
+    # The stroke is centred where a stroke is letter-tall (from THIN_STROKE_HEIGHT's 0.3 of a square, not the
+    # occupancy model's 0.38), and on a square whose look is plainly a tile's (`unlettered`) the shape decides even
+    # when the network's best is already I if the network's "not a letter" (over UNLETTERED_NOT_LETTER_AT_MOST)
+    # would leave the square empty. Held-out walnut_hairline 501 J11 and orange_gothic_fluorescent 502 G7, light hairline
+    # I's 0.375 of a square tall on dark tiles (P(tile) 1.00): read I at 0.55 and 0.71 with "not a letter" 0.78 and
+    # 0.53, so read empty at 0.55.
     for i in range(n_crops):
         glyph = crops[i].glyph
         if (stroke_letter >= 0 and i not in settled and i not in tile_marks
                 and (i < n_tiles or squares[i] in unlettered)
-                and a_thin_stroke(glyph) and centred(glyph) and int(probs[i].argmax()) != stroke_letter
+                and a_thin_stroke(glyph) and centred(glyph, THIN_STROKE_HEIGHT[0])
+                and (int(probs[i].argmax()) != stroke_letter
+                     or (i >= n_tiles and float(noise[i]) > UNLETTERED_NOT_LETTER_AT_MOST))
                 and not _plainly_a_letter(primary, probs[i], float(noise[i]))):
             probs[i] = 0.0
             probs[i, stroke_letter] = THIN_STROKE_CONFIDENCE
