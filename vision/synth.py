@@ -224,13 +224,22 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("chalk_bookman_fold", (236, 238, 240), (74, 72, 70), (118, 136, 152), _CLASSIC, (214, 222, 226),
           (48, 58, 70), font="/usr/share/fonts/opentype/urw-base35/URWBookman-Light.otf", tile_jitter=4.0,
           fade=0.15, fold=True, glare_spots=0.4, light=(1.06, 1.0, 0.95)),
+    # Issue 27's fifteenth blind round (defined and committed on 2026-11-29's stop after the rule looking for light
+    # hairlines on dark tiles, 99b94b2, before any other rule was changed; never read while tuning): graphite tiles (a
+    # dark blue-grey) printed in cream in a narrow regular grotesque drawn narrower still (Liberation Sans Narrow at
+    # 0.85 of its width: a face that trains as glyphs, never a board's tiles), on a classic board with glare on its
+    # premium squares, photographed from a seat under a warm lamp. No style trains on grey-blue tiles, nor on light
+    # print this narrow and thin.
+    Style("graphite_narrow_steep", (74, 62, 56), (206, 228, 236), (188, 202, 200), _CLASSIC, (232, 238, 238),
+          (36, 44, 52), font="/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Regular.ttf", tile_jitter=6.0,
+          squeeze=0.85, glare_spots=0.4, steep=True, light=(0.86, 0.98, 1.1)),
 )}
 # Styles whose renders are read only blind (`benchmarks/vision_styles.py --blind`): no rule or threshold of the
 # reader was chosen while looking at their readings; models that read them were trained without them.
 BLIND_STYLES = ("green_tiles", "crossword_yellow", "burnt_wood", "navy_condensed", "black_gold_serif",
                 "plum_slab", "walnut_hairline", "teal_fold_steep", "ivory_burgundy", "sand_bookman_steep",
                 "slate_fold", "mint_schoolbook_steep", "kraft_narrow_warm", "orange_gothic_fluorescent",
-                "rose_roman_dim", "chalk_bookman_fold")
+                "rose_roman_dim", "chalk_bookman_fold", "graphite_narrow_steep")
 # Blind styles already read once: seen, so their renders train every model like any style's (issue 27's
 # first round, green_tiles and crossword_yellow, with the rules of b2b0c1c; its second, burnt_wood and
 # navy_condensed, with the rules of 6933d77: letters 118/118 and 106/107, no square wrong at >= 0.98; the
