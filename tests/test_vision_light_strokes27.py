@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import cv2
+import numpy as np
 
 from vision import stages
 from vision.cells import CELL, MARGIN, cell_window, find_glyph
@@ -58,7 +59,7 @@ def test_a_dark_tile_beside_the_light_board_is_looked_at_for_its_light_letter() 
     `_light_letter` finds the centred light I."""
     photo, image = synth_photo("navy_condensed", 500)
     place = stages.place_grid(decode_photo(image), None)
-    gray = cv2.cvtColor(stages._straighten(place), cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(cv2.cvtColor(stages._straighten(place), cv2.COLOR_BGR2GRAY), np.uint8)
     r, c = _at("F8")
     assert photo.grid[r][c] == "I"
     window = cell_window(gray, r, c, 1.5, CELL, MARGIN)
