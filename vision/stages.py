@@ -672,7 +672,9 @@ def _read_squares(look: SquareLook, occ: F32, gray: U8, models: Models, maybe: l
         if glyph is None:
             exclude = (edge.dx, edge.dy) if edge else None
             glyph = find_glyph(window, CELL, light_letters=True, exclude=exclude)
-            if (r, c) in unlettered and not centred(glyph, LETTER_TALL[0]) and dark_centre(window):
+            # (only past a dark mark: with none, or a light one, `find_glyph` has looked for light print already)
+            if ((r, c) in unlettered and glyph is not None and not glyph.inverted
+                    and not centred(glyph, LETTER_TALL[0]) and dark_centre(window)):
                 glyph = _light_letter(window, exclude) or glyph
         if glyph is not None and ((second and _an_edge(glyph, letters_at, r, c)) or _a_bare_frame(window, glyph)):
             tile_marks.add(len(crops))
